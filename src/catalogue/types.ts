@@ -1,0 +1,96 @@
+// The catalogue contract between the generator (scripts/catalog) and the worker (src/).
+// The generator writes it as JSON text to catalog/catalog.txt; the worker imports that
+// file as a Text module (faster start than a JSON import) and JSON.parse's it once per isolate.
+
+/** A JSON Schema object as it appears on the wire (draft-07 / 2020-12 common subset). */
+export type JsonSchema = { [key: string]: unknown };
+
+export interface Catalogue {
+  /** Bumped when this shape changes incompatibly. */
+  format: 1;
+  /** Where the catalogue came from. Never contains secrets (spec auth headers are not recorded). */
+  source: {
+    title: string;
+    version: string;
+    /** File name or URL of the spec, as given to the generator (query string stripped). */
+    spec: string;
+    /** The spec's own OpenAPI/Swagger version string, e.g. "3.0.3" or "2.0". */
+    openapi: string;
+  };
+  /** Upstream base URL taken from the spec's servers (variables filled with defaults); UPSTREAM_URL overrides it. */
+  defaultUpstream: string;
+  /** Toolset name -> description. Names match ^[a-z][a-z0-9_]*$. Sorted by name. */
+  toolsets: Record<string, { description: string }>;
+  /** One entry per operation (hidden ones removed), sorted by name. */
+  tools: CatalogueTool[];
+}
+
+export interface CatalogueTool {
+  /** ^[a-z][a-z0-9_]*$, at most 40 chars by default, unique. */
+  name: string;
+  title: string;
+  description: string;
+  /** Root is always {type:"object", properties:{...}}; no root composition or $ref. */
+  inputSchema: JsonSchema;
+  /** Absent when the operation has no JSON success response, or the schema was dropped. Root is type:object, open. */
+  outputSchema?: JsonSchema;
+  /** True when the upstream JSON is not an object at the root, so structuredContent is {result: <json>}. */
+  outputWrapped?: boolean;
+  /** Why outputSchema is absent although the operation returns JSON (override or sweep). */
+  outputSchemaDropped?: string;
+  annotations: {
+    title: string;
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
+  toolsets: string[];
+  /** Old names that still resolve to this tool (renames from overrides). */
+  aliases?: string[];
+  http: HttpBinding;
+}
+
+export type ParamLocation = 'path' | 'query' | 'header' | 'cookie';
+export type ParamStyle = 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
+
+export interface HttpBinding {
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE';
+  /** Path template exactly as in the spec, e.g. "/repos/{owner}/{repo}". Relative to the upstream base URL. */
+  path: string;
+  params: ParamBinding[];
+  body?: BodyBinding;
+  /** Media types of the success responses, in spec order, e.g. ["application/json"] or ["image/png"]. Empty for no content. */
+  accept: string[];
+}
+
+export interface ParamBinding {
+  /** Property name in inputSchema (sanitised: ^[a-zA-Z0-9_.-]{1,64}$). */
+  arg: string;
+  /** Name on the wire (may contain [], dashes, etc). */
+  name: string;
+  in: ParamLocation;
+  style: ParamStyle;
+  explode: boolean;
+  required: boolean;
+  allowReserved?: boolean;
+}
+
+export interface BodyBinding {
+  /** The media type to send, e.g. application/json, application/x-www-form-urlencoded, multipart/form-data, application/octet-stream. */
+  mediaType: string;
+  required: boolean;
+  /**
+   * merged: the body is an object whose properties were merged into the input root; `props` maps arg name -> body property name.
+   * wrapped: the whole body is one argument named `arg` (non-object bodies, raw/binary bodies).
+   */
+  mode: 'merged' | 'wrapped';
+  props?: Record<string, string>;
+  arg?: string;
+  /** For wrapped binary bodies: the argument is a base64 string. */
+  binary?: boolean;
+  /** Form/multipart per-property encoding (keys are body property names). */
+  encoding?: Record<string, { style?: ParamStyle; explode?: boolean; contentType?: string }>;
+  /** Multipart properties that are files: the argument is {data: base64, filename?: string, contentType?: string}. */
+  fileFields?: string[];
+}

@@ -1,0 +1,33 @@
+// JSON Schema validation that works on Workers: @cfworker/json-schema interprets schemas,
+// so it needs no eval/new Function (Ajv's compiled validators are blocked there).
+import { Validator } from '@cfworker/json-schema';
+import type { JsonSchema } from './types.ts';
+
+export interface ValidationOutcome {
+  valid: boolean;
+  /** Human-readable messages with instance locations, for isError texts a model can act on. */
+  errors: string[];
+}
+
+// One validator per schema object, built lazily and kept for the isolate's lifetime.
+const cache = new WeakMap<JsonSchema, Validator>();
+
+export function validate(schema: JsonSchema, value: unknown, maxErrors = 10): ValidationOutcome {
+  let validator = cache.get(schema);
+  if (!validator) {
+    validator = new Validator(schema as never, '2020-12', false);
+    cache.set(schema, validator);
+  }
+  const result = validator.validate(value);
+  if (result.valid) return { valid: true, errors: [] };
+  const errors: string[] = [];
+  for (const e of result.errors) {
+    // cfworker reports every failing ancestor too; keep the specific leaf messages.
+    if (e.keyword === 'properties' || e.keyword === 'items' || e.keyword === 'allOf' || e.keyword === '$ref') continue;
+    const at = e.instanceLocation.replace(/^#/, '') || '/';
+    errors.push(`${at}: ${e.error}`);
+    if (errors.length >= maxErrors) break;
+  }
+  if (errors.length === 0) errors.push(...result.errors.slice(0, maxErrors).map((e) => `${e.instanceLocation}: ${e.error}`));
+  return { valid: false, errors };
+}

@@ -1,0 +1,8 @@
+declare module 'catalog-data' {
+  const text: string;
+  export default text;
+}
+declare module '*.txt' {
+  const text: string;
+  export default text;
+}
