@@ -1,0 +1,85 @@
+// catalog/overrides.json: hand-kept per-tool overrides, keyed by the generated tool name.
+import { readFile } from 'node:fs/promises';
+import { TOOL_NAME_RE } from './naming.ts';
+
+export interface ToolOverride {
+  /** false drops the outputSchema; `reason` is then required. */
+  outputSchema?: false;
+  reason?: string;
+  hidden?: boolean;
+  /** New name; the generated name stays resolvable as an alias. */
+  rename?: string;
+  title?: string;
+  description?: string;
+  toolsets?: string[];
+}
+
+export interface Overrides {
+  tools: Record<string, ToolOverride>;
+  /** Toolset descriptions (name -> description), for new or re-described toolsets. */
+  toolsets?: Record<string, { description: string }>;
+}
+
+export class OverridesError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OverridesError';
+  }
+}
+
+const TOOL_KEYS = new Set(['outputSchema', 'reason', 'hidden', 'rename', 'title', 'description', 'toolsets']);
+
+/** Shape validation (tool names are checked against the catalogue in build). */
+export function validateOverridesShape(raw: unknown, where: string): Overrides {
+  const errs: string[] = [];
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new OverridesError(`${where}: must be an object like {"tools": {}}`);
+  const o = raw as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (k !== 'tools' && k !== 'toolsets' && k !== '$comment') errs.push(`unknown top-level key "${k}"`);
+  const tools = (o.tools ?? {}) as Record<string, Record<string, unknown>>;
+  if (typeof tools !== 'object' || Array.isArray(tools)) errs.push('"tools" must be an object');
+  else {
+    for (const [name, t] of Object.entries(tools)) {
+      const at = `tools.${name}`;
+      if (!t || typeof t !== 'object' || Array.isArray(t)) {
+        errs.push(`${at}: must be an object`);
+        continue;
+      }
+      for (const k of Object.keys(t)) if (!TOOL_KEYS.has(k)) errs.push(`${at}: unknown key "${k}"`);
+      if ('outputSchema' in t && t.outputSchema !== false) errs.push(`${at}.outputSchema: only false is allowed`);
+      if (t.outputSchema === false && (typeof t.reason !== 'string' || !t.reason.trim())) errs.push(`${at}: outputSchema:false needs a "reason"`);
+      if ('reason' in t && t.outputSchema !== false) errs.push(`${at}: "reason" only goes with outputSchema:false`);
+      if ('hidden' in t && typeof t.hidden !== 'boolean') errs.push(`${at}.hidden: must be boolean`);
+      if ('rename' in t && (typeof t.rename !== 'string' || !TOOL_NAME_RE.test(t.rename))) errs.push(`${at}.rename: must match ${TOOL_NAME_RE}`);
+      for (const k of ['title', 'description'] as const) if (k in t && (typeof t[k] !== 'string' || !(t[k] as string).trim())) errs.push(`${at}.${k}: must be a non-empty string`);
+      if ('toolsets' in t && (!Array.isArray(t.toolsets) || t.toolsets.length === 0 || !t.toolsets.every((s) => typeof s === 'string' && TOOL_NAME_RE.test(s))))
+        errs.push(`${at}.toolsets: must be a non-empty array of names matching ${TOOL_NAME_RE}`);
+    }
+  }
+  const toolsets = o.toolsets as Record<string, unknown> | undefined;
+  if (toolsets !== undefined) {
+    if (!toolsets || typeof toolsets !== 'object' || Array.isArray(toolsets)) errs.push('"toolsets" must be an object');
+    else
+      for (const [n, v] of Object.entries(toolsets)) {
+        if (!TOOL_NAME_RE.test(n)) errs.push(`toolsets.${n}: name must match ${TOOL_NAME_RE}`);
+        if (!v || typeof (v as any).description !== 'string') errs.push(`toolsets.${n}: needs {"description": string}`);
+      }
+  }
+  if (errs.length) throw new OverridesError(`${where}: invalid overrides:\n  - ${errs.join('\n  - ')}`);
+  return { tools: tools as Record<string, ToolOverride>, ...(toolsets ? { toolsets: toolsets as Overrides['toolsets'] } : {}) };
+}
+
+export async function loadOverrides(path: string): Promise<Overrides> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new OverridesError(`Cannot read overrides ${path}: ${(e as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new OverridesError(`${path}: not valid JSON: ${(e as Error).message}`);
+  }
+  return validateOverridesShape(raw, path);
+}
