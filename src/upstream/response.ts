@@ -1,0 +1,301 @@
+// A successful upstream response (status < 400, body already read within limits) -> CallToolResult.
+// Invariants: structuredContent is present only on non-error results and always passes the tool's
+// outputSchema; a text block always carries the same data; base64 is never cut.
+import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/server';
+import type { CatalogueTool } from '../catalogue/types.ts';
+import { validate } from '../catalogue/validator.ts';
+import { bytesToBase64, isPlainObject } from './encoding.ts';
+import { errorResult, truncateText } from './errors.ts';
+import { isJsonMediaType } from './request.ts';
+import { pagingArgs, shrinkJson, truncationNote } from './truncate.ts';
+
+export type ValidationOutcome = 'valid' | 'mismatch' | 'none';
+
+export interface Conversion {
+  result: CallToolResult;
+  validation: ValidationOutcome;
+  truncated: boolean;
+  kind: BodyKind;
+  /** First schema errors when validation is 'mismatch'. */
+  schemaErrors?: string[];
+}
+
+export interface ConvertContext {
+  status: number;
+  statusText: string;
+  contentType: string | null;
+  method: string;
+  /** Encoded request path (no query), used for resource URIs and descriptions. */
+  path: string;
+  maxResultTokens: number;
+  maxBinaryBytes: number;
+}
+
+export type BodyKind = 'json' | 'image' | 'audio' | 'text' | 'binary' | 'empty';
+
+export const SCHEMA_MISMATCH_MESSAGE = 'upstream response did not match the declared output schema';
+
+const NOTE_ANNOTATIONS = { audience: ['assistant' as const], priority: 1 };
+
+export function mediaTypeOf(contentType: string | null): string {
+  return ((contentType ?? '').split(';')[0] ?? '').trim().toLowerCase();
+}
+
+function charsetOf(contentType: string | null): string {
+  const m = /;\s*charset="?([^";]+)"?/i.exec(contentType ?? '');
+  return m?.[1]?.trim().toLowerCase() ?? 'utf-8';
+}
+
+function isJsonType(mt: string): boolean {
+  return isJsonMediaType(mt) && !/(?:nd|l)json$|json-seq$/.test(mt);
+}
+
+export function isTextLike(mt: string): boolean {
+  return (
+    mt.startsWith('text/') ||
+    /^application\/(?:xml|yaml|x-yaml|csv|markdown|x-markdown|javascript|ecmascript|graphql|x-ndjson|ndjson|jsonl|json-seq|x-www-form-urlencoded|sql|x-sh|toml)$/.test(mt) ||
+    /\+(?:xml|yaml)$/.test(mt) ||
+    mt === 'image/svg+xml'
+  );
+}
+
+function decodeText(bytes: Uint8Array, contentType: string | null): string {
+  try {
+    return new TextDecoder(charsetOf(contentType)).decode(bytes);
+  } catch {
+    return new TextDecoder().decode(bytes);
+  }
+}
+
+function looksLikeText(bytes: Uint8Array): boolean {
+  const n = Math.min(bytes.length, 4096);
+  for (let i = 0; i < n; i++) if (bytes[i] === 0) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes.subarray(0, n));
+    return true;
+  } catch {
+    // A multi-byte character cut at the sample edge is fine; anything else is binary.
+    return n < bytes.length;
+  }
+}
+
+export function classify(bytes: Uint8Array, status: number, contentType: string | null): BodyKind {
+  if (status === 204 || status === 205 || status === 304 || bytes.length === 0) return 'empty';
+  const mt = mediaTypeOf(contentType);
+  if (isJsonType(mt)) return 'json';
+  if (mt === 'image/svg+xml') return 'text';
+  if (mt.startsWith('image/')) return 'image';
+  if (mt.startsWith('audio/')) return 'audio';
+  if (isTextLike(mt)) return mt === 'text/plain' && sniffJson(bytes) ? 'json' : 'text';
+  if (!mt || mt === '*/*' || mt === 'application/unknown') {
+    if (sniffJson(bytes)) return 'json';
+    return looksLikeText(bytes) ? 'text' : 'binary';
+  }
+  return 'binary';
+}
+
+function sniffJson(bytes: Uint8Array): boolean {
+  let i = 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+  if (bytes[i] !== 0x7b && bytes[i] !== 0x5b) return false; // { [
+  try {
+    JSON.parse(new TextDecoder().decode(bytes));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function humanBytes(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB (${n} bytes)`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB (${n} bytes)`;
+}
+
+export function convertResponse(tool: CatalogueTool, bytes: Uint8Array, ctx: ConvertContext): Conversion {
+  const kind = classify(bytes, ctx.status, ctx.contentType);
+  const mt = mediaTypeOf(ctx.contentType) || 'application/octet-stream';
+  const budgetChars = ctx.maxResultTokens * 4;
+  switch (kind) {
+    case 'empty':
+      return convertEmpty(tool, ctx);
+    case 'json': {
+      const text = decodeText(bytes, ctx.contentType);
+      let data: unknown;
+      try {
+        data = JSON.parse(text);
+      } catch (e) {
+        return {
+          kind,
+          validation: 'none',
+          truncated: false,
+          result: errorResult(
+            `The upstream answered HTTP ${ctx.status} with content-type ${ctx.contentType ?? '(none)'} but the body is not valid JSON ` +
+              `(${(e as Error).message}). The request itself may have taken effect; do not retry a non-idempotent call blindly.\n` +
+              `Raw body (trimmed): ${truncateText(text.trim(), 2000)}`,
+          ),
+        };
+      }
+      return convertJson(tool, data, budgetChars, ctx.maxResultTokens);
+    }
+    case 'text': {
+      const text = decodeText(bytes, ctx.contentType);
+      const cut = text.length > budgetChars;
+      const content: ContentBlock[] = [{ type: 'text', text: cut ? truncateText(text, budgetChars) : text }];
+      if (cut) content.push({ type: 'text', text: `Text shortened to fit the ~${ctx.maxResultTokens}-token budget (${text.length} characters in full, ${mt}).`, annotations: NOTE_ANNOTATIONS });
+      return nonJsonForTool(tool, { content }, kind, cut, { content_type: mt, bytes: bytes.length, text: content[0] && 'text' in content[0] ? content[0].text : '' }, ctx);
+    }
+    case 'image':
+    case 'audio':
+    case 'binary': {
+      const label = kind === 'image' ? 'Image' : kind === 'audio' ? 'Audio' : 'File';
+      const where = `${ctx.method} ${ctx.path}`;
+      if (bytes.length > ctx.maxBinaryBytes) {
+        const content: ContentBlock[] = [
+          { type: 'text', text: `${label}: ${mt}, ${humanBytes(bytes.length)} from ${where}; too large to include (limit ${humanBytes(ctx.maxBinaryBytes)}).` },
+        ];
+        return nonJsonForTool(tool, { content }, kind, true, { content_type: mt, bytes: bytes.length }, ctx);
+      }
+      const data = bytesToBase64(bytes);
+      const line: ContentBlock = { type: 'text', text: `${label}: ${mt}, ${humanBytes(bytes.length)} from ${where}.` };
+      let block: ContentBlock;
+      if (kind === 'image') block = { type: 'image', data, mimeType: mt };
+      else if (kind === 'audio') block = { type: 'audio', data, mimeType: mt };
+      else block = { type: 'resource', resource: { uri: resourceUri(tool.name, ctx.path), mimeType: mt, blob: data } };
+      return nonJsonForTool(tool, { content: [block, line] }, kind, false, { content_type: mt, bytes: bytes.length }, ctx);
+    }
+  }
+}
+
+export function resourceUri(toolName: string, path: string): string {
+  return `upstream://${toolName}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+function convertJson(tool: CatalogueTool, data: unknown, budgetChars: number, budgetTokens: number): Conversion {
+  const schema = tool.outputSchema;
+  if (!schema) {
+    const shrunk = shrinkJson(data, budgetChars);
+    if (!shrunk) return { kind: 'json', validation: 'none', truncated: false, result: { content: [{ type: 'text', text: JSON.stringify(data) }] } };
+    const note = truncationNote(shrunk, budgetTokens, pagingArgs(tool.inputSchema));
+    return {
+      kind: 'json',
+      validation: 'none',
+      truncated: true,
+      result: { content: [{ type: 'text', text: JSON.stringify(shrunk.value) }, { type: 'text', text: note, annotations: NOTE_ANNOTATIONS }] },
+    };
+  }
+
+  const wrap = tool.outputWrapped === true || !isPlainObject(data);
+  let structured: Record<string, unknown> = wrap ? { result: data } : (data as Record<string, unknown>);
+  const check = validate(schema, structured);
+  if (!check.valid) return mismatch(tool, data, check.errors, budgetChars);
+
+  let truncated = false;
+  const shrunk = shrinkJson(structured, budgetChars - 600);
+  if (shrunk) {
+    const note = truncationNote(shrunk, budgetTokens, pagingArgs(tool.inputSchema));
+    const candidate = { ...(shrunk.value as Record<string, unknown>) };
+    candidate[noteKey(candidate, schema)] = note;
+    if (validate(schema, candidate).valid) {
+      structured = candidate;
+      truncated = true;
+    } else {
+      // Cutting broke the schema (e.g. minItems, or a closed schema). Send the shortened data as an error.
+      return {
+        kind: 'json',
+        validation: 'valid',
+        truncated: true,
+        result: errorResult(
+          `The result is too large to return (over ~${budgetTokens} tokens) and could not be shortened within the declared schema. ${note}\n` +
+            JSON.stringify(shrunk.value).slice(0, budgetChars),
+        ),
+      };
+    }
+  }
+  return {
+    kind: 'json',
+    validation: 'valid',
+    truncated,
+    result: { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured },
+  };
+}
+
+function noteKey(obj: Record<string, unknown>, schema: Record<string, unknown>): string {
+  const props = isPlainObject(schema.properties) ? schema.properties : {};
+  for (const k of ['truncated', '_truncated', '_truncated_note']) if (!(k in obj) && !(k in props)) return k;
+  return '_mcp_truncated_note';
+}
+
+function mismatch(tool: CatalogueTool, data: unknown, errors: string[], budgetChars: number): Conversion {
+  const first = errors.slice(0, 5);
+  const shrunk = shrinkJson(data, budgetChars - 1000);
+  const dataText = JSON.stringify(shrunk ? shrunk.value : data);
+  return {
+    kind: 'json',
+    validation: 'mismatch',
+    truncated: !!shrunk,
+    schemaErrors: first,
+    result: {
+      content: [
+        {
+          type: 'text',
+          text:
+            `Error: ${SCHEMA_MISMATCH_MESSAGE} of tool ${tool.name} (${first.join('; ')}). ` +
+            'The upstream call itself succeeded; the data it returned follows as JSON.',
+        },
+        { type: 'text', text: dataText },
+      ],
+      isError: true,
+    },
+  };
+}
+
+function convertEmpty(tool: CatalogueTool, ctx: ConvertContext): Conversion {
+  const text = `HTTP ${ctx.status}${ctx.statusText ? ` ${ctx.statusText}` : ''}: the upstream accepted ${ctx.method} ${ctx.path} and returned no content.`;
+  if (!tool.outputSchema) return { kind: 'empty', validation: 'none', truncated: false, result: { content: [{ type: 'text', text }] } };
+  const structured = {};
+  if (validate(tool.outputSchema, structured).valid) {
+    return { kind: 'empty', validation: 'valid', truncated: false, result: { content: [{ type: 'text', text }], structuredContent: structured } };
+  }
+  return {
+    kind: 'empty',
+    validation: 'mismatch',
+    truncated: false,
+    result: errorResult(`${text} The tool declares structured output, so there is no structured result to return. The operation succeeded: do not retry it.`),
+  };
+}
+
+/**
+ * A tool that declares an outputSchema must send structuredContent (strict clients fail the call
+ * otherwise). When the upstream sends a non-JSON success, a small descriptor object is used if the
+ * (open) schema accepts it; otherwise the result is flagged isError with an explanation.
+ */
+function nonJsonForTool(
+  tool: CatalogueTool,
+  result: CallToolResult,
+  kind: BodyKind,
+  truncated: boolean,
+  descriptor: Record<string, unknown>,
+  ctx: ConvertContext,
+): Conversion {
+  if (!tool.outputSchema) return { kind, validation: 'none', truncated, result };
+  const structured = { ...descriptor, note: `The upstream returned ${descriptor.content_type} instead of JSON; see the content blocks.` };
+  if (validate(tool.outputSchema, structured).valid) {
+    return { kind, validation: 'valid', truncated, result: { ...result, structuredContent: structured } };
+  }
+  return {
+    kind,
+    validation: 'mismatch',
+    truncated,
+    result: {
+      content: [
+        {
+          type: 'text',
+          text: `The upstream answered HTTP ${ctx.status} with ${descriptor.content_type}, not the JSON this tool declares, so there is no structured result. The request itself succeeded; the content follows.`,
+        },
+        ...result.content,
+      ],
+      isError: true,
+    },
+  };
+}
