@@ -10,6 +10,7 @@ import {
   readBodyLimited,
   ResponseTooLargeError,
 } from './limits.ts';
+import { fetchWithBody } from './raw-http.ts';
 import { ArgumentError, buildRequest, type BuiltRequest } from './request.ts';
 import { convertResponse, SCHEMA_MISMATCH_MESSAGE, type ValidationOutcome } from './response.ts';
 
@@ -217,7 +218,11 @@ async function fetchFollowingRedirects(
     if (sameOrigin) for (const [k, v] of Object.entries(opts.headers ?? {})) headers.set(k, v);
     else headers.delete('cookie');
     if (body === undefined) headers.delete('content-type');
-    const res = await doFetch(url, { method, headers, ...(body !== undefined ? { body } : {}), redirect: 'manual', signal });
+    // fetch refuses a body on GET/HEAD; those few operations go through a raw HTTP/1.1 socket.
+    const res =
+      body !== undefined && (method === 'GET' || method === 'HEAD')
+        ? await fetchWithBody(url, { method, headers, body, signal })
+        : await doFetch(url, { method, headers, ...(body !== undefined ? { body } : {}), redirect: 'manual', signal });
     const location = res.headers.get('location');
     if (!REDIRECTS.has(res.status) || !location) return res;
     await res.body?.cancel().catch(() => undefined);

@@ -4,6 +4,13 @@ import type { CatalogueTool, HttpBinding, JsonSchema } from '../../src/catalogue
 import { validate } from '../../src/catalogue/validator.ts';
 import { executeTool, schemaMismatchCounts, type ExecuteOptions } from '../../src/upstream/execute.ts';
 
+// test/support/global-upstream.ts declares this for the node tsconfig; the worker tsconfig needs it too.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    upstreamUrl: string;
+  }
+}
+
 const base = inject('upstreamUrl');
 const TINY_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
@@ -45,7 +52,10 @@ function checkInvariants(t: CatalogueTool, r: Result): void {
   if (t.outputSchema && !r.isError) expect(r.structuredContent).toBeDefined();
   for (const b of r.content) {
     if (b.type === 'image' || b.type === 'audio') expect(() => atob(b.data)).not.toThrow();
-    if (b.type === 'resource' && 'blob' in b.resource) expect(() => atob(b.resource.blob as string)).not.toThrow();
+    if (b.type === 'resource') {
+      const res = b.resource;
+      if ('blob' in res) expect(() => atob(res.blob)).not.toThrow();
+    }
   }
 }
 
@@ -166,7 +176,7 @@ describe('media responses', () => {
     if (b.type !== 'resource') return;
     expect(b.resource.uri).toBe('upstream://get_pdf/doc.pdf');
     expect(b.resource.mimeType).toBe('application/pdf');
-    expect(atob((b.resource as { blob: string }).blob).startsWith('%PDF-1.4')).toBe(true);
+    expect('blob' in b.resource && atob(b.resource.blob).startsWith('%PDF-1.4')).toBe(true);
     expect(text(r, 1)).toMatch(/^File: application\/pdf, \d+ bytes from GET \/doc\.pdf\.$/);
   });
 
@@ -175,7 +185,7 @@ describe('media responses', () => {
     const r = await call(t);
     const b = r.content[0]!;
     if (b.type !== 'resource') throw new Error('expected resource');
-    expect((b.resource as { blob: string }).blob).toBe(btoa(String.fromCharCode(0, 1, 2, 3, 254, 255)));
+    expect('blob' in b.resource ? b.resource.blob : undefined).toBe(btoa(String.fromCharCode(0, 1, 2, 3, 254, 255)));
   });
 
   it.each([
