@@ -1,7 +1,6 @@
+// Worker entry: serves the catalogue embedded at build time (wrangler alias `catalog-data`).
 import catalogText from 'catalog-data';
-export default {
-  async fetch(): Promise<Response> {
-    const c = JSON.parse(catalogText) as { tools: unknown[] };
-    return new Response(`tools: ${c.tools.length}`);
-  },
-};
+import { createApp } from './app.ts';
+import { loadCatalogue } from './catalogue/load.ts';
+
+export default createApp(loadCatalogue(catalogText));

@@ -1,0 +1,65 @@
+// HTTP routing: /mcp (MCP over Streamable HTTP, both protocol eras), /healthz, and RFC 9728 metadata.
+import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { Hono } from 'hono';
+import { authenticate, type Caller } from './auth/bearer.ts';
+import type { LoadedCatalogue } from './catalogue/load.ts';
+import { readConfig, type Config, type Env } from './config.ts';
+import { guardHostAndOrigin } from './protocol/host-guard.ts';
+import { buildServer } from './protocol/mcp-server.ts';
+import { VERSION } from './version.ts';
+
+type AppEnv = { Bindings: Env };
+
+export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  // Config is derived once per env object (one per isolate in production).
+  const configs = new WeakMap<Env, Config>();
+  const configFor = (env: Env | undefined): Config => {
+    const key = env ?? {};
+    let cfg = configs.get(key);
+    if (!cfg) configs.set(key, (cfg = readConfig(key, loaded.catalogue.defaultUpstream)));
+    return cfg;
+  };
+
+  // One handler per isolate; it builds a cheap Server per request from the factory.
+  // The request's config and caller travel in authInfo.extra, which the SDK passes through untouched.
+  const mcp: McpHttpHandler = createMcpHandler(
+    (ctx) => {
+      const extra = ctx.authInfo?.extra as { caller: Caller; config: Config } | undefined;
+      if (!extra) throw new Error('mcp: request reached the handler without authentication');
+      return buildServer({ loaded, config: extra.config, caller: extra.caller });
+    },
+    { responseMode: 'json', onerror: (e) => console.log(JSON.stringify({ event: 'mcp_error', error: e.message })) },
+  );
+
+  app.get('/healthz', async (c) =>
+    c.json({ status: 'ok', version: VERSION, catalogue: { hash: await loaded.hash(), tools: loaded.catalogue.tools.length, title: loaded.catalogue.source.title, apiVersion: loaded.catalogue.source.version } }),
+  );
+
+  const protectedResource = (c: { req: { url: string } }) => {
+    const origin = new URL(c.req.url).origin;
+    return { resource: `${origin}/mcp`, bearer_methods_supported: ['header'], resource_name: loaded.catalogue.source.title };
+  };
+  app.get('/.well-known/oauth-protected-resource', (c) => c.json(protectedResource(c)));
+  app.get('/.well-known/oauth-protected-resource/mcp', (c) => c.json(protectedResource(c)));
+
+  app.all('/mcp', async (c) => {
+    const cfg = configFor(c.env);
+    const rejected = guardHostAndOrigin(c.req.raw, cfg.allowedHosts);
+    if (rejected) return rejected;
+    // A stateless server has no stream to offer on GET; 405 tells clients not to wait for one.
+    if (c.req.method === 'GET' || c.req.method === 'DELETE') {
+      return c.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }, 405, { allow: 'POST' });
+    }
+    const auth = await authenticate(c.req.raw, cfg);
+    if (!auth.ok) return auth.response;
+    return mcp.fetch(c.req.raw, { authInfo: { token: '', clientId: auth.caller.id, scopes: [], extra: { caller: auth.caller, config: cfg } } });
+  });
+
+  app.notFound((c) => c.json({ error: 'not_found', message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}. The MCP endpoint is /mcp.` }, 404));
+  app.onError((err, c) => {
+    console.log(JSON.stringify({ event: 'http_error', error: err.message }));
+    return c.json({ error: 'internal_error', message: 'Internal server error.' }, 500);
+  });
+  return app;
+}

@@ -1,0 +1,30 @@
+// DNS-rebinding protection: a browser page on an attacker's domain must not reach a local server.
+// Loopback names and the operator's ALLOWED_HOSTS pass; *.workers.dev passes because Cloudflare only
+// routes a worker's own workers.dev hostname to it.
+import { localhostAllowedHostnames, localhostAllowedOrigins, originValidationResponse, validateHostHeader } from '@modelcontextprotocol/server';
+
+export function guardHostAndOrigin(request: Request, allowedHosts: string[]): Response | undefined {
+  // Requests built in-process (service bindings, tests) may carry no Host header; their URL holds the host.
+  const hostHeader = request.headers.get('host') ?? new URL(request.url).host;
+  const host = hostnameOf(hostHeader);
+  const extra = [...allowedHosts];
+  if (host && host.endsWith('.workers.dev')) extra.push(host);
+  const hostCheck = validateHostHeader(hostHeader, [...localhostAllowedHostnames(), ...extra]);
+  if (!hostCheck.ok) return forbidden(`Host not allowed: ${host ?? 'invalid'}. Add it to ALLOWED_HOSTS.`);
+  return originValidationResponse(request, [...localhostAllowedOrigins(), ...extra]);
+}
+
+function forbidden(message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }), {
+    status: 403,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+function hostnameOf(hostHeader: string): string | undefined {
+  try {
+    return new URL(`http://${hostHeader}`).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,36 @@
+// The real worker entry with the embedded default catalogue (GitHub, 1,223 operations), inside workerd.
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, expect, inject, it } from 'vitest';
+import catalogText from 'catalog-data';
+import worker from '../../src/index.ts';
+import type { Env } from '../../src/config.ts';
+import pkg from '../../package.json' with { type: 'json' };
+import { VERSION } from '../../src/version.ts';
+
+const KEY = 'mcp_test_0123456789abcdef0123456789abcdef';
+const env: Env = { API_KEY: KEY, UPSTREAM_URL: inject('upstreamUrl') };
+const fetchWorker = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => worker.fetch(new Request(input, init), env);
+
+describe('embedded GitHub catalogue', () => {
+  it('the v1 strict client lists every tool in one call', async () => {
+    const expected = (JSON.parse(catalogText) as { tools: unknown[] }).tools.length;
+    expect(expected).toBeGreaterThan(1000);
+    const client = new ClientV1({ name: 'strict', version: '1.0.0' });
+    await client.connect(new TransportV1(new URL('http://127.0.0.1:8787/mcp'), { fetch: fetchWorker, requestInit: { headers: { Authorization: `Bearer ${KEY}` } } }));
+    const { tools, nextCursor } = await client.listTools();
+    expect(nextCursor).toBeUndefined();
+    expect(tools).toHaveLength(expected);
+    expect(tools.find((t) => t.name === 'repos_get')?.annotations?.readOnlyHint).toBe(true);
+    await client.close();
+  });
+
+  it('healthz reports the package version and the hash of the embedded catalogue text', async () => {
+    const res = await fetchWorker('http://127.0.0.1:8787/healthz');
+    const body = (await res.json()) as { version: string; catalogue: { hash: string } };
+    expect(body.version).toBe(pkg.version);
+    expect(VERSION).toBe(pkg.version);
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(catalogText));
+    expect(body.catalogue.hash).toBe([...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join(''));
+  });
+});

@@ -1,0 +1,150 @@
+// The MCP endpoint inside workerd, driven by the real v2 client (both eras) and the v1 strict client.
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, expect, inject, it } from 'vitest';
+import { createApp } from '../../src/app.ts';
+import { loadCatalogue } from '../../src/catalogue/load.ts';
+import type { Env } from '../../src/config.ts';
+import { fixtureCatalogue } from './fixtures/catalogue.ts';
+
+const KEY = 'mcp_test_0123456789abcdef0123456789abcdef';
+const app = createApp(loadCatalogue(JSON.stringify(fixtureCatalogue())));
+const env: Env = { API_KEY: KEY, UPSTREAM_URL: inject('upstreamUrl'), CREDENTIAL_MODE: 'key' };
+const URL_MCP = 'http://127.0.0.1:8787/mcp';
+const appFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => app.fetch(new Request(input, init), env);
+const auth = { Authorization: `Bearer ${KEY}` };
+
+async function v2Client(mode: 'legacy' | { pin: string }) {
+  const client = new ClientV2({ name: 'test-v2', version: '1.0.0' }, { versionNegotiation: { mode } });
+  await client.connect(new TransportV2(new URL(URL_MCP), { fetch: appFetch, requestInit: { headers: auth } }));
+  return client;
+}
+
+async function v1Client() {
+  const client = new ClientV1({ name: 'test-v1', version: '1.0.0' });
+  await client.connect(new TransportV1(new URL(URL_MCP), { fetch: appFetch, requestInit: { headers: auth } }));
+  return client;
+}
+
+function rpc(body: unknown, headers: Record<string, string> = {}) {
+  return appFetch(URL_MCP, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...auth, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+describe('MCP clients', () => {
+  it('v2 client pinned to 2026-07-28 lists and calls a tool', async () => {
+    const client = await v2Client({ pin: '2026-07-28' });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['echo_get']);
+    expect(tools[0]?.outputSchema).toMatchObject({ type: 'object' });
+    const result = await client.callTool({ name: 'echo_get', arguments: { id: 'abc', limit: 5 } });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ method: 'GET', url: '/echo/abc?limit=5' });
+    const text = (result.content as Array<{ type: string; text?: string }>).find((b) => b.type === 'text')?.text;
+    expect(JSON.parse(text ?? 'null')).toEqual(result.structuredContent);
+    await client.close();
+  });
+
+  it('v2 client on the 2025 era (initialize handshake) gets the same tools', async () => {
+    const client = await v2Client('legacy');
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['echo_get']);
+    const result = await client.callTool({ name: 'echo_get', arguments: { id: 'x' } });
+    expect(result.structuredContent).toMatchObject({ url: '/echo/x' });
+    await client.close();
+  });
+
+  it('v1 strict client lists, validates and calls', async () => {
+    const client = await v1Client();
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(1);
+    const result = await client.callTool({ name: 'echo_get', arguments: { id: 'a/b' } });
+    // The slash is encoded, so the value stays inside its path segment.
+    expect(result.structuredContent).toMatchObject({ url: '/echo/a%2Fb' });
+    await client.close();
+  });
+
+  it('invalid arguments come back as an isError result the model can act on', async () => {
+    const client = await v1Client();
+    const result = await client.callTool({ name: 'echo_get', arguments: { limit: 500 } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    const text = (result.content as Array<{ text: string }>)[0]?.text ?? '';
+    expect(text).toContain('Invalid arguments for echo_get');
+    expect(text).toMatch(/id/);
+    expect(text).toMatch(/limit/);
+    await client.close();
+  });
+
+  it('an alias from a rename still resolves', async () => {
+    const client = await v1Client();
+    const result = await client.callTool({ name: 'echo_old_name', arguments: { id: 'z' } });
+    expect(result.structuredContent).toMatchObject({ url: '/echo/z' });
+    await client.close();
+  });
+
+  it('an unknown tool is a JSON-RPC invalid-params error', async () => {
+    const client = await v1Client();
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool: no_such_tool/);
+    await client.close();
+  });
+});
+
+describe('HTTP edge', () => {
+  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+  it('refuses a request without a key with 401 and a Bearer challenge', async () => {
+    const res = await appFetch(URL_MCP, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(initialize) });
+    expect(res.status).toBe(401);
+    const challenge = res.headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(/^Bearer /);
+    expect(challenge).toContain('resource_metadata="http://127.0.0.1:8787/.well-known/oauth-protected-resource"');
+    expect(await res.json()).toMatchObject({ error: 'missing_token' });
+  });
+
+  it('refuses a wrong key with 401 and does not echo it', async () => {
+    const res = await rpc(initialize, { Authorization: 'Bearer mcp_test_wrongwrongwrongwrongwrongwrong00' });
+    expect(res.status).toBe(401);
+    const body = await res.text();
+    expect(body).not.toContain('wrongwrong');
+    expect(body).toContain('invalid_token');
+  });
+
+  it('refuses a foreign Host and a foreign Origin (DNS rebinding)', async () => {
+    const badHost = await appFetch('http://evil.example/mcp', { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(initialize) });
+    expect(badHost.status).toBe(403);
+    const badOrigin = await rpc(initialize, { origin: 'http://evil.example' });
+    expect(badOrigin.status).toBe(403);
+    const goodOrigin = await rpc(initialize, { origin: 'http://localhost:3000' });
+    expect(goodOrigin.status).toBe(200);
+  });
+
+  it('answers GET with 405 (no server-initiated stream)', async () => {
+    const res = await appFetch(URL_MCP, { method: 'GET', headers: { accept: 'text/event-stream', ...auth } });
+    expect(res.status).toBe(405);
+  });
+
+  it('answers malformed JSON with a JSON-RPC parse error', async () => {
+    const res = await rpc('{"jsonrpc": "2.0", "id": 1, "method": ');
+    const body = (await res.json()) as { error?: { code: number } };
+    expect(body.error?.code).toBe(-32700);
+  });
+
+  it('serves healthz with version and catalogue hash', async () => {
+    const res = await appFetch('http://127.0.0.1:8787/healthz');
+    const body = (await res.json()) as { version: string; catalogue: { hash: string; tools: number } };
+    expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(body.catalogue.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(body.catalogue.tools).toBe(1);
+    expect(JSON.stringify(body)).not.toContain(KEY);
+  });
+
+  it('serves RFC 9728 protected-resource metadata', async () => {
+    const res = await appFetch('http://127.0.0.1:8787/.well-known/oauth-protected-resource');
+    expect(await res.json()).toMatchObject({ resource: 'http://127.0.0.1:8787/mcp', bearer_methods_supported: ['header'] });
+  });
+});
