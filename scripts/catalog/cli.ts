@@ -26,6 +26,7 @@ export async function main(argv: string[]): Promise<number> {
         check: { type: 'boolean', default: false },
         'max-name': { type: 'string' },
         'no-sweep': { type: 'boolean', default: false },
+        'full-sweep': { type: 'boolean', default: false },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
@@ -36,7 +37,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (args.help) {
-    process.stdout.write('npm run catalog -- --spec <url|file> [--out <dir>] [--overrides <file>] [--check] [--max-name <n>] [--no-sweep] [--quiet]\n');
+    process.stdout.write('npm run catalog -- --spec <url|file> [--out <dir>] [--overrides <file>] [--check] [--max-name <n>] [--no-sweep|--full-sweep] [--quiet]\n');
     return 0;
   }
   const out = args.out!;
@@ -49,7 +50,7 @@ export async function main(argv: string[]): Promise<number> {
 
   let result;
   try {
-    result = await buildCatalogue(args.spec!, { overrides, previous, maxName, sweep: !args['no-sweep'], progress });
+    result = await buildCatalogue(args.spec!, { overrides, previous, maxName, sweep: args['no-sweep'] ? false : args['full-sweep'] ? 'full' : true, progress });
   } catch (e) {
     process.stderr.write(`catalog: ${(e as Error).message}\n`);
     return 1;

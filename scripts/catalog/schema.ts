@@ -16,6 +16,8 @@ export interface Warn {
 }
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
+// Formats that Ajv (ajv-formats) and @cfworker/json-schema know; others become description text.
+const KNOWN_FORMATS = new Set(['date', 'time', 'date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url', 'email', 'hostname', 'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'relative-json-pointer', 'byte', 'int32', 'int64', 'float', 'double', 'password']);
 export const ARG_NAME_RE = /^[a-zA-Z0-9_.-]{1,64}$/;
 
 export interface ConvertLimits {
@@ -203,7 +205,7 @@ export class SchemaConverter {
       const f = n.format;
       if (f === 'binary') {
         if (input) notes.push('Binary content as a string.');
-      } else if (input) {
+      } else if (input && KNOWN_FORMATS.has(f)) {
         out.format = f;
       } else {
         notes.push(`Format: ${f}.`);
@@ -367,7 +369,8 @@ export class SchemaConverter {
     if (typeof out.format === 'string' && !types.length) {
       // a format without a type is fine in JSON Schema; keep
     }
-    const text = [desc, ...notes].filter(Boolean).join(' ').trim();
+    // Output descriptions only near the root (top two levels): they cost ~30% of the catalogue size.
+    const text = input || limits.depth - depthLeft <= 1 ? [desc, ...notes].filter(Boolean).join(' ').trim() : '';
     if (text) out.description = trimText(text, limits.descMax);
     else delete out.description;
     return nullable ? this.addNull(out) : out;
@@ -377,9 +380,10 @@ export class SchemaConverter {
   private anyOf(members: JsonSchema[]): JsonSchema {
     if (members.length === 0) return {};
     if (members.some((m) => Object.keys(m).length === 0)) return {};
-    const seen = new Set<string>();
+    const seen = new Set<unknown>();
     const uniq = members.filter((m) => {
-      const k = JSON.stringify(m);
+      // structural dedupe for small members; identity for big ones (stringifying expanded DAGs is costly)
+      const k = schemaSize(m) < 2000 ? JSON.stringify(m) : m;
       if (seen.has(k)) return false;
       seen.add(k);
       return true;
