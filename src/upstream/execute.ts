@@ -62,6 +62,21 @@ type Outcome =
   | 'redirect_not_followed';
 
 export async function executeTool(tool: CatalogueTool, args: Record<string, unknown>, opts: ExecuteOptions): Promise<CallToolResult> {
+  try {
+    return await execute(tool, args, opts);
+  } catch (e) {
+    // A bug here must not become a protocol error or a hang: report it as a tool error.
+    const msg = e instanceof Error ? e.message : String(e);
+    try {
+      (opts.log ?? ((l: Record<string, unknown>) => console.log(JSON.stringify(l))))({ event: 'tool_call', tool: tool.name, outcome: 'internal_error', error: msg });
+    } catch {
+      /* ignore */
+    }
+    return errorResult(`Internal error while calling the upstream for ${tool.name}: ${msg}`);
+  }
+}
+
+async function execute(tool: CatalogueTool, args: Record<string, unknown>, opts: ExecuteOptions): Promise<CallToolResult> {
   const started = Date.now();
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;

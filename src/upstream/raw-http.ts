@@ -30,6 +30,9 @@ export async function fetchWithBody(url: string, init: { method: string; headers
   const { connect } = await import('cloudflare:sockets');
   const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
   const socket = connect({ hostname: u.hostname.replace(/^\[|\]$/g, ''), port }, { secureTransport: u.protocol === 'https:' ? 'on' : 'off', allowHalfOpen: false });
+  // These settle with an error when the peer resets; nothing awaits them, so keep them handled.
+  socket.opened.catch(() => undefined);
+  socket.closed.catch(() => undefined);
   const close = () => {
     socket.close().catch(() => undefined);
   };

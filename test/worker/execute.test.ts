@@ -408,3 +408,58 @@ describe('redirects', () => {
     expect(text(r)).toContain('more than 5 times');
   });
 });
+
+describe('bounded resources', () => {
+  it('a cancelled 50 MB stream stops the upstream from sending the rest', async () => {
+    const r = await call(tool('huge_stream', { path: '/big', params: [{ arg: 'mb', name: 'mb', in: 'query', style: 'form', explode: true, required: true }] }), { mb: 50 }, { maxResponseBytes: 256 * 1024 });
+    expect(r.isError).toBe(true);
+    let sent = 0;
+    for (let i = 0; i < 50 && !sent; i++) {
+      await new Promise((res) => setTimeout(res, 100));
+      const stats = (await (await fetch(`${base}/big-stats`)).json()) as { lastSent: number };
+      sent = stats.lastSent;
+    }
+    // The upstream saw the connection close long before 50 MB went out.
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(50 * 1024 * 1024);
+  });
+
+  it('binary bodies over maxBinaryBytes become a text line, never partial base64', async () => {
+    const t = tool('big_pdf', { path: '/doc.pdf', accept: ['application/pdf'] });
+    const r = await call(t, {}, { maxBinaryBytes: 16 });
+    expect(r.content).toHaveLength(1);
+    expect(text(r)).toMatch(/^File: application\/pdf, \d+ bytes from GET \/doc\.pdf; too large to include \(limit 16 bytes\)\.$/);
+  });
+
+  it('GET with a body past the timeout (raw socket path) -> isError timeout', async () => {
+    const t = tool('slow_get_body', { path: '/slow-headers', body: { mediaType: 'application/json', required: true, mode: 'merged', props: { q: 'q' } } });
+    const started = Date.now();
+    const r = await call(t, { q: 1 }, { timeoutMs: 300 });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(text(r)).toContain('within 300 ms');
+  });
+
+  it('one log line per call with no header values or argument values', async () => {
+    const before = lines.length;
+    await call(tool('logged', { path: '/echo/logged', params: [{ arg: 'q', name: 'q', in: 'query', style: 'form', explode: true, required: true }] }), { q: 'private-arg' }, {
+      headers: { 'x-api-key': 'sk_live_secret' },
+      keyId: 'key-7',
+    });
+    expect(lines.length).toBe(before + 1);
+    const l = lastLine();
+    expect(l).toMatchObject({ event: 'tool_call', tool: 'logged', keyId: 'key-7', status: 200, validation: 'none', outcome: 'ok', path: '/echo/logged' });
+    expect(JSON.stringify(l)).not.toContain('sk_live_secret');
+    expect(JSON.stringify(l)).not.toContain('private-arg');
+  });
+});
+
+describe('cancellation', () => {
+  it('an external AbortSignal cancels the upstream call', async () => {
+    const ctrl = new AbortController();
+    setTimeout(() => ctrl.abort(), 150);
+    const started = Date.now();
+    const r = await call(tool('cancelled', { path: '/slow-headers' }), {}, { signal: ctrl.signal });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(text(r)).toBe('The call to GET /slow-headers was cancelled.');
+  });
+});
