@@ -1,8 +1,9 @@
 // HTTP routing: /mcp (MCP over Streamable HTTP, both protocol eras), /healthz, and RFC 9728 metadata.
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { authenticate, type Caller } from './auth/bearer.ts';
 import type { LoadedCatalogue } from './catalogue/load.ts';
+import { intersect, sliceOf, UnknownNamesError, validateSliceSpec, type Slice, type SliceSpec } from './catalogue/slices.ts';
 import { readConfig, type Config, type Env } from './config.ts';
 import { guardHostAndOrigin } from './protocol/host-guard.ts';
 import { buildServer } from './protocol/mcp-server.ts';
@@ -25,9 +26,9 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
   // The request's config and caller travel in authInfo.extra, which the SDK passes through untouched.
   const mcp: McpHttpHandler = createMcpHandler(
     (ctx) => {
-      const extra = ctx.authInfo?.extra as { caller: Caller; config: Config } | undefined;
+      const extra = ctx.authInfo?.extra as { caller: Caller; config: Config; slice: Slice } | undefined;
       if (!extra) throw new Error('mcp: request reached the handler without authentication');
-      return buildServer({ loaded, config: extra.config, caller: extra.caller });
+      return buildServer({ loaded, config: extra.config, caller: extra.caller, slice: extra.slice });
     },
     { responseMode: 'json', onerror: (e) => console.log(JSON.stringify({ event: 'mcp_error', error: e.message })) },
   );
@@ -43,7 +44,7 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
   app.get('/.well-known/oauth-protected-resource', (c) => c.json(protectedResource(c)));
   app.get('/.well-known/oauth-protected-resource/mcp', (c) => c.json(protectedResource(c)));
 
-  app.all('/mcp', async (c) => {
+  const serveMcp = async (c: Context<AppEnv>, toolsets: string[] | undefined): Promise<Response> => {
     const cfg = configFor(c.env);
     const rejected = guardHostAndOrigin(c.req.raw, cfg.allowedHosts);
     if (rejected) return rejected;
@@ -51,10 +52,34 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
     if (c.req.method === 'GET' || c.req.method === 'DELETE') {
       return c.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }, 405, { allow: 'POST' });
     }
+    const requested = requestedSlice(c, toolsets ?? cfg.defaultToolsets);
+    try {
+      validateSliceSpec(loaded, requested);
+    } catch (error) {
+      if (error instanceof UnknownNamesError) {
+        return c.json({ error: `unknown_${error.kind}`, message: `${error.message}. Valid ${error.kind} names: ${error.valid.join(', ')}`, unknown: error.unknown, valid: error.valid }, 400);
+      }
+      throw error;
+    }
     const auth = await authenticate(c.req.raw, cfg);
     if (!auth.ok) return auth.response;
-    return mcp.fetch(c.req.raw, { authInfo: { token: '', clientId: auth.caller.id, scopes: [], extra: { caller: auth.caller, config: cfg } } });
-  });
+    const slice = sliceOf(loaded, intersect(requested, auth.caller.scope));
+    return mcp.fetch(c.req.raw, { authInfo: { token: '', clientId: auth.caller.id, scopes: [], extra: { caller: auth.caller, config: cfg, slice } } });
+  };
+
+  app.all('/mcp', (c) => serveMcp(c, undefined));
+  // Toolsets by URL, for clients that cannot send custom headers: /mcp/x/repos+issues
+  app.all('/mcp/x/:toolsets', (c) => serveMcp(c, splitList(c.req.param('toolsets'), '+')));
+
+  function requestedSlice(c: Context<AppEnv>, toolsets: string[] | undefined): SliceSpec {
+    const spec: SliceSpec = {};
+    if (toolsets && toolsets.length) spec.toolsets = toolsets;
+    const tools = c.req.query('tools');
+    if (tools) spec.tools = splitList(tools, ',');
+    const readonly = c.req.query('readonly');
+    if (readonly === '1' || readonly === 'true') spec.readOnly = true;
+    return spec;
+  }
 
   app.notFound((c) => c.json({ error: 'not_found', message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}. The MCP endpoint is /mcp.` }, 404));
   app.onError((err, c) => {
@@ -62,4 +87,8 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
     return c.json({ error: 'internal_error', message: 'Internal server error.' }, 500);
   });
   return app;
+}
+
+function splitList(raw: string, separator: string): string[] {
+  return raw.split(separator).map((s) => s.trim()).filter(Boolean);
 }

@@ -5,6 +5,7 @@ export interface Env {
   CREDENTIAL_MODE?: string;
   API_KEY?: string;
   ALLOWED_HOSTS?: string;
+  DEFAULT_TOOLSETS?: string;
   UPSTREAM_TIMEOUT_MS?: string;
   MAX_RESPONSE_BYTES?: string;
   MAX_RESULT_TOKENS?: string;
@@ -17,6 +18,8 @@ export interface Config {
   credentialMode: CredentialMode;
   apiKey: string | undefined;
   allowedHosts: string[];
+  /** Toolsets served at bare /mcp; undefined = the whole catalogue. */
+  defaultToolsets: string[] | undefined;
   timeoutMs: number;
   maxResponseBytes: number;
   maxResultTokens: number;
@@ -31,7 +34,8 @@ export function readConfig(env: Env, defaultUpstream: string): Config {
     upstreamUrl: (env.UPSTREAM_URL ?? '').trim() || defaultUpstream,
     credentialMode: mode,
     apiKey: env.API_KEY || undefined,
-    allowedHosts: (env.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    allowedHosts: list(env.ALLOWED_HOSTS)?.map((h) => h.toLowerCase()) ?? [],
+    defaultToolsets: list(env.DEFAULT_TOOLSETS),
     timeoutMs: positiveInt(env.UPSTREAM_TIMEOUT_MS, 30_000),
     maxResponseBytes: positiveInt(env.MAX_RESPONSE_BYTES, 10 * 1024 * 1024),
     maxResultTokens: positiveInt(env.MAX_RESULT_TOKENS, 25_000),
@@ -41,4 +45,9 @@ export function readConfig(env: Env, defaultUpstream: string): Config {
 function positiveInt(raw: string | undefined, fallback: number): number {
   const n = Number(raw);
   return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+function list(raw: string | undefined): string[] | undefined {
+  const items = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return items.length ? items : undefined;
 }

@@ -1,9 +1,12 @@
 // Bearer authentication for /mcp. For now one operator key (API_KEY); the KV key system replaces it.
+import type { SliceSpec } from '../catalogue/slices.ts';
 import type { Config } from '../config.ts';
 
 export interface Caller {
   /** Stable, non-secret id for logs ("key:<first 8 hex of sha256>" or "passthrough"). */
   id: string;
+  /** What this key may use; intersected with the slice the URL asks for. Empty spec = everything. */
+  scope: SliceSpec;
   /** Headers to send upstream on the caller's behalf (passthrough mode only). */
   upstreamHeaders: Record<string, string>;
 }
@@ -21,7 +24,7 @@ export async function authenticate(request: Request, config: Config): Promise<Au
 
   if (config.credentialMode === 'passthrough') {
     // The upstream is the authority: it sees the caller's own token and answers 401 itself if it is wrong.
-    return { ok: true, caller: { id: 'passthrough', upstreamHeaders: { authorization: `Bearer ${token}` } } };
+    return { ok: true, caller: { id: 'passthrough', scope: {}, upstreamHeaders: { authorization: `Bearer ${token}` } } };
   }
   if (!config.apiKey) return refuse(request, 'invalid_token', 'This server has no API key configured.');
   const [given, expected] = await Promise.all([sha256(token), sha256(config.apiKey)]);
@@ -29,7 +32,7 @@ export async function authenticate(request: Request, config: Config): Promise<Au
   if (!crypto.subtle.timingSafeEqual(given, expected)) {
     return refuse(request, 'invalid_token', 'The API key is not valid.');
   }
-  return { ok: true, caller: { id: `key:${hex(given).slice(0, 8)}`, upstreamHeaders: {} } };
+  return { ok: true, caller: { id: `key:${hex(given).slice(0, 8)}`, scope: {}, upstreamHeaders: {} } };
 }
 
 export function resourceMetadataUrl(request: Request): string {

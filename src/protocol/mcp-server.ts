@@ -2,6 +2,7 @@
 // once per isolate in LoadedCatalogue; a request only wires two handlers.
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
 import type { LoadedCatalogue } from '../catalogue/load.ts';
+import type { Slice } from '../catalogue/slices.ts';
 import type { Config } from '../config.ts';
 import type { Caller } from '../auth/bearer.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
@@ -9,32 +10,35 @@ import { callTool } from './tools-call.ts';
 
 export interface RequestScope {
   loaded: LoadedCatalogue;
+  /** The tools this request may see and call (URL slice ∩ key scope). */
+  slice: Slice;
   config: Config;
   caller: Caller;
 }
 
 export function buildServer(scope: RequestScope): Server {
-  const { loaded } = scope;
+  const { loaded, slice } = scope;
   const server = new Server(
     { name: SERVER_NAME, version: VERSION, title: loaded.catalogue.source.title },
     {
       capabilities: { tools: { listChanged: false } },
-      instructions: instructionsFor(loaded),
+      instructions: instructionsFor(loaded, slice),
     },
   );
-  server.setRequestHandler('tools/list', () => ({ tools: loaded.listed as never }));
+  server.setRequestHandler('tools/list', () => ({ tools: slice.listed as never }));
   server.setRequestHandler('tools/call', async (request) => {
     const { name, arguments: args } = request.params;
     const tool = loaded.byName.get(name);
     // An unknown name is a protocol error (the model cannot fix it by changing arguments).
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    // A tool outside this request's slice or key scope is refused exactly like an unknown one.
+    if (!tool || !slice.names.has(tool.name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const result: CallToolResult = await callTool(tool, args ?? {}, scope);
     return server.projectCallToolResult(result, tool.outputSchema);
   });
   return server;
 }
 
-function instructionsFor(loaded: LoadedCatalogue): string {
-  const { source, tools } = loaded.catalogue;
-  return `Tools for ${source.title} (API version ${source.version}): ${tools.length} operations of its REST API. Each tool calls one HTTP operation; arguments are the operation's path, query, header and body parameters.`;
+function instructionsFor(loaded: LoadedCatalogue, slice: Slice): string {
+  const { source } = loaded.catalogue;
+  return `Tools for ${source.title} (API version ${source.version}): ${slice.listed.length} operations of its REST API. Each tool calls one HTTP operation; arguments are the operation's path, query, header and body parameters.`;
 }

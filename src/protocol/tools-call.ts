@@ -25,7 +25,7 @@ export async function callTool(tool: CatalogueTool, args: Record<string, unknown
       maxResponseBytes: config.maxResponseBytes,
       maxResultTokens: config.maxResultTokens,
       userAgent: `${SERVER_NAME}/${VERSION}`,
-      log: (line) => log({ ...line, caller: caller.id }),
+      keyId: caller.id,
     });
   } catch (error) {
     // executeTool turns upstream failures into results; reaching here is a bug, so say little and log it.

@@ -15,15 +15,15 @@ const URL_MCP = 'http://127.0.0.1:8787/mcp';
 const appFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => app.fetch(new Request(input, init), env);
 const auth = { Authorization: `Bearer ${KEY}` };
 
-async function v2Client(mode: 'legacy' | { pin: string }) {
+async function v2Client(mode: 'legacy' | { pin: string }, url = URL_MCP) {
   const client = new ClientV2({ name: 'test-v2', version: '1.0.0' }, { versionNegotiation: { mode } });
-  await client.connect(new TransportV2(new URL(URL_MCP), { fetch: appFetch, requestInit: { headers: auth } }));
+  await client.connect(new TransportV2(new URL(url), { fetch: appFetch, requestInit: { headers: auth } }));
   return client;
 }
 
-async function v1Client() {
+async function v1Client(url = URL_MCP) {
   const client = new ClientV1({ name: 'test-v1', version: '1.0.0' });
-  await client.connect(new TransportV1(new URL(URL_MCP), { fetch: appFetch, requestInit: { headers: auth } }));
+  await client.connect(new TransportV1(new URL(url), { fetch: appFetch, requestInit: { headers: auth } }));
   return client;
 }
 
@@ -39,7 +39,7 @@ describe('MCP clients', () => {
   it('v2 client pinned to 2026-07-28 lists and calls a tool', async () => {
     const client = await v2Client({ pin: '2026-07-28' });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['echo_get']);
+    expect(tools.map((t) => t.name)).toEqual(['echo_get', 'echo_remove']);
     expect(tools[0]?.outputSchema).toMatchObject({ type: 'object' });
     const result = await client.callTool({ name: 'echo_get', arguments: { id: 'abc', limit: 5 } });
     expect(result.isError).toBeFalsy();
@@ -52,7 +52,7 @@ describe('MCP clients', () => {
   it('v2 client on the 2025 era (initialize handshake) gets the same tools', async () => {
     const client = await v2Client('legacy');
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['echo_get']);
+    expect(tools.map((t) => t.name)).toEqual(['echo_get', 'echo_remove']);
     const result = await client.callTool({ name: 'echo_get', arguments: { id: 'x' } });
     expect(result.structuredContent).toMatchObject({ url: '/echo/x' });
     await client.close();
@@ -61,7 +61,7 @@ describe('MCP clients', () => {
   it('v1 strict client lists, validates and calls', async () => {
     const client = await v1Client();
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(1);
+    expect(tools).toHaveLength(2);
     const result = await client.callTool({ name: 'echo_get', arguments: { id: 'a/b' } });
     // The slash is encoded, so the value stays inside its path segment.
     expect(result.structuredContent).toMatchObject({ url: '/echo/a%2Fb' });
@@ -91,6 +91,38 @@ describe('MCP clients', () => {
     const client = await v1Client();
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool: no_such_tool/);
     await client.close();
+  });
+});
+
+describe('slices by URL', () => {
+  it('/mcp/x/<toolset> serves only that toolset', async () => {
+    const client = await v1Client('http://127.0.0.1:8787/mcp/x/admin');
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo_remove']);
+    await client.close();
+  });
+
+  it('?readonly=1 keeps only read-only tools and refuses the others like unknown tools', async () => {
+    const client = await v2Client({ pin: '2026-07-28' }, `${URL_MCP}?readonly=1`);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo_get']);
+    await expect(client.callTool({ name: 'echo_remove', arguments: { id: 'x' } })).rejects.toThrow(/Unknown tool: echo_remove/);
+    await client.close();
+  });
+
+  it('?tools= picks tools and combines with toolsets (intersection)', async () => {
+    const client = await v1Client(`http://127.0.0.1:8787/mcp/x/echo+admin?tools=echo_remove`);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo_remove']);
+    await client.close();
+  });
+
+  it('an unknown toolset or tool is HTTP 400 listing the valid names', async () => {
+    const res = await appFetch('http://127.0.0.1:8787/mcp/x/nope', { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: '{}' });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { message: string; valid: string[] };
+    expect(body.valid).toEqual(['all', 'admin', 'echo']);
+    expect(body.message).toContain('Unknown toolset: nope');
+    const res2 = await appFetch(`${URL_MCP}?tools=echo_get,bogus`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: '{}' });
+    expect(res2.status).toBe(400);
+    expect(await res2.text()).toContain('bogus');
   });
 });
 
@@ -139,7 +171,7 @@ describe('HTTP edge', () => {
     const body = (await res.json()) as { version: string; catalogue: { hash: string; tools: number } };
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(body.catalogue.hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(body.catalogue.tools).toBe(1);
+    expect(body.catalogue.tools).toBe(2);
     expect(JSON.stringify(body)).not.toContain(KEY);
   });
 

@@ -1,0 +1,86 @@
+// A slice is the subset of the catalogue one request may see: URL toolsets and ?tools/?readonly,
+// intersected with the key's own scope. Each distinct slice is computed once per isolate.
+import type { ListedTool, LoadedCatalogue } from './load.ts';
+
+export interface SliceSpec {
+  /** Toolset names; undefined means every toolset. */
+  toolsets?: string[];
+  /** Tool names (or aliases); undefined means every tool of the toolsets. */
+  tools?: string[];
+  readOnly?: boolean;
+}
+
+export interface Slice {
+  key: string;
+  listed: ListedTool[];
+  /** Canonical names of the tools in the slice. */
+  names: Set<string>;
+}
+
+export class UnknownNamesError extends Error {
+  readonly kind: 'toolset' | 'tool';
+  readonly unknown: string[];
+  readonly valid: string[];
+  constructor(kind: 'toolset' | 'tool', unknown: string[], valid: string[]) {
+    super(`Unknown ${kind}${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+    this.kind = kind;
+    this.unknown = unknown;
+    this.valid = valid;
+  }
+}
+
+const ALL = 'all';
+
+/** Checks names against the catalogue; throws UnknownNamesError listing the valid names. */
+export function validateSliceSpec(loaded: LoadedCatalogue, spec: SliceSpec): void {
+  if (spec.toolsets) {
+    const valid = Object.keys(loaded.catalogue.toolsets);
+    const unknown = spec.toolsets.filter((t) => t !== ALL && !(t in loaded.catalogue.toolsets));
+    if (unknown.length) throw new UnknownNamesError('toolset', unknown, [ALL, ...valid]);
+  }
+  if (spec.tools) {
+    const unknown = spec.tools.filter((t) => !loaded.byName.has(t));
+    if (unknown.length) throw new UnknownNamesError('tool', unknown, loaded.catalogue.tools.map((t) => t.name));
+  }
+}
+
+export function intersect(a: SliceSpec, b: SliceSpec): SliceSpec {
+  const both = (x?: string[], y?: string[]) => (x && y ? x.filter((v) => y.includes(v)) : (x ?? y));
+  const out: SliceSpec = { readOnly: Boolean(a.readOnly || b.readOnly) };
+  const toolsets = both(norm(a.toolsets), norm(b.toolsets));
+  const tools = both(a.tools, b.tools);
+  if (toolsets) out.toolsets = toolsets;
+  if (tools) out.tools = tools;
+  return out;
+}
+
+// "all" in a toolset list means no toolset restriction.
+function norm(toolsets?: string[]): string[] | undefined {
+  return toolsets && !toolsets.includes(ALL) ? toolsets : undefined;
+}
+
+const cache = new WeakMap<LoadedCatalogue, Map<string, Slice>>();
+
+export function sliceOf(loaded: LoadedCatalogue, spec: SliceSpec): Slice {
+  const toolsets = norm(spec.toolsets);
+  const tools = spec.tools?.map((t) => loaded.byName.get(t)?.name ?? t);
+  const key = JSON.stringify([toolsets ? [...toolsets].sort() : null, tools ? [...new Set(tools)].sort() : null, Boolean(spec.readOnly)]);
+  let perCatalogue = cache.get(loaded);
+  if (!perCatalogue) cache.set(loaded, (perCatalogue = new Map()));
+  const hit = perCatalogue.get(key);
+  if (hit) return hit;
+  const wantedSets = toolsets ? new Set(toolsets) : undefined;
+  const wantedTools = tools ? new Set(tools) : undefined;
+  const names = new Set<string>();
+  const listed: ListedTool[] = [];
+  loaded.catalogue.tools.forEach((tool, i) => {
+    if (wantedSets && !tool.toolsets.some((t) => wantedSets.has(t))) return;
+    if (wantedTools && !wantedTools.has(tool.name)) return;
+    if (spec.readOnly && !tool.annotations.readOnlyHint) return;
+    names.add(tool.name);
+    listed.push(loaded.listed[i]!);
+  });
+  const slice = { key, listed, names };
+  perCatalogue.set(key, slice);
+  return slice;
+}
