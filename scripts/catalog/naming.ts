@@ -27,9 +27,19 @@ export function toIdentifier(s: string, fallbackPrefix: string): string {
 /** Shorten deterministically: a prefix plus a hash of the full name. */
 export function fitName(name: string, max: number, hashOf = name): string {
   if (name.length <= max) return name;
-  const h = shortHash(hashOf);
-  const keep = Math.max(1, max - h.length - 1);
-  return `${name.slice(0, keep).replace(/_+$/, '')}_${h}`;
+  return `${prefixAtWord(name, max - 7)}_${shortHash(hashOf)}`;
+}
+
+/** At most `keep` chars of `name`, cut at a word (underscore) boundary when that keeps most of it. */
+function prefixAtWord(name: string, keep: number): string {
+  keep = Math.max(1, keep);
+  if (name.length <= keep) return name.replace(/_+$/, '');
+  let cut = name.slice(0, keep);
+  if (name[keep] !== '_') {
+    const u = cut.lastIndexOf('_');
+    if (u >= keep * 0.6) cut = cut.slice(0, u);
+  }
+  return cut.replace(/_+$/, '');
 }
 
 export function baseToolName(operationId: string | undefined, method: string, path: string): string {
@@ -79,8 +89,7 @@ export function assignToolNames(cands: NameCandidate[], max: number): Map<string
       let n = '';
       for (let i = 0; ; i++) {
         const h = shortHash(i ? `${c.key}#${i}` : c.key);
-        const keep = Math.max(1, max - h.length - 1);
-        n = `${b.slice(0, keep).replace(/_+$/, '')}_${h}`;
+        n = `${prefixAtWord(b, max - h.length - 1)}_${h}`;
         if (!taken.has(n)) break;
       }
       taken.add(n);
