@@ -1,0 +1,124 @@
+// The common path of `npm start` and `npm run serve`: upstream (Prism mock unless a real URL is given),
+// then `wrangler dev`, then the banner; Ctrl-C stops both children.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startPrism, type Running } from './prism.ts';
+import { onShutdown, repoRoot, StartError, type Child } from './proc.ts';
+import { startWranglerDev } from './wrangler.ts';
+
+/** The documented local key: `mcp_test_` + 32 characters. Only ever accepted by a local `npm start`/`serve`. */
+export const LOCAL_KEY = 'mcp_test_localdev000000000000000000000000';
+
+export const DEFAULT_PORT = 8787;
+
+export interface ServeOptions {
+  /** Key of the server in the printed mcpServers snippet. */
+  name: string;
+  /** Spec that Prism mocks when `upstream` is not set. */
+  mockSpec: string;
+  /** A real upstream base URL; when set, no Prism is started. */
+  upstream?: string;
+  /** Directory holding catalog.txt; the embedded catalog/ when omitted. */
+  catalogueDir?: string;
+  port: number;
+  key: string;
+  credentialMode: 'key' | 'passthrough';
+  /** Extra worker vars, e.g. ALLOWED_HOSTS. */
+  vars?: Record<string, string>;
+}
+
+export interface Banner {
+  endpoint: string;
+  key: string;
+  snippet: string;
+}
+
+export function banner(name: string, endpoint: string, credentialMode: 'key' | 'passthrough', key: string): Banner {
+  const bearer = credentialMode === 'key' ? key : '<your upstream token>';
+  const snippet = JSON.stringify({ mcpServers: { [name]: { url: endpoint, headers: { Authorization: `Bearer ${bearer}` } } } });
+  return { endpoint, key: credentialMode === 'key' ? key : '<your upstream token> (passthrough)', snippet };
+}
+
+async function describeCatalogue(dir: string): Promise<string> {
+  try {
+    const c = JSON.parse(await readFile(join(dir, 'catalog.txt'), 'utf8')) as { source?: { title?: string; version?: string }; tools?: unknown[] };
+    return `${c.source?.title ?? 'untitled'} ${c.source?.version ?? ''}`.trim() + `, ${c.tools?.length ?? 0} tools`;
+  } catch (err) {
+    throw new StartError(`cannot read ${join(dir, 'catalog.txt')}: ${String(err)}`);
+  }
+}
+
+function pipeLogs(child: Child, prefix: string): void {
+  child.onLine((line) => {
+    if (line.trim()) process.stderr.write(`${prefix} ${line}\n`);
+  });
+}
+
+/** Runs until SIGINT/SIGTERM or until a child dies. Never resolves on success. */
+export async function serve(opts: ServeOptions): Promise<void> {
+  const running: Running[] = [];
+  let shuttingDown = false;
+  const stopAll = async () => {
+    shuttingDown = true;
+    // Worker first (it calls the mock), then the mock.
+    for (const r of [...running].reverse()) await r.stop();
+  };
+  onShutdown(stopAll);
+
+  const catalogueDir = opts.catalogueDir ?? join(repoRoot, 'catalog');
+  const what = await describeCatalogue(catalogueDir);
+  const log = (s: string) => process.stderr.write(`${s}\n`);
+
+  try {
+    let upstream = opts.upstream;
+    if (!upstream) {
+      log(`starting Prism mock of ${opts.mockSpec} …`);
+      const prism = await startPrism({ spec: opts.mockSpec });
+      running.push(prism);
+      upstream = prism.url;
+      log(`Prism ready at ${prism.url} in ${(prism.startMs / 1000).toFixed(1)} s`);
+    } else {
+      log(`no mock: tools call ${upstream} directly` + (opts.credentialMode === 'passthrough' ? ' (passthrough: each caller’s bearer token is forwarded upstream)' : ''));
+    }
+    log(`starting wrangler dev on 127.0.0.1:${opts.port} (${what}) …`);
+    const vars: Record<string, string> = { ...opts.vars, UPSTREAM_URL: upstream, CREDENTIAL_MODE: opts.credentialMode };
+    if (opts.credentialMode === 'key') vars.API_KEY = opts.key;
+    const worker = await startWranglerDev({ port: opts.port, vars, catalogueDir: opts.catalogueDir });
+    running.push(worker);
+    log(`wrangler dev ready in ${(worker.startMs / 1000).toFixed(1)} s`);
+
+    for (const r of running) {
+      pipeLogs(r.child, r.child.name === 'prism' ? '[mock]  ' : '[worker]');
+      void r.child.exited.then(async (code) => {
+        if (shuttingDown) return;
+        log(`${r.child.name} exited unexpectedly (${code}); stopping.\n${r.child.tail().split('\n').slice(-20).join('\n')}`);
+        await stopAll();
+        process.exit(1);
+      });
+    }
+
+    const b = banner(opts.name, worker.endpoint, opts.credentialMode, opts.key);
+    const out = [
+      '',
+      `MCP server ready: ${what}`,
+      `upstream: ${upstream}${opts.upstream ? '' : ' (Prism mock, dynamic responses)'}`,
+      `endpoint: ${b.endpoint}`,
+      `key: ${b.key}`,
+      '',
+      'Add this to your MCP client configuration:',
+      b.snippet,
+      '',
+      opts.credentialMode === 'passthrough'
+        ? 'Passthrough mode: the bearer token each client sends is forwarded to the upstream unchanged.'
+        : 'Send the key as `Authorization: Bearer <key>`; requests without it get HTTP 401.',
+      'Press Ctrl-C to stop.',
+      '',
+    ];
+    process.stdout.write(out.join('\n') + '\n');
+  } catch (err) {
+    await stopAll();
+    const msg = err instanceof StartError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+    process.stderr.write(`\nfailed to start: ${msg}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,31 @@
+// `npm start`: the embedded GitHub catalogue on http://127.0.0.1:8787/mcp, fully offline.
+//   - default: a Prism mock of the GitHub spec is the upstream; CREDENTIAL_MODE=key with the local key.
+//   - UPSTREAM_URL=https://api.github.com: no mock; CREDENTIAL_MODE=passthrough, so each caller's GitHub
+//     token (Authorization: Bearer ghp_…) reaches the API.
+// Env: PORT (default 8787), UPSTREAM_URL, CREDENTIAL_MODE (key|passthrough), API_KEY (default: the local key),
+//      ALLOWED_HOSTS.
+import { GITHUB_SPEC } from './lib/prism.ts';
+import { DEFAULT_PORT, LOCAL_KEY, serve } from './lib/serve.ts';
+
+const env = process.env;
+const upstream = env.UPSTREAM_URL?.trim() || undefined;
+const mode = env.CREDENTIAL_MODE?.trim() || (upstream ? 'passthrough' : 'key');
+if (mode !== 'key' && mode !== 'passthrough') {
+  process.stderr.write(`CREDENTIAL_MODE must be "key" or "passthrough", not ${JSON.stringify(mode)}\n`);
+  process.exit(2);
+}
+const port = Number(env.PORT || DEFAULT_PORT);
+if (!Number.isInteger(port) || port <= 0 || port > 65535) {
+  process.stderr.write(`PORT must be a TCP port number, not ${JSON.stringify(env.PORT)}\n`);
+  process.exit(2);
+}
+
+await serve({
+  name: 'github',
+  mockSpec: GITHUB_SPEC,
+  upstream,
+  port,
+  key: env.API_KEY?.trim() || LOCAL_KEY,
+  credentialMode: mode,
+  vars: env.ALLOWED_HOSTS ? { ALLOWED_HOSTS: env.ALLOWED_HOSTS } : undefined,
+});
