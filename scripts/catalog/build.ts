@@ -64,6 +64,7 @@ export interface BuildResult {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const LOC_ORDER: ParamLocation[] = ['path', 'query', 'header', 'cookie'];
+const STYLES = new Set<unknown>(['simple', 'label', 'matrix', 'form', 'spaceDelimited', 'pipeDelimited', 'deepObject']);
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 const INPUT_DESC = 400;
 const OUTPUT_DESC = 120;
@@ -339,7 +340,7 @@ function buildTool(conv: SchemaConverter, o: Op, name: string, descMax: number, 
     properties[arg] = s;
     const req = loc === 'path' || p.required === true;
     if (req) required.push(arg);
-    const style: ParamStyle = typeof p.style === 'string' ? p.style : loc === 'query' || loc === 'cookie' ? 'form' : 'simple';
+    const style: ParamStyle = STYLES.has(p.style) ? (p.style as ParamStyle) : loc === 'query' || loc === 'cookie' ? 'form' : 'simple';
     const explode = typeof p.explode === 'boolean' ? p.explode : style === 'form';
     const b: ParamBinding = { arg, name: p.name, in: loc, style, explode, required: req };
     if (p.allowReserved === true) b.allowReserved = true;
@@ -417,7 +418,7 @@ function buildTool(conv: SchemaConverter, o: Op, name: string, descMax: number, 
       for (const [k, e] of Object.entries(media.encoding).sort(([a], [b]) => (a < b ? -1 : 1))) {
         if (!isObj(e)) continue;
         const x: { style?: ParamStyle; explode?: boolean; contentType?: string } = {};
-        if (typeof e.style === 'string') x.style = e.style as ParamStyle;
+        if (STYLES.has(e.style)) x.style = e.style as ParamStyle;
         if (typeof e.explode === 'boolean') x.explode = e.explode;
         if (typeof e.contentType === 'string') x.contentType = e.contentType;
         if (Object.keys(x).length) enc[k] = x;

@@ -83,9 +83,9 @@ export class SchemaConverter {
 
   /** Follow $ref chains (for parameters, bodies, responses, schemas). Siblings of $ref are merged over the target. */
   deref<T = any>(node: any, seen = 0): T {
-    if (!isObj(node) || typeof node.$ref !== 'string' || seen > 50) return node;
+    if (!isObj(node) || typeof node.$ref !== 'string' || seen > 50) return node as T;
     const target = this.resolvePointer(node.$ref);
-    if (target === undefined) return node;
+    if (target === undefined) return node as T;
     const { $ref, ...siblings } = node;
     const resolved = this.deref(target, seen + 1);
     if (Object.keys(siblings).length === 0 || !isObj(resolved)) return resolved as T;
@@ -196,7 +196,7 @@ export class SchemaConverter {
     const isObjectType = types.includes('object') || (types.length === 0 && (isObj(n.properties) || 'additionalProperties' in n));
 
     // ---- annotations
-    let desc = typeof n.description === 'string' ? n.description : typeof n.title === 'string' && !input ? '' : '';
+    let desc = typeof n.description === 'string' ? n.description : '';
     if (input && typeof n.title === 'string' && n.title.length <= 80) out.title = n.title;
     if (n.deprecated === true) notes.push('Deprecated.');
 
@@ -336,10 +336,12 @@ export class SchemaConverter {
         const nonEmpty = members.filter((m: JsonSchema) => Object.keys(m).length > 0);
         if (nonEmpty.length === 1 && !out.allOf && !isObj(out.properties) && types.length === 0) {
           // single-member allOf (the common "allOf:[{$ref}]" wrapper): inline it
-          Object.assign(out, { ...nonEmpty[0], ...out, description: out.description ?? nonEmpty[0].description });
-          if (out.description === undefined) delete out.description;
-          if (typeof nonEmpty[0].type === 'string' || Array.isArray(nonEmpty[0].type)) {
-            for (const t of [nonEmpty[0].type].flat() as string[]) if (!types.includes(t)) types.push(t);
+          const only = nonEmpty[0]!;
+          const { description: innerDesc, ...inner } = only;
+          Object.assign(out, { ...inner, ...out });
+          if (!desc && typeof innerDesc === 'string') desc = innerDesc;
+          if (typeof only.type === 'string' || Array.isArray(only.type)) {
+            for (const t of [only.type].flat() as string[]) if (!types.includes(t)) types.push(t);
           }
         } else if (nonEmpty.length) out.allOf = nonEmpty;
       } else {
