@@ -218,6 +218,12 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
       t.name = ov.rename;
     }
   }
+  // Bulk toolset membership (curated groups): added on top of tag or per-tool toolsets.
+  for (const [ts, def] of Object.entries(overrides.toolsets ?? {})) {
+    const missing = (def.tools ?? []).filter((n) => !byName.has(n));
+    if (missing.length) throw new OverridesError(`overrides toolsets.${ts}.tools name tools that this spec does not generate: ${missing.join(', ')}`);
+    for (const n of def.tools ?? []) byName.get(n)!.toolsets = [...new Set([...byName.get(n)!.toolsets, ts])].sort();
+  }
   const hiddenSet = new Set(hidden.map((n) => byName.get(n)!));
   const visible = tools.filter((t) => !hiddenSet.has(t));
   const seen = new Map<string, string>();

@@ -1,12 +1,32 @@
 // npm run catalog -- --spec <url|file> [--out <dir>] [--overrides <file>] [--check] [--max-name <n>] [--no-sweep] [--quiet]
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCatalogue } from './build.ts';
 import { changeSummaryText, diffCatalogues, reportMarkdown } from './report.ts';
+import { sortKeys } from './serialize.ts';
+import type { Catalogue } from '../../src/catalogue/types.ts';
 
 export const DEFAULT_SPEC = 'node_modules/@octokit/openapi/generated/api.github.com.json';
+
+/**
+ * toolsnaps: one pretty-printed JSON file per tool (schemas, annotations, binding) so every schema change
+ * shows up as a readable diff in review. Written to a fresh directory that then replaces the old one.
+ */
+export async function writeToolsnaps(dir: string, cat: Catalogue): Promise<void> {
+  const tmp = `${dir}.tmp-${process.pid}`;
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(tmp, { recursive: true });
+  for (const t of cat.tools) {
+    const { description: _d, title: _t, ...snap } = t;
+    await writeFile(join(tmp, `${t.name}.json`), JSON.stringify(sortKeys(snap), null, 2) + '\n');
+  }
+  const old = `${dir}.old-${process.pid}`;
+  if (existsSync(dir)) await rename(dir, old);
+  await rename(tmp, dir);
+  await rm(old, { recursive: true, force: true });
+}
 
 async function writeAtomic(file: string, text: string): Promise<void> {
   const tmp = `${file}.tmp-${process.pid}`;
@@ -27,17 +47,19 @@ export async function main(argv: string[]): Promise<number> {
         'max-name': { type: 'string' },
         'no-sweep': { type: 'boolean', default: false },
         'full-sweep': { type: 'boolean', default: false },
+        toolsnaps: { type: 'boolean' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
       strict: true,
+      allowNegative: true,
     }).values;
   } catch (e) {
     process.stderr.write(`catalog: ${(e as Error).message}\n`);
     return 2;
   }
   if (args.help) {
-    process.stdout.write('npm run catalog -- --spec <url|file> [--out <dir>] [--overrides <file>] [--check] [--max-name <n>] [--no-sweep|--full-sweep] [--quiet]\n');
+    process.stdout.write('npm run catalog -- --spec <url|file> [--out <dir>] [--overrides <file>] [--check] [--max-name <n>] [--no-sweep|--full-sweep] [--toolsnaps|--no-toolsnaps] [--quiet]\n');
     return 0;
   }
   const out = args.out!;
@@ -77,6 +99,8 @@ export async function main(argv: string[]): Promise<number> {
   await mkdir(out, { recursive: true });
   await writeAtomic(catalogFile, text);
   await writeAtomic(join(out, 'report.md'), reportMarkdown({ ...report, ms: 0 }));
+  // Snapshots by default for the embedded default spec (the committed catalogue), opt-in otherwise.
+  if (args.toolsnaps ?? args.spec === DEFAULT_SPEC) await writeToolsnaps(join(out, 'toolsnaps'), catalogue);
   if (report.changes && !args.quiet) process.stderr.write(changeSummaryText(report.changes, 20) + '\n');
   process.stderr.write(`catalog: wrote ${catalogFile} (${report.tools} tools, ${report.bytes} bytes, hash ${report.hash}) in ${report.ms} ms\n`);
   return 0;

@@ -16,8 +16,11 @@ export interface ToolOverride {
 
 export interface Overrides {
   tools: Record<string, ToolOverride>;
-  /** Toolset descriptions (name -> description), for new or re-described toolsets. */
-  toolsets?: Record<string, { description: string }>;
+  /**
+   * Toolset descriptions (name -> description), for new or re-described toolsets. `tools` (generated names)
+   * adds those tools to the toolset in bulk, on top of their tag toolsets: a way to define curated groups.
+   */
+  toolsets?: Record<string, { description: string; tools?: string[] }>;
 }
 
 export class OverridesError extends Error {
@@ -62,6 +65,9 @@ export function validateOverridesShape(raw: unknown, where: string): Overrides {
       for (const [n, v] of Object.entries(toolsets)) {
         if (!TOOL_NAME_RE.test(n)) errs.push(`toolsets.${n}: name must match ${TOOL_NAME_RE}`);
         if (!v || typeof (v as any).description !== 'string') errs.push(`toolsets.${n}: needs {"description": string}`);
+        const members = (v as any)?.tools;
+        if (members !== undefined && (!Array.isArray(members) || !members.every((m: unknown) => typeof m === 'string' && TOOL_NAME_RE.test(m))))
+          errs.push(`toolsets.${n}.tools: must be an array of tool names matching ${TOOL_NAME_RE}`);
       }
   }
   if (errs.length) throw new OverridesError(`${where}: invalid overrides:\n  - ${errs.join('\n  - ')}`);
