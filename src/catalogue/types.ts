@@ -19,6 +19,11 @@ export interface Catalogue {
   };
   /** Upstream base URL taken from the spec's servers (variables filled with defaults); UPSTREAM_URL overrides it. */
   defaultUpstream: string;
+  /**
+   * Content hash written by the generator: first 32 hex chars of sha256 over the catalogue text rendered
+   * without this field. Stable across identical builds; usable as an ETag / cache key. Optional.
+   */
+  hash?: string;
   /** Toolset name -> description. Names match ^[a-z][a-z0-9_]*$. Sorted by name. */
   toolsets: Record<string, { description: string }>;
   /** One entry per operation (hidden ones removed), sorted by name. */
