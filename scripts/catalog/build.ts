@@ -440,11 +440,16 @@ function buildTool(conv: SchemaConverter, o: Op, name: string, descMax: number, 
   const accept: string[] = [];
   const outSchemas: unknown[] = [];
   const outKeys = new Set<string>();
+  let emptySuccess = false; // a 2xx without JSON (e.g. 204 next to 200): the worker sends {} / {result: null}
   const responses = isObj(op.responses) ? op.responses : {};
   for (const code of Object.keys(responses)) {
     if (!/^2(\d\d|xx)$/i.test(code)) continue;
     const r = conv.deref(responses[code]);
-    if (!isObj(r) || !isObj(r.content)) continue;
+    if (!isObj(r) || !isObj(r.content) || Object.keys(r.content).length === 0) {
+      emptySuccess = true;
+      continue;
+    }
+    if (!Object.keys(r.content).some(isJsonMediaType)) emptySuccess = true;
     let tookSchema = false;
     for (const [mt, m0] of Object.entries(r.content)) {
       if (!accept.includes(mt)) accept.push(mt);
@@ -467,6 +472,7 @@ function buildTool(conv: SchemaConverter, o: Op, name: string, descMax: number, 
     if (isObjectish(root) && !Array.isArray(root.type)) {
       root = { ...root, type: 'object' };
     } else {
+      if (emptySuccess) root = nullableResult(root);
       root = { type: 'object', properties: { result: root }, required: ['result'] };
       outputWrapped = true;
     }
@@ -502,6 +508,13 @@ function buildTool(conv: SchemaConverter, o: Op, name: string, descMax: number, 
     if (outputWrapped) tool.outputWrapped = true;
   }
   return tool;
+}
+
+function nullableResult(s: JsonSchema): JsonSchema {
+  if (Object.keys(s).length === 0) return s;
+  if (typeof s.type === 'string') return s.type === 'null' ? s : { ...s, type: [s.type, 'null'] };
+  if (Array.isArray(s.type)) return s.type.includes('null') ? s : { ...s, type: [...s.type, 'null'] };
+  return { anyOf: [s, { type: 'null' }] };
 }
 
 function isObjectish(s: JsonSchema): boolean {
