@@ -42,3 +42,36 @@ export async function startPrism(opts: PrismOptions): Promise<Running> {
   }
   return { url, child, startMs: Date.now() - t0, stop: () => child.stop() };
 }
+
+/**
+ * Prism enforces the spec's `security` requirements and answers 401 when a request carries none, but the
+ * worker sends no upstream credentials in key mode. For an offline mock that is noise, so this writes a copy
+ * of the spec without `security` (root and per operation) into `dir` and returns its path. Specs without
+ * `security`, or with external (non-#) $refs that a copy would break, are returned unchanged.
+ */
+export async function mockableSpec(spec: string, dir: string): Promise<string> {
+  const { readFile, writeFile } = await import('node:fs/promises');
+  const { parse } = await import('yaml');
+  let text: string;
+  try {
+    text = /^https?:\/\//i.test(spec) ? await (await fetch(spec, { signal: AbortSignal.timeout(30_000) })).text() : await readFile(spec, 'utf8');
+  } catch {
+    return spec; // let Prism report the problem
+  }
+  if (!/"?security"?\s*:/.test(text)) return spec;
+  if (/"?\$ref"?\s*:\s*["']?(?!#)[^\s"']/.test(text)) return spec;
+  let doc: Record<string, unknown>;
+  try {
+    doc = (text.trimStart().startsWith('{') ? JSON.parse(text) : parse(text)) as Record<string, unknown>;
+  } catch {
+    return spec;
+  }
+  delete doc.security;
+  for (const item of Object.values((doc.paths ?? {}) as Record<string, Record<string, unknown>>)) {
+    if (!item || typeof item !== 'object') continue;
+    for (const op of Object.values(item)) if (op && typeof op === 'object') delete (op as Record<string, unknown>).security;
+  }
+  const out = join(dir, 'mock-spec.json');
+  await writeFile(out, JSON.stringify(doc));
+  return out;
+}

@@ -2,8 +2,10 @@
 // then `wrangler dev`, then the banner; Ctrl-C stops both children.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startPrism, type Running } from './prism.ts';
-import { onShutdown, repoRoot, StartError, type Child } from './proc.ts';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { mockableSpec, startPrism, type Running } from './prism.ts';
+import { isPortFree, onShutdown, repoRoot, StartError, type Child } from './proc.ts';
 import { startWranglerDev } from './wrangler.ts';
 
 /** The documented local key: `mcp_test_` + 32 characters. Only ever accepted by a local `npm start`/`serve`. */
@@ -70,10 +72,14 @@ export async function serve(opts: ServeOptions): Promise<void> {
   const log = (s: string) => process.stderr.write(`${s}\n`);
 
   try {
+    if (!(await isPortFree(opts.port))) {
+      throw new StartError(`port ${opts.port} on 127.0.0.1 is already in use (another npm start?); stop it or choose another port (PORT=… / --port …)`);
+    }
     let upstream = opts.upstream;
     if (!upstream) {
-      log(`starting Prism mock of ${opts.mockSpec} …`);
-      const prism = await startPrism({ spec: opts.mockSpec });
+      log(`starting Prism mock of ${opts.mockSpec} (dynamic responses; security requirements ignored) …`);
+      const mockDir = opts.catalogueDir ?? (await mkdtemp(join(tmpdir(), 'mcp-mock-')));
+      const prism = await startPrism({ spec: await mockableSpec(opts.mockSpec, mockDir) });
       running.push(prism);
       upstream = prism.url;
       log(`Prism ready at ${prism.url} in ${(prism.startMs / 1000).toFixed(1)} s`);

@@ -1,5 +1,5 @@
 // Starts `wrangler dev` (workerd, local mode, offline) for the embedded catalogue or any catalogue directory.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { binDir, childEnv, freePort, isPortFree, repoRoot, spawnChild, StartError, waitForHttp, waitForLine } from './proc.ts';
@@ -57,7 +57,11 @@ export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<R
     throw new StartError(`port ${port} on 127.0.0.1 is already in use; stop whatever holds it or choose another (PORT=… / --port …)`);
   }
   const configPath = opts.catalogueDir ? await writeCatalogueConfig(opts.catalogueDir) : REPO_WRANGLER_CONFIG;
+  const ownState = opts.persistTo === undefined;
   const persistTo = opts.persistTo ?? (await mkdtemp(join(tmpdir(), 'mcp-wrangler-state-')));
+  const cleanup = async () => {
+    if (ownState) await rm(persistTo, { recursive: true, force: true });
+  };
   const args = [
     'dev',
     '--config', configPath,
@@ -83,7 +87,12 @@ export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<R
     await waitForHttp(`${url}/healthz`, child, timeoutMs);
   } catch (err) {
     await child.stop();
+    await cleanup();
     throw err;
   }
-  return { url, endpoint: `${url}/mcp`, configPath, child, startMs: Date.now() - t0, stop: () => child.stop() };
+  const stop = async () => {
+    await child.stop();
+    await cleanup();
+  };
+  return { url, endpoint: `${url}/mcp`, configPath, child, startMs: Date.now() - t0, stop };
 }

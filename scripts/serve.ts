@@ -1,0 +1,101 @@
+// `npm run serve -- --spec <file|url> [--upstream <url>] [--port <n>] [--key <key>] [--name <n>] [--overrides <file>]`
+// Builds a catalogue from any OpenAPI spec into a temp dir, mocks the spec with Prism unless --upstream is
+// given, and serves it with `wrangler dev`, printing the same endpoint:/key: lines and snippet as `npm start`.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildCatalogue } from './catalog/build.ts';
+import { DEFAULT_PORT, LOCAL_KEY, serve } from './lib/serve.ts';
+
+const USAGE = `usage: npm run serve -- --spec <file|url> [--upstream <url>] [--port <n>] [--key <key>]
+                        [--passthrough] [--name <server name>] [--overrides <file>] [--keep]
+  --spec        OpenAPI 3.x or Swagger 2.0 document (JSON or YAML), a file path or an http(s) URL
+  --upstream    real API base URL; without it a Prism mock of the spec is started (works offline)
+  --port        port on 127.0.0.1 for the MCP endpoint (default $PORT or ${DEFAULT_PORT})
+  --key         API key clients must send as "Authorization: Bearer <key>" (default ${LOCAL_KEY})
+  --passthrough forward each caller's bearer token to the upstream instead of checking a key
+                (the default with --upstream and no --key)
+  --name        key of the server in the printed mcpServers snippet (default: derived from the spec title)
+  --overrides   overrides file for the generator (see docs/operations.md)
+  --keep        keep the temp catalogue directory after exit
+`;
+
+function fail(msg: string): never {
+  process.stderr.write(`serve: ${msg}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+let args;
+try {
+  args = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      spec: { type: 'string' },
+      upstream: { type: 'string' },
+      port: { type: 'string' },
+      key: { type: 'string' },
+      passthrough: { type: 'boolean', default: false },
+      name: { type: 'string' },
+      overrides: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  }).values;
+} catch (e) {
+  fail((e as Error).message);
+}
+if (args.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (!args.spec) fail('--spec is required');
+
+// npm runs scripts from the package root; relative paths are meant relative to where the user typed the command.
+const userCwd = process.env.INIT_CWD ?? process.cwd();
+const isUrl = (s: string) => /^https?:\/\//i.test(s);
+const spec = isUrl(args.spec) || isAbsolute(args.spec) ? args.spec : resolve(userCwd, args.spec);
+const upstream = args.upstream?.trim() || undefined;
+if (upstream && !isUrl(upstream)) fail(`--upstream must be an http(s) URL, not ${JSON.stringify(upstream)}`);
+const port = Number(args.port ?? (process.env.PORT || DEFAULT_PORT));
+if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`--port must be a TCP port number, not ${JSON.stringify(args.port)}`);
+const passthrough = args.passthrough || (upstream !== undefined && args.key === undefined);
+const key = args.key ?? LOCAL_KEY;
+if (!passthrough && key.length < 16) fail('--key must be at least 16 characters');
+
+const dir = await mkdtemp(join(tmpdir(), 'mcp-serve-'));
+if (!args.keep) process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+
+process.stderr.write(`building catalogue from ${spec} …\n`);
+let title: string;
+try {
+  const t0 = Date.now();
+  const overrides = args.overrides ? (isAbsolute(args.overrides) ? args.overrides : resolve(userCwd, args.overrides)) : undefined;
+  const result = await buildCatalogue(spec, { overrides, progress: (l) => process.stderr.write(`  ${l}\n`) });
+  await writeFile(join(dir, 'catalog.txt'), result.text);
+  title = result.catalogue.source.title;
+  const r = result.report;
+  process.stderr.write(
+    `catalogue: ${r.tools} tools from ${r.operations} operations (${r.withOutputSchema} with output schemas), ` +
+      `${(r.bytes / 1024).toFixed(0)} KiB, in ${((Date.now() - t0) / 1000).toFixed(1)} s → ${join(dir, 'catalog.txt')}\n`,
+  );
+  if (!upstream) process.stderr.write(`(spec default upstream ${result.catalogue.defaultUpstream || '(none)'} replaced by the mock)\n`);
+} catch (e) {
+  await rm(dir, { recursive: true, force: true });
+  process.stderr.write(`serve: cannot build a catalogue from ${spec}: ${(e as Error).message}\n`);
+  process.exit(1);
+}
+
+const name = args.name ?? (title.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 24) || 'api');
+
+await serve({
+  name,
+  mockSpec: spec,
+  upstream,
+  catalogueDir: dir,
+  port,
+  key,
+  credentialMode: passthrough ? 'passthrough' : 'key',
+});
