@@ -5,6 +5,7 @@ import { authenticate, type Caller } from './auth/bearer.ts';
 import type { LoadedCatalogue } from './catalogue/load.ts';
 import { intersect, sliceOf, UnknownNamesError, validateSliceSpec, type Slice, type SliceSpec } from './catalogue/slices.ts';
 import { readConfig, type Config, type Env } from './config.ts';
+import { registerPage } from './page/route.ts';
 import { guardHostAndOrigin } from './protocol/host-guard.ts';
 import { buildServer } from './protocol/mcp-server.ts';
 import { VERSION } from './version.ts';
@@ -36,6 +37,9 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
   app.get('/healthz', async (c) =>
     c.json({ status: 'ok', version: VERSION, catalogue: { hash: await loaded.hash(), tools: loaded.catalogue.tools.length, title: loaded.catalogue.source.title, apiVersion: loaded.catalogue.source.version } }),
   );
+
+  // The public catalogue page (GET /) and per-tool schema JSON (src/page).
+  registerPage(app, loaded, configFor);
 
   const protectedResource = (c: { req: { url: string } }) => {
     const origin = new URL(c.req.url).origin;

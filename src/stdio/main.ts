@@ -1,0 +1,71 @@
+// The stdio server: the same catalogue and tool execution as the worker, for `npx -y mcp-catalogue`.
+// It calls the upstream API directly with the caller's credential from the environment.
+//
+// Environment:
+//   MCP_UPSTREAM_URL | UPSTREAM_URL   the API base URL (default: the catalogue's, e.g. https://api.github.com)
+//   UPSTREAM_TOKEN | API_KEY          sent upstream as `Authorization: Bearer <token>` (omitted when unset)
+//   MCP_TOOLSETS                      comma-separated toolsets to serve (default: all)
+//   MCP_TOOLS                         comma-separated tool names to serve (default: all of the toolsets)
+//   MCP_READONLY=1                    serve read-only tools only
+//   MCP_CATALOG                       path of another catalog.txt
+//   UPSTREAM_TIMEOUT_MS, MAX_RESPONSE_BYTES, MAX_RESULT_TOKENS  as for the worker
+// stdout carries only JSON-RPC; every log line goes to stderr.
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { loadCatalogue } from '../catalogue/load.ts';
+import { sliceOf, UnknownNamesError, validateSliceSpec, type SliceSpec } from '../catalogue/slices.ts';
+import { readConfig } from '../config.ts';
+import { buildServer } from '../protocol/mcp-server.ts';
+
+export interface StdioOptions {
+  catalogueText: string;
+  env: Record<string, string | undefined>;
+}
+
+/** Thrown for configuration mistakes; the launcher prints the message and exits with status 2. */
+export class UsageError extends Error {}
+
+export function startStdio({ catalogueText, env }: StdioOptions): { close: () => Promise<void> } {
+  // Tool-call logging uses console.log; on stdio that would corrupt the protocol stream.
+  console.log = console.error;
+  console.info = console.error;
+  console.debug = console.error;
+
+  const loaded = loadCatalogue(catalogueText);
+  const pick = (...names: string[]) => names.map((n) => env[n]?.trim()).find((v) => v);
+  const config = readConfig(
+    {
+      UPSTREAM_URL: pick('MCP_UPSTREAM_URL', 'UPSTREAM_URL'),
+      UPSTREAM_TIMEOUT_MS: env.UPSTREAM_TIMEOUT_MS,
+      MAX_RESPONSE_BYTES: env.MAX_RESPONSE_BYTES,
+      MAX_RESULT_TOKENS: env.MAX_RESULT_TOKENS,
+    },
+    loaded.catalogue.defaultUpstream,
+  );
+  const token = pick('UPSTREAM_TOKEN', 'API_KEY');
+  if (token && !/^[\x21-\x7e]+$/.test(token)) throw new UsageError('UPSTREAM_TOKEN/API_KEY must be a single token of printable characters (no spaces or "Bearer " prefix).');
+  const upstreamHeaders: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const caller = { id: 'stdio', scope: {}, upstreamHeaders };
+
+  const spec: SliceSpec = {};
+  const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (list(env.MCP_TOOLSETS).length) spec.toolsets = list(env.MCP_TOOLSETS);
+  if (list(env.MCP_TOOLS).length) spec.tools = list(env.MCP_TOOLS);
+  if (env.MCP_READONLY === '1' || env.MCP_READONLY === 'true') spec.readOnly = true;
+  try {
+    validateSliceSpec(loaded, spec);
+  } catch (error) {
+    if (error instanceof UnknownNamesError) {
+      const valid = error.valid.length > 60 ? `${error.valid.slice(0, 60).join(', ')}, …` : error.valid.join(', ');
+      throw new UsageError(`${error.message} (MCP_${error.kind === 'tool' ? 'TOOLS' : 'TOOLSETS'}). Valid: ${valid}`);
+    }
+    throw error;
+  }
+  const slice = sliceOf(loaded, spec);
+  console.error(
+    `mcp-catalogue: serving ${slice.listed.length} of ${loaded.catalogue.tools.length} tools of ${loaded.catalogue.source.title} over stdio; upstream ${config.upstreamUrl}; credential ${token ? 'set' : 'not set'}`,
+  );
+  const handle = serveStdio(() => buildServer({ loaded, config, caller, slice }), {
+    onerror: (e) => console.error(`mcp-catalogue: ${e.message}`),
+  });
+  return handle;
+}
