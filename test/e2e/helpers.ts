@@ -1,0 +1,124 @@
+// Shared pieces of the end-to-end tests: MCP clients over real HTTP, an auth-injecting proxy for the
+// conformance runner, the conformance CLI itself, and an `npm` child whose banner we parse.
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { binDir, childEnv, repoRoot, spawnChild, waitForLine, type Child } from '../../scripts/lib/proc.ts';
+import type { Catalogue } from '../../src/catalogue/types.ts';
+
+export async function embeddedCatalogue(): Promise<Catalogue> {
+  return JSON.parse(await readFile(join(repoRoot, 'catalog', 'catalog.txt'), 'utf8')) as Catalogue;
+}
+
+/** The strict v1 client (@modelcontextprotocol/sdk 1.32): Ajv-validates every outputSchema and structuredContent. */
+export async function connectV1(endpoint: string, headers: Record<string, string>): Promise<ClientV1> {
+  const client = new ClientV1({ name: 'e2e-v1', version: '1.0.0' });
+  await client.connect(new TransportV1(new URL(endpoint), { requestInit: { headers } }));
+  return client;
+}
+
+/** The v2 client (@modelcontextprotocol/client 2.4) pinned to protocol 2026-07-28. */
+export async function connectV2(endpoint: string, headers: Record<string, string>): Promise<ClientV2> {
+  const client = new ClientV2({ name: 'e2e-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new TransportV2(new URL(endpoint), { requestInit: { headers } }));
+  return client;
+}
+
+export function textOf(result: { content?: unknown }): string | undefined {
+  const blocks = (result.content ?? []) as Array<{ type: string; text?: string }>;
+  return blocks.find((b) => b.type === 'text')?.text;
+}
+
+/**
+ * A loopback proxy that adds `Authorization` to every request and otherwise forwards it unchanged —
+ * Host and Origin included — so the conformance runner (which cannot send headers) exercises a worker that
+ * keeps its key check on, and a rejected Host is rejected by the Host/Origin guard, not by the key check.
+ */
+export async function authProxy(target: string, authorization: string): Promise<{ url: string; close(): Promise<void> }> {
+  const t = new URL(target);
+  const server: Server = createServer((req: IncomingMessage, res) => {
+    const headers = { ...req.headers, authorization };
+    const up = request({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers }, (upRes) => {
+      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+      upRes.pipe(res);
+    });
+    up.on('error', (err) => {
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`proxy: ${err.message}`);
+    });
+    req.pipe(up);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+export interface ConformanceRun {
+  code: number | null;
+  output: string;
+  checks: Array<{ id: string; status: string; errorMessage?: string }>;
+}
+
+/** Runs `conformance server --url <url> --scenario <scenario>` (the @modelcontextprotocol/conformance CLI). */
+export async function runConformance(url: string, scenario: string): Promise<ConformanceRun> {
+  const cwd = await mkdtemp(join(tmpdir(), 'mcp-conformance-'));
+  try {
+    const child = spawn(join(binDir, 'conformance'), ['server', '--url', url, '--scenario', scenario], { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+    const checks: ConformanceRun['checks'] = [];
+    const { readdir } = await import('node:fs/promises');
+    const results = join(cwd, 'results');
+    for (const d of await readdir(results).catch(() => [] as string[])) {
+      const text = await readFile(join(results, d, 'checks.json'), 'utf8').catch(() => '[]');
+      checks.push(...(JSON.parse(text) as ConformanceRun['checks']));
+    }
+    return { code, output, checks };
+  } finally {
+    await rm(cwd, { recursive: true, force: true });
+  }
+}
+
+export interface BannerChild {
+  child: Child;
+  endpoint: string;
+  key: string;
+  snippet: unknown;
+  stdout(): string;
+}
+
+/** Runs `npm <args>` in the repo (its own process group) and waits for the `endpoint:`/`key:` banner. */
+export async function npmUntilBanner(args: string[], env: Record<string, string | undefined>, timeoutMs = 170_000): Promise<BannerChild> {
+  const child = spawnChild(`npm ${args.join(' ')}`, 'npm', args, { env: childEnv(env), tailLines: 400 });
+  const out: string[] = [];
+  child.onLine((line, stream) => {
+    if (stream === 'stdout') out.push(line);
+  });
+  try {
+    await waitForLine(child, /^key: /, timeoutMs);
+  } catch (err) {
+    await child.stop();
+    throw err;
+  }
+  const endpoint = out.find((l) => l.startsWith('endpoint: '))?.slice('endpoint: '.length) ?? '';
+  const key = out.find((l) => l.startsWith('key: '))?.slice('key: '.length) ?? '';
+  // The snippet follows the key line; give it a moment to arrive.
+  for (let i = 0; i < 50 && !out.some((l) => l.startsWith('{"mcpServers"')); i++) await new Promise((r) => setTimeout(r, 100));
+  const snippetLine = out.find((l) => l.startsWith('{"mcpServers"'));
+  return { child, endpoint, key, snippet: snippetLine ? JSON.parse(snippetLine) : undefined, stdout: () => out.join('\n') };
+}

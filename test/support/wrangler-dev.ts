@@ -1,0 +1,72 @@
+// Starts a real `wrangler dev` (workerd, local, offline) for end-to-end tests, on a free loopback port.
+// The embedded catalogue (catalog/catalog.txt) by default, or any catalogue: pass `catalogueDir` (holding
+// catalog.txt) or `catalogue` (an object or JSON text, written to a temp dir for you).
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startWranglerDev } from '../../scripts/lib/wrangler.ts';
+import type { Catalogue } from '../../src/catalogue/types.ts';
+
+/** The key the e2e workers accept in key mode (format: mcp_test_ + 32 characters). */
+export const E2E_KEY = 'mcp_test_e2e00000000000000000000000000000';
+
+export interface WranglerDevOptions {
+  /** Base URL of the upstream the tools call (Prism, the loopback upstream, …). */
+  upstream: string;
+  catalogueDir?: string;
+  catalogue?: Catalogue | string;
+  credentialMode?: 'key' | 'passthrough';
+  /** API key in key mode; default E2E_KEY. */
+  apiKey?: string;
+  /** More worker vars (ALLOWED_HOSTS, DEFAULT_TOOLSETS, …). */
+  vars?: Record<string, string>;
+  port?: number;
+}
+
+export interface WranglerDev {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  /** `${url}/mcp` */
+  endpoint: string;
+  apiKey: string;
+  /** Headers a client in key mode sends. */
+  auth: Record<string, string>;
+  /** Milliseconds until the worker answered its first request. */
+  startMs: number;
+  /** Recent wrangler output (request log, console.log of the worker). */
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+export async function startWorker(opts: WranglerDevOptions): Promise<WranglerDev> {
+  let dir = opts.catalogueDir;
+  let ownDir: string | undefined;
+  if (!dir && opts.catalogue !== undefined) {
+    dir = ownDir = await mkdtemp(join(tmpdir(), 'mcp-e2e-catalogue-'));
+    await writeFile(join(dir, 'catalog.txt'), typeof opts.catalogue === 'string' ? opts.catalogue : JSON.stringify(opts.catalogue));
+  }
+  const apiKey = opts.apiKey ?? E2E_KEY;
+  const mode = opts.credentialMode ?? 'key';
+  const vars: Record<string, string> = { ...opts.vars, UPSTREAM_URL: opts.upstream, CREDENTIAL_MODE: mode };
+  if (mode === 'key') vars.API_KEY = apiKey;
+  let running;
+  try {
+    running = await startWranglerDev({ port: opts.port, catalogueDir: dir, vars });
+  } catch (err) {
+    if (ownDir) await rm(ownDir, { recursive: true, force: true });
+    throw err;
+  }
+  const r = running;
+  return {
+    url: r.url,
+    endpoint: r.endpoint,
+    apiKey,
+    auth: { Authorization: `Bearer ${apiKey}` },
+    startMs: r.startMs,
+    logs: () => r.child.tail(),
+    stop: async () => {
+      await r.stop();
+      if (ownDir) await rm(ownDir, { recursive: true, force: true });
+    },
+  };
+}
