@@ -1,0 +1,149 @@
+// The stdio package as a customer runs it: `npm pack`, then `npx -y ./<tarball>`, driven by the v1 SDK's
+// StdioClientTransport and by `mcp-inspector-cli --cli`. Tools call a loopback upstream that records requests.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binDir, childEnv, repoRoot } from '../../scripts/lib/proc.ts';
+import { startUpstream } from '../support/upstream-server.ts';
+import { fixtureCatalogue } from '../worker/fixtures/catalogue.ts';
+
+const run = promisify(execFile);
+const TOKEN = 'tok_stdio_e2e_123';
+const BIN = join(repoRoot, 'bin', 'mcp-catalogue.js');
+// inspector-cli 1.0.3 checks `existsSync('../package.json')` against the cwd but imports it relative to its own
+// module, so it only starts when the cwd's parent holds a package.json; its own build/ directory satisfies both.
+const INSPECTOR_CWD = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build');
+
+let upstream: Awaited<ReturnType<typeof startUpstream>>;
+let dir: string;
+let tarball: string;
+let cataloguePath: string;
+const timings: Record<string, number> = {};
+
+function env(extra: Record<string, string>): Record<string, string> {
+  const base = childEnv(extra) as Record<string, string | undefined>;
+  // The SDK's env option wants plain strings.
+  return Object.fromEntries(Object.entries(base).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+async function connect(command: string, args: string[], extra: Record<string, string>) {
+  const transport = new StdioClientTransport({ command, args, cwd: dir, env: env(extra), stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  const client = new Client({ name: 'stdio-e2e', version: '1.0.0' });
+  const t0 = Date.now();
+  try {
+    await client.connect(transport);
+  } catch (err) {
+    throw new Error(`connect failed: ${String(err)}\nstderr:\n${stderr}`);
+  }
+  return { client, connectMs: Date.now() - t0, stderr: () => stderr };
+}
+
+beforeAll(async () => {
+  upstream = await startUpstream();
+  dir = await mkdtemp(join(tmpdir(), 'mcp-stdio-e2e-'));
+  cataloguePath = join(dir, 'catalog.txt');
+  await writeFile(cataloguePath, JSON.stringify(fixtureCatalogue()));
+  const t0 = Date.now();
+  // prepack bundles src/stdio into dist/stdio/main.mjs with esbuild.
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: repoRoot, env: childEnv(), maxBuffer: 16 << 20 });
+  timings.packMs = Date.now() - t0;
+  const info = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string; size: number; files: Array<{ path: string }> }>;
+  // npx treats `./x.tgz` as a package spec; an absolute path would be run as a command. cwd is `dir`.
+  tarball = `./${info[0]!.filename}`;
+  timings.tarballBytes = info[0]!.size;
+  expect(info[0]!.files.map((f) => f.path).sort()).toEqual(['bin/mcp-catalogue.js', 'catalog/catalog.txt', 'dist/stdio/main.mjs', 'package.json']);
+}, 180_000);
+
+afterAll(async () => {
+  await upstream?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+  console.log(`stdio e2e timings: ${JSON.stringify(timings)}`);
+});
+
+describe('stdio package', () => {
+  it('npx -y <tarball>: the v1 stdio client lists and calls tools; the credential reaches the upstream', async () => {
+    const { client, connectMs } = await connect('npx', ['-y', tarball], { MCP_CATALOG: cataloguePath, UPSTREAM_URL: upstream.url, API_KEY: TOKEN });
+    timings.npxConnectMs = connectMs;
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['echo_get', 'echo_remove']);
+      const result = await client.callTool({ name: 'echo_get', arguments: { id: 'abc', limit: 5 } });
+      expect(result.isError).toBeFalsy();
+      const structured = result.structuredContent as { method: string; url: string; headers: Record<string, string> };
+      expect(structured).toMatchObject({ method: 'GET', url: '/echo/abc?limit=5' });
+      expect(structured.headers.authorization).toBe(`Bearer ${TOKEN}`);
+      const text = (result.content as Array<{ type: string; text?: string }>).find((b) => b.type === 'text')?.text;
+      expect(JSON.parse(text ?? 'null')).toEqual(structured);
+      // Argument errors come back as tool results the model can act on.
+      const bad = await client.callTool({ name: 'echo_get', arguments: { limit: 500 } });
+      expect(bad.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('UPSTREAM_TOKEN and MCP_UPSTREAM_URL are honoured too; MCP_TOOLSETS slices the list', async () => {
+    const { client } = await connect('node', [BIN], { MCP_CATALOG: cataloguePath, MCP_UPSTREAM_URL: upstream.url, UPSTREAM_TOKEN: 'other_token', MCP_TOOLSETS: 'admin' });
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['echo_remove']);
+      const result = await client.callTool({ name: 'echo_remove', arguments: { id: 'z' } });
+      expect(result.structuredContent ?? JSON.parse((result.content as Array<{ text: string }>)[0]!.text)).toMatchObject({ method: 'DELETE', headers: { authorization: 'Bearer other_token' } });
+      // Outside the slice: refused like an unknown tool.
+      await expect(client.callTool({ name: 'echo_get', arguments: { id: 'x' } })).rejects.toThrow(/Unknown tool/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the packed catalogue (every tool) passes the strict v1 client listTools', async () => {
+    const embedded = JSON.parse(await readFile(join(repoRoot, 'catalog', 'catalog.txt'), 'utf8')) as { tools: unknown[] };
+    const { client } = await connect('npx', ['-y', tarball], { UPSTREAM_URL: upstream.url });
+    try {
+      const t0 = Date.now();
+      const { tools } = await client.listTools();
+      timings.fullListToolsMs = Date.now() - t0;
+      expect(tools.length).toBe(embedded.tools.length);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('mcp-inspector-cli --cli lists and calls tools over stdio', async () => {
+    const base = [
+      '--cli', 'node', BIN,
+      '-e', `MCP_CATALOG=${cataloguePath}`, '-e', `UPSTREAM_URL=${upstream.url}`, '-e', `API_KEY=${TOKEN}`,
+      '--',
+    ];
+    const t0 = Date.now();
+    const list = await run(join(binDir, 'mcp-inspector-cli'), [...base, '--method', 'tools/list'], { cwd: INSPECTOR_CWD, env: childEnv(), maxBuffer: 16 << 20 });
+    timings.inspectorListMs = Date.now() - t0;
+    const listed = JSON.parse(list.stdout) as { tools: Array<{ name: string }> };
+    expect(listed.tools.map((t) => t.name)).toEqual(['echo_get', 'echo_remove']);
+    const call = await run(join(binDir, 'mcp-inspector-cli'), [...base, '--method', 'tools/call', '--tool-name', 'echo_get', '--tool-arg', 'id=inspected', 'limit=3'], {
+      cwd: INSPECTOR_CWD,
+      env: childEnv(),
+      maxBuffer: 16 << 20,
+    });
+    const result = JSON.parse(call.stdout) as { isError?: boolean; structuredContent: { url: string; headers: Record<string, string> } };
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.url).toBe('/echo/inspected?limit=3');
+    expect(result.structuredContent.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it('configuration mistakes exit with status 2 and say what is valid', async () => {
+    const err = await run('node', [BIN], { cwd: repoRoot, env: childEnv({ MCP_CATALOG: cataloguePath, MCP_TOOLSETS: 'nope' }) }).catch((e: { code: number; stderr: string }) => e);
+    expect((err as { code: number }).code).toBe(2);
+    expect((err as { stderr: string }).stderr).toMatch(/Unknown toolset: nope.*Valid: all, admin, echo/);
+    const missing = await run('node', [BIN], { cwd: repoRoot, env: childEnv({ MCP_CATALOG: join(dir, 'missing.txt') }) }).catch((e: { code: number; stderr: string }) => e);
+    expect((missing as { code: number }).code).toBe(2);
+    expect((missing as { stderr: string }).stderr).toMatch(/cannot read the catalogue/);
+  });
+});
