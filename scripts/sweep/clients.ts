@@ -1,0 +1,108 @@
+// The two strict clients the sweep drives, and the classification of each call.
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+export type CallClass = 'ok' | 'upstream_error' | 'invalid_arguments' | 'schema_mismatch' | 'protocol_error' | 'transport_failure';
+export const CLASSES: CallClass[] = ['ok', 'upstream_error', 'invalid_arguments', 'schema_mismatch', 'protocol_error', 'transport_failure'];
+export type ClientName = 'v1' | 'v2';
+
+/** Server-side check in tool execution (src/upstream/response.ts SCHEMA_MISMATCH_MESSAGE). */
+export const SERVER_MISMATCH = 'did not match the declared output schema';
+/** Client-side check (both SDKs): -32602 with this prefix. */
+export const CLIENT_MISMATCH = 'Structured content does not match';
+
+export interface Classified {
+  class: CallClass;
+  /** Which side caught a schema mismatch. */
+  side?: 'server' | 'client';
+  detail?: string;
+}
+
+export interface ListedTool {
+  name: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean };
+}
+
+export interface SweepClient {
+  name: ClientName;
+  listTools(): Promise<ListedTool[]>;
+  callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+const TIMEOUT = 60_000;
+
+export async function connectClient(name: ClientName, endpoint: string, key: string): Promise<SweepClient> {
+  const headers = { Authorization: `Bearer ${key}` };
+  if (name === 'v1') {
+    const client = new ClientV1({ name: 'sweep-v1', version: '1.0.0' });
+    await client.connect(new TransportV1(new URL(endpoint), { requestInit: { headers } }));
+    return {
+      name,
+      listTools: async () => {
+        const all: ListedTool[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: TIMEOUT });
+          all.push(...(page.tools as ListedTool[]));
+          cursor = page.nextCursor;
+        } while (cursor);
+        return all;
+      },
+      callTool: (tool, args) => client.callTool({ name: tool, arguments: args }, undefined, { timeout: TIMEOUT }),
+      close: () => client.close(),
+    };
+  }
+  const client = new ClientV2({ name: 'sweep-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new TransportV2(new URL(endpoint), { requestInit: { headers } }));
+  return {
+    name,
+    listTools: async () => {
+      const all: ListedTool[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: TIMEOUT });
+        all.push(...(page.tools as ListedTool[]));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return all;
+    },
+    callTool: (tool, args) => client.callTool({ name: tool, arguments: args }, { timeout: TIMEOUT }),
+    close: () => client.close(),
+  };
+}
+
+function textOf(result: any): string {
+  const blocks = Array.isArray(result?.content) ? result.content : [];
+  return blocks
+    .filter((b: any) => b?.type === 'text' && typeof b.text === 'string')
+    .map((b: any) => b.text)
+    .join('\n');
+}
+
+export function classifyResult(result: unknown): Classified {
+  const r = result as { isError?: boolean } | undefined;
+  if (!r || typeof r !== 'object') return { class: 'protocol_error', detail: 'result is not an object' };
+  if (r.isError) {
+    const text = textOf(r);
+    if (text.includes(SERVER_MISMATCH)) return { class: 'schema_mismatch', side: 'server', detail: text.slice(0, 400) };
+    if (/^Invalid arguments for /.test(text)) return { class: 'invalid_arguments', detail: text.slice(0, 400) };
+    return { class: 'upstream_error', detail: text.slice(0, 200) };
+  }
+  return { class: 'ok' };
+}
+
+export function classifyError(err: unknown): Classified {
+  const e = err as { code?: unknown; message?: string; name?: string };
+  const msg = String(e?.message ?? err);
+  if (msg.includes(CLIENT_MISMATCH)) return { class: 'schema_mismatch', side: 'client', detail: msg.slice(0, 400) };
+  const code = typeof e?.code === 'number' ? e.code : undefined;
+  // Request timeouts (-32001) and HTTP-level failures are the transport's; other JSON-RPC codes are protocol errors.
+  if (code === -32001 || /fetch failed|ECONNRE|socket|timed? ?out|HTTP \d{3}|Streamable HTTP/i.test(msg)) return { class: 'transport_failure', detail: msg.slice(0, 400) };
+  if (code !== undefined && code <= -32000 && code >= -32768) return { class: 'protocol_error', detail: `${code} ${msg}`.slice(0, 400) };
+  if (code !== undefined && code >= 100 && code < 600) return { class: 'transport_failure', detail: `HTTP ${code} ${msg}`.slice(0, 400) };
+  return { class: 'protocol_error', detail: msg.slice(0, 400) };
+}

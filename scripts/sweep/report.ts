@@ -1,0 +1,100 @@
+// Sweep report: the printed tables and --write-overrides.
+import { existsSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { validateOverridesShape } from '../catalog/overrides.ts';
+import { CLASSES, type CallClass } from './clients.ts';
+import type { SweepReport, ToolReport } from './run.ts';
+
+const SHORT: Record<CallClass, string> = {
+  ok: 'ok',
+  upstream_error: 'upstream',
+  invalid_arguments: 'bad-args',
+  schema_mismatch: 'mismatch',
+  protocol_error: 'protocol',
+  transport_failure: 'transport',
+};
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')).join('\n');
+}
+
+/** Tools table (every tool when `all`, else only tools with a non-ok, non-upstream class) and totals by class. */
+export function formatReport(r: SweepReport, all = false): string {
+  const out: string[] = [];
+  out.push(`sweep of ${r.spec} (${r.catalogue.title}): ${r.sampled} tools, ${r.calls} calls in ${(r.ms / 1000).toFixed(1)} s`);
+  for (const [name, l] of Object.entries(r.list)) out.push(`  ${name} listTools: ${l.ok ? `ok, ${l.tools} tools, ${l.ms} ms` : `FAILED ${l.error}`}`);
+  out.push(
+    `  outputSchema kept: ${r.catalogue.withOutputSchema}/${r.catalogue.jsonTools} JSON tools (${(r.catalogue.keptRatio * 100).toFixed(1)}%)`,
+  );
+  out.push(`  drift: ${r.drift.jsonResponses} JSON responses (${r.drift.matched} matched to a spec schema), ${r.drift.extrasAdded} undeclared fields, ${r.drift.nullsSet} nulls`);
+  const interesting = (t: ToolReport) => all || CLASSES.some((c) => c !== 'ok' && c !== 'upstream_error' && t.counts[c] > 0);
+  const rows = r.tools.filter(interesting);
+  out.push('');
+  if (rows.length) {
+    out.push(
+      table([
+        ['tool', 'schema', ...CLASSES.map((c) => SHORT[c]), 'gen-invalid'],
+        ...rows.map((t) => [t.tool, t.hasOutputSchema ? 'yes' : '-', ...CLASSES.map((c) => String(t.counts[c])), String(t.invalidArgSets)]),
+      ]),
+    );
+    if (!all && rows.length < r.tools.length) out.push(`(${r.tools.length - rows.length} tools with only ok/upstream results not shown; --all shows them)`);
+    out.push('');
+  } else out.push('every call was ok or an upstream error');
+  out.push(table([['class', 'calls', 'share'], ...CLASSES.map((c) => [SHORT[c], String(r.totals[c]), r.calls ? `${((r.totals[c] / r.calls) * 100).toFixed(1)}%` : '-'])]));
+  const failing = r.tools.filter((t) => t.examples.some((e) => e.class !== 'ok' && e.class !== 'upstream_error'));
+  if (failing.length) {
+    out.push('', 'examples:');
+    for (const t of failing.slice(0, 15)) {
+      const e = t.examples.find((x) => x.class !== 'upstream_error')!;
+      out.push(`  ${t.tool} [${e.client} variant ${e.variant}] ${e.class}${e.side ? ` (${e.side})` : ''}: ${(e.detail ?? '').replace(/\s+/g, ' ').slice(0, 240)}`);
+    }
+  }
+  out.push('');
+  out.push(
+    r.failed
+      ? 'RESULT: FAILED (protocol/transport failure or a client could not list the tools)'
+      : r.failingSchemaTools.length
+        ? `RESULT: ${r.failingSchemaTools.length} tool(s) advertise an outputSchema their results fail: ${r.failingSchemaTools.join(', ')}`
+        : 'RESULT: ok (no protocol or transport failures; every advertised outputSchema held)',
+  );
+  return out.join('\n');
+}
+
+export interface OverrideChange {
+  key: string;
+  tool: string;
+  reason: string;
+}
+
+/** The reason written for a tool whose results failed its schema. Carries the date (the overrides format has no date field). */
+export function dropReason(t: ToolReport, date: string): string {
+  const total = CLASSES.reduce((a, c) => a + t.counts[c], 0);
+  const ex = t.examples.find((e) => e.class === 'schema_mismatch');
+  const why = (ex?.detail ?? '').replace(/\s+/g, ' ').replace(/^.*?(output schema[^(]*\()/i, '(').slice(0, 160);
+  return `sweep ${date}: ${t.counts.schema_mismatch}/${total} results failed the open outputSchema under drift${why ? ` ${why}` : ''}`;
+}
+
+/** Adds outputSchema:false + reason for every failing tool; keeps everything else in the file. Returns the changes. */
+export async function writeOverrides(path: string, r: SweepReport, now = new Date()): Promise<OverrideChange[]> {
+  const date = now.toISOString().slice(0, 10);
+  const raw = existsSync(path) ? JSON.parse(await readFile(path, 'utf8')) : { tools: {} };
+  raw.tools ??= {};
+  const changes: OverrideChange[] = [];
+  for (const t of r.tools) {
+    if (!t.hasOutputSchema || t.counts.schema_mismatch === 0) continue;
+    const prev = raw.tools[t.overrideKey] ?? {};
+    if (prev.outputSchema === false) continue;
+    const reason = dropReason(t, date);
+    raw.tools[t.overrideKey] = { ...prev, outputSchema: false, reason };
+    changes.push({ key: t.overrideKey, tool: t.tool, reason });
+  }
+  if (!changes.length) return changes;
+  const sorted = Object.fromEntries(Object.entries(raw.tools).sort(([a], [b]) => a.localeCompare(b)));
+  const next = { ...raw, tools: sorted };
+  validateOverridesShape(next, path);
+  const tmp = `${path}.tmp-${process.pid}`;
+  await writeFile(tmp, JSON.stringify(next, null, 2) + '\n');
+  await rename(tmp, path);
+  return changes;
+}

@@ -1,0 +1,264 @@
+// runSweep(): build + serve a catalogue in workerd behind a drifting upstream, call every (sampled)
+// tool with both strict clients, classify every call. Used by the CLI (scripts/sweep/cli.ts), CI and tests.
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
+import { validate } from '../../src/catalogue/validator.ts';
+import { buildCatalogue, isJsonMediaType } from '../catalog/build.ts';
+import { loadSpec } from '../catalog/load.ts';
+import { GITHUB_SPEC, mockableSpec, startPrism, type Running } from '../lib/prism.ts';
+import { repoRoot } from '../lib/proc.ts';
+import { startWranglerDev } from '../lib/wrangler.ts';
+import { generateArgs } from './args.ts';
+import { CLASSES, classifyError, classifyResult, connectClient, type CallClass, type ClientName, type ListedTool, type SweepClient } from './clients.ts';
+import { SpecIndex, startDriftProxy, type DriftProxy, type DriftStats } from './drift.ts';
+
+export const SWEEP_KEY = 'mcp_test_sweep0000000000000000000000000000';
+
+export interface SweepOptions {
+  /** Spec file or URL. Omitted: the embedded catalogue (catalog/catalog.txt) and the spec it was built from. */
+  spec?: string;
+  /** Real upstream base URL; the drift proxy fronts it instead of a Prism mock. */
+  upstream?: string;
+  /** Argument sets per tool (each is called by both clients). Default 3. */
+  calls?: number;
+  /** Call only this many tools, picked deterministically (stable hash order). Default: all. */
+  sample?: number;
+  /** Only these tools (names). */
+  tools?: string[];
+  /** Only read-only tools (advisable with a real --upstream). */
+  readOnly?: boolean;
+  /** Overrides file used for the build (and by --write-overrides). */
+  overrides?: string;
+  /** Parallel tools in flight. Default 3. */
+  concurrency?: number;
+  /** Drift options (both on by default). */
+  drift?: { extras?: boolean; nulls?: boolean };
+  progress?: (line: string) => void;
+}
+
+export interface CallRecord {
+  client: ClientName;
+  variant: number;
+  class: CallClass;
+  side?: 'server' | 'client';
+  detail?: string;
+  ms: number;
+}
+
+export interface ToolReport {
+  tool: string;
+  /** The name in the overrides file (the generated name; differs from `tool` after a rename). */
+  overrideKey: string;
+  hasOutputSchema: boolean;
+  counts: Record<CallClass, number>;
+  /** Argument sets the generator produced that failed the tool's own inputSchema (generator limits). */
+  invalidArgSets: number;
+  /** First few non-ok calls, with the arguments that produced them. */
+  examples: Array<CallRecord & { args: Record<string, unknown> }>;
+}
+
+export interface SweepReport {
+  spec: string;
+  upstream: string;
+  startedAt: string;
+  ms: number;
+  catalogue: {
+    title: string;
+    tools: number;
+    /** Tools whose success response is JSON. */
+    jsonTools: number;
+    /** Of those, tools that keep their outputSchema. */
+    withOutputSchema: number;
+    keptRatio: number;
+  };
+  list: Record<ClientName, { ok: boolean; tools: number; ms: number; error?: string }>;
+  sampled: number;
+  calls: number;
+  totals: Record<CallClass, number>;
+  drift: DriftStats;
+  tools: ToolReport[];
+  /** Tools that advertise an outputSchema and had results failing it (server- or client-side). */
+  failingSchemaTools: string[];
+  /** Any protocol or transport failure, or a failed listing. */
+  failed: boolean;
+}
+
+const zero = (): Record<CallClass, number> => Object.fromEntries(CLASSES.map((c) => [c, 0])) as Record<CallClass, number>;
+
+export function sampleTools<T extends { name: string }>(tools: T[], n: number | undefined): T[] {
+  if (!n || n >= tools.length) return tools;
+  const h = (s: string) => createHash('sha1').update(s).digest('hex');
+  return [...tools].sort((a, b) => (h(a.name) < h(b.name) ? -1 : 1)).slice(0, n);
+}
+
+async function pool<T>(items: T[], n: number, fn: (item: T, i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i]!, i);
+      }
+    }),
+  );
+}
+
+export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
+  const t0 = Date.now();
+  const log = opts.progress ?? (() => {});
+  const running: Array<{ stop(): Promise<void> }> = [];
+  let proxy: DriftProxy | undefined;
+  let tmp: string | undefined;
+  try {
+    // 1. The catalogue: built from --spec into a temp dir, or the embedded one.
+    let catalogue: Catalogue;
+    let catalogueDir: string | undefined;
+    let specForMock: string;
+    if (opts.spec) {
+      log(`building catalogue from ${opts.spec} …`);
+      const built = await buildCatalogue(opts.spec, { overrides: opts.overrides ?? null, progress: undefined });
+      catalogue = built.catalogue;
+      tmp = catalogueDir = await mkdtemp(join(tmpdir(), 'mcp-sweep-'));
+      await writeFile(join(catalogueDir, 'catalog.txt'), built.text);
+      specForMock = opts.spec;
+    } else {
+      catalogue = JSON.parse(await readFile(join(repoRoot, 'catalog', 'catalog.txt'), 'utf8')) as Catalogue;
+      const src = catalogue.source.spec;
+      specForMock = src && !/^https?:/.test(src) ? join(repoRoot, src) : src || join(repoRoot, GITHUB_SPEC);
+    }
+    const spec = await loadSpec(specForMock);
+    const idx = new SpecIndex(spec.doc);
+    const jsonTools = catalogue.tools.filter((t) => t.http.accept.some(isJsonMediaType));
+    const withOutputSchema = jsonTools.filter((t) => t.outputSchema).length;
+    log(`catalogue: ${catalogue.tools.length} tools, ${withOutputSchema}/${jsonTools.length} JSON tools keep an outputSchema`);
+
+    // 2. Upstream (Prism unless --upstream) behind the drift proxy.
+    let upstream = opts.upstream;
+    if (!upstream) {
+      log(`starting Prism (dynamic) for ${specForMock} …`);
+      // Prism enforces the spec's security requirements; the worker sends no upstream credentials in key mode.
+      tmp ??= await mkdtemp(join(tmpdir(), 'mcp-sweep-'));
+      const prism: Running = await startPrism({ spec: await mockableSpec(specForMock, tmp) });
+      running.push(prism);
+      upstream = prism.url;
+    }
+    proxy = await startDriftProxy(upstream, idx, opts.drift);
+    log(`drift proxy ${proxy.url} -> ${upstream}`);
+
+    // 3. The worker.
+    log('starting wrangler dev …');
+    const worker = await startWranglerDev({
+      ...(catalogueDir ? { catalogueDir } : {}),
+      vars: { UPSTREAM_URL: proxy.url, CREDENTIAL_MODE: 'key', API_KEY: SWEEP_KEY },
+    });
+    running.push(worker);
+    log(`worker ready at ${worker.endpoint} in ${(worker.startMs / 1000).toFixed(1)} s`);
+
+    // 4. Both clients list the whole slice.
+    const clients: SweepClient[] = [];
+    const list = {} as SweepReport['list'];
+    let listed: ListedTool[] = [];
+    for (const name of ['v1', 'v2'] as const) {
+      const l0 = Date.now();
+      try {
+        const c = await connectClient(name, worker.endpoint, SWEEP_KEY);
+        const tools = await c.listTools();
+        clients.push(c);
+        list[name] = { ok: true, tools: tools.length, ms: Date.now() - l0 };
+        if (!listed.length) listed = tools;
+      } catch (err) {
+        list[name] = { ok: false, tools: 0, ms: Date.now() - l0, error: String((err as Error)?.message ?? err).slice(0, 500) };
+      }
+      log(`${name} listTools: ${list[name].ok ? `${list[name].tools} tools in ${list[name].ms} ms` : `FAILED: ${list[name].error}`}`);
+    }
+
+    // 5. Calls.
+    const byName = new Map<string, CatalogueTool>();
+    for (const t of catalogue.tools) byName.set(t.name, t);
+    let chosen = listed;
+    if (opts.tools?.length) chosen = chosen.filter((t) => opts.tools!.includes(t.name));
+    if (opts.readOnly) chosen = chosen.filter((t) => t.annotations?.readOnlyHint);
+    chosen = sampleTools(chosen, opts.sample);
+    const overrideKeys = await overrideKeyMap(opts.overrides);
+    const calls = opts.calls ?? 3;
+    const reports: ToolReport[] = [];
+    let done = 0;
+    await pool(chosen, opts.concurrency ?? 3, async (tool) => {
+      const rep: ToolReport = {
+        tool: tool.name,
+        overrideKey: overrideKeys.get(tool.name) ?? tool.name,
+        hasOutputSchema: Boolean(tool.outputSchema),
+        counts: zero(),
+        invalidArgSets: 0,
+        examples: [],
+      };
+      for (let variant = 0; variant < calls; variant++) {
+        const args = generateArgs(tool.inputSchema, variant);
+        if (!validate(tool.inputSchema as never, args).valid) rep.invalidArgSets++;
+        for (const c of clients) {
+          const c0 = Date.now();
+          let cls;
+          try {
+            cls = classifyResult(await c.callTool(tool.name, args));
+          } catch (err) {
+            cls = classifyError(err);
+          }
+          rep.counts[cls.class]++;
+          if (cls.class !== 'ok' && cls.class !== 'upstream_error' && rep.examples.length < 4) rep.examples.push({ client: c.name, variant, ...cls, ms: Date.now() - c0, args });
+          else if (cls.class === 'upstream_error' && rep.examples.length < 1) rep.examples.push({ client: c.name, variant, ...cls, ms: Date.now() - c0, args });
+        }
+      }
+      reports.push(rep);
+      done++;
+      if (done % 10 === 0 || done === chosen.length) log(`called ${done}/${chosen.length} tools`);
+    });
+    for (const c of clients) await c.close().catch(() => undefined);
+    reports.sort((a, b) => a.tool.localeCompare(b.tool));
+
+    const totals = zero();
+    for (const r of reports) for (const k of CLASSES) totals[k] += r.counts[k];
+    const failingSchemaTools = reports.filter((r) => r.hasOutputSchema && r.counts.schema_mismatch > 0).map((r) => r.tool);
+    const listFailed = Object.values(list).some((l) => !l.ok);
+    return {
+      spec: opts.spec ?? `(embedded) ${catalogue.source.spec}`,
+      upstream: opts.upstream ?? 'prism (dynamic) + drift',
+      startedAt: new Date(t0).toISOString(),
+      ms: Date.now() - t0,
+      catalogue: {
+        title: catalogue.source.title,
+        tools: catalogue.tools.length,
+        jsonTools: jsonTools.length,
+        withOutputSchema,
+        keptRatio: jsonTools.length ? withOutputSchema / jsonTools.length : 1,
+      },
+      list,
+      sampled: chosen.length,
+      calls: Object.values(totals).reduce((a, b) => a + b, 0),
+      totals,
+      drift: { ...proxy.stats },
+      tools: reports,
+      failingSchemaTools,
+      failed: listFailed || totals.protocol_error > 0 || totals.transport_failure > 0,
+    };
+  } finally {
+    for (const r of running.reverse()) await r.stop().catch(() => undefined);
+    await proxy?.close().catch(() => undefined);
+    if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** listed name -> key in the overrides file (renamed tools are keyed by their generated name). */
+async function overrideKeyMap(path: string | undefined): Promise<Map<string, string>> {
+  const m = new Map<string, string>();
+  if (!path) return m;
+  try {
+    const raw = JSON.parse(await readFile(path, 'utf8')) as { tools?: Record<string, { rename?: string }> };
+    for (const [key, o] of Object.entries(raw.tools ?? {})) if (o?.rename) m.set(o.rename, key);
+  } catch {
+    /* no file yet */
+  }
+  return m;
+}
