@@ -65,7 +65,7 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
       }
       throw error;
     }
-    const auth = await authenticate(c.req.raw, cfg);
+    const auth = await authenticate(c.req.raw, cfg, { env: c.env, waitUntil: waitUntilOf(c) });
     if (!auth.ok) return auth.response;
     const slice = sliceOf(loaded, intersect(requested, auth.caller.scope));
     return mcp.fetch(c.req.raw, { authInfo: { token: '', clientId: auth.caller.id, scopes: [], extra: { caller: auth.caller, config: cfg, slice } } });
@@ -91,6 +91,16 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
     return c.json({ error: 'internal_error', message: 'Internal server error.' }, 500);
   });
   return app;
+}
+
+// c.executionCtx throws when the app is called without one (tests call app.fetch(request, env)).
+function waitUntilOf(c: Context<AppEnv>): ((p: Promise<unknown>) => void) | undefined {
+  try {
+    const ctx = c.executionCtx;
+    return (p) => ctx.waitUntil(p);
+  } catch {
+    return undefined;
+  }
 }
 
 function splitList(raw: string, separator: string): string[] {

@@ -9,14 +9,30 @@ export interface Env {
   UPSTREAM_TIMEOUT_MS?: string;
   MAX_RESPONSE_BYTES?: string;
   MAX_RESULT_TOKENS?: string;
+  /** Key records (src/auth); absent = only API_KEY is accepted. */
+  KEYS?: KVNamespace;
+  /** Per-key rate limits (src/auth/rate-limit.ts). */
+  KEY_RATE_LIMITER?: DurableObjectNamespace<import('./auth/rate-limit.ts').KeyRateLimiter>;
+  /** Seconds a key record is reused per isolate before KV is read again (default 30). */
+  KEY_CACHE_TTL_SECONDS?: string;
+  /** gateway mode: the operator's upstream secret. */
+  UPSTREAM_TOKEN?: string;
+  /** gateway/customer modes: header carrying the upstream credential (default authorization, sent as "Bearer <value>"). */
+  UPSTREAM_AUTH_HEADER?: string;
+  /** customer mode: base64 of 32 bytes; decrypts the upstream credential stored with each key. */
+  CREDENTIAL_ENCRYPTION_KEY?: string;
 }
 
-export type CredentialMode = 'key' | 'passthrough';
+export type CredentialMode = 'key' | 'passthrough' | 'gateway' | 'customer';
+const MODES: readonly CredentialMode[] = ['key', 'passthrough', 'gateway', 'customer'];
 
 export interface Config {
   upstreamUrl: string;
   credentialMode: CredentialMode;
   apiKey: string | undefined;
+  keyCacheTtlMs: number;
+  /** Lower-case header name for the upstream credential in gateway/customer modes. */
+  upstreamAuthHeader: string;
   allowedHosts: string[];
   /** Toolsets served at bare /mcp; undefined = the whole catalogue. */
   defaultToolsets: string[] | undefined;
@@ -27,13 +43,15 @@ export interface Config {
 
 export function readConfig(env: Env, defaultUpstream: string): Config {
   const mode = (env.CREDENTIAL_MODE ?? 'key').trim() || 'key';
-  if (mode !== 'key' && mode !== 'passthrough') {
-    throw new Error(`CREDENTIAL_MODE must be "key" or "passthrough", got "${mode}"`);
+  if (!(MODES as readonly string[]).includes(mode)) {
+    throw new Error(`CREDENTIAL_MODE must be one of ${MODES.join(', ')}; got "${mode}"`);
   }
   return {
     upstreamUrl: (env.UPSTREAM_URL ?? '').trim() || defaultUpstream,
-    credentialMode: mode,
+    credentialMode: mode as CredentialMode,
     apiKey: env.API_KEY || undefined,
+    keyCacheTtlMs: positiveInt(env.KEY_CACHE_TTL_SECONDS, 30) * 1000,
+    upstreamAuthHeader: (env.UPSTREAM_AUTH_HEADER ?? '').trim().toLowerCase() || 'authorization',
     allowedHosts: list(env.ALLOWED_HOSTS)?.map((h) => h.toLowerCase()) ?? [],
     defaultToolsets: list(env.DEFAULT_TOOLSETS),
     timeoutMs: positiveInt(env.UPSTREAM_TIMEOUT_MS, 30_000),

@@ -4,3 +4,5 @@ import { createApp } from './app.ts';
 import { loadCatalogue } from './catalogue/load.ts';
 
 export default createApp(loadCatalogue(catalogText));
+// Durable Object classes must be exported by the Worker entry.
+export { KeyRateLimiter } from './auth/rate-limit.ts';

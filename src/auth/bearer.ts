@@ -1,21 +1,42 @@
-// Bearer authentication for /mcp. For now one operator key (API_KEY); the KV key system replaces it.
+// Bearer authentication for /mcp: customer keys in KV (src/auth/store.ts), plus the single operator key API_KEY.
+// Also decides what the upstream sees (CREDENTIAL_MODE) and enforces the per-key rate limit.
+//
+// Secrets discipline: the presented key, API_KEY, UPSTREAM_TOKEN and decrypted customer credentials never go
+// into a log line, an error text or a response. Logs carry the key's public id only.
 import type { SliceSpec } from '../catalogue/slices.ts';
-import type { Config } from '../config.ts';
+import type { Config, Env } from '../config.ts';
+import { decryptSecret, fromHex, hex, importEncryptionKey, isWellFormedKey, sha256, type KeyRecord } from './keys-core.ts';
+import { checkRate, type RateDecision } from './rate-limit.ts';
+import { lookupRecord, touchLastUsed } from './store.ts';
 
 export interface Caller {
-  /** Stable, non-secret id for logs ("key:<first 8 hex of sha256>" or "passthrough"). */
+  /** Stable, non-secret id for logs: "key:<public id>" for customer keys, "key:<8 hex>" for API_KEY, or "passthrough". */
   id: string;
+  /** Customer the key belongs to (customer keys only). */
+  customerId?: string;
   /** What this key may use; intersected with the slice the URL asks for. Empty spec = everything. */
   scope: SliceSpec;
-  /** Headers to send upstream on the caller's behalf (passthrough mode only). */
+  /** Headers to send upstream on the caller's behalf (per CREDENTIAL_MODE). */
   upstreamHeaders: Record<string, string>;
+  /** The presented key and upstream credentials: redacted from tool results (src/auth/redact.ts). Never log. */
+  secrets?: string[];
 }
 
 export type AuthOutcome = { ok: true; caller: Caller } | { ok: false; response: Response };
 
-const BEARER = /^Bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
+export interface AuthContext {
+  /** Worker bindings and secrets (KEYS, KEY_RATE_LIMITER, UPSTREAM_TOKEN, CREDENTIAL_ENCRYPTION_KEY). */
+  env?: Env;
+  /** ctx.waitUntil when available; background work (last-used day) must not delay the response. */
+  waitUntil?: (p: Promise<unknown>) => void;
+}
 
-export async function authenticate(request: Request, config: Config): Promise<AuthOutcome> {
+const BEARER = /^Bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
+/** One message for unknown, expired and revoked keys, so a response never says whether a key exists. */
+const INVALID = 'The API key is invalid, expired or revoked.';
+
+export async function authenticate(request: Request, config: Config, ctx: AuthContext = {}): Promise<AuthOutcome> {
+  const env = ctx.env ?? {};
   const header = request.headers.get('authorization');
   if (!header) return refuse(request, 'missing_token', 'Send your API key as "Authorization: Bearer <key>".');
   const match = BEARER.exec(header);
@@ -24,36 +45,170 @@ export async function authenticate(request: Request, config: Config): Promise<Au
 
   if (config.credentialMode === 'passthrough') {
     // The upstream is the authority: it sees the caller's own token and answers 401 itself if it is wrong.
-    return { ok: true, caller: { id: 'passthrough', scope: {}, upstreamHeaders: { authorization: `Bearer ${token}` } } };
+    return { ok: true, caller: { id: 'passthrough', scope: {}, upstreamHeaders: { authorization: `Bearer ${token}` }, secrets: [token] } };
   }
-  if (!config.apiKey) return refuse(request, 'invalid_token', 'This server has no API key configured.');
-  const [given, expected] = await Promise.all([sha256(token), sha256(config.apiKey)]);
-  // Compare digests in constant time so response timing says nothing about how much of a key matched.
-  if (!crypto.subtle.timingSafeEqual(given, expected)) {
-    return refuse(request, 'invalid_token', 'The API key is not valid.');
+
+  const given = await sha256(token);
+
+  // The operator key (wrangler secret API_KEY, or a --var for local runs): full scope, no rate limit.
+  if (config.apiKey) {
+    const expected = await operatorDigest(config.apiKey);
+    // Compare digests in constant time so response timing says nothing about how much of a key matched.
+    if (crypto.subtle.timingSafeEqual(given, expected)) {
+      const upstream = operatorUpstream(config, env);
+      if (!upstream.ok) return upstream;
+      return { ok: true, caller: { id: `key:${hex(given).slice(0, 8)}`, scope: {}, upstreamHeaders: upstream.headers, secrets: [token, ...upstream.secrets] } };
+    }
   }
-  return { ok: true, caller: { id: `key:${hex(given).slice(0, 8)}`, scope: {}, upstreamHeaders: {} } };
+
+  if (!isWellFormedKey(token)) {
+    return refuse(request, 'invalid_token', 'The API key is malformed: keys start with mcp_live_ or mcp_test_ followed by at least 32 letters and digits.');
+  }
+  const kv = env.KEYS;
+  if (!kv) {
+    warnOnce('no_keys_binding', 'KEYS binding missing: only API_KEY is accepted');
+    return refuse(request, 'invalid_token', INVALID);
+  }
+  const hashHex = hex(given);
+  const record = await lookupRecord(kv, hashHex, config.keyCacheTtlMs);
+  // The lookup is by hash, so the key's characters never meet an early-exit comparison; the stored hash is
+  // still compared in constant time as a check on the record itself.
+  if (!record || record.hash.length !== 64 || !crypto.subtle.timingSafeEqual(fromHex(record.hash), new Uint8Array(given))) {
+    return refuse(request, 'invalid_token', INVALID);
+  }
+  const now = Date.now();
+  if (record.revokedAt || (record.expiresAt && !(Date.parse(record.expiresAt) > now))) {
+    log({ event: 'auth_refused', key: record.id, reason: record.revokedAt ? 'revoked' : 'expired' });
+    return refuse(request, 'invalid_token', INVALID);
+  }
+
+  if (record.rate) {
+    const limiter = env.KEY_RATE_LIMITER;
+    let decision: RateDecision | undefined;
+    if (!limiter) warnOnce('no_rate_limiter', 'KEY_RATE_LIMITER binding missing: per-key rate limits are not enforced');
+    else {
+      try {
+        decision = await checkRate(limiter, record.id, record.rate);
+      } catch (e) {
+        // Fail open: a limiter outage should not take every customer down. It is logged for the operator.
+        log({ event: 'rate_limit_error', key: record.id, error: e instanceof Error ? e.message : 'error' });
+      }
+    }
+    if (decision && !decision.ok) {
+      log({ event: 'rate_limited', key: record.id });
+      return { ok: false, response: tooManyRequests(record, decision) };
+    }
+  }
+
+  const upstream = await customerUpstream(config, env, record);
+  if (!upstream.ok) return upstream;
+  touchLastUsed(kv, hashHex, new Date(now).toISOString().slice(0, 10), ctx.waitUntil ?? ((p) => void p));
+
+  const scope: SliceSpec = {};
+  if (record.toolsets?.length) scope.toolsets = record.toolsets;
+  if (record.tools?.length) scope.tools = record.tools;
+  if (record.readOnly) scope.readOnly = true;
+  return { ok: true, caller: { id: `key:${record.id}`, customerId: record.customer.id, scope, upstreamHeaders: upstream.headers, secrets: [token, ...upstream.secrets] } };
 }
 
 export function resourceMetadataUrl(request: Request): string {
   return `${new URL(request.url).origin}/.well-known/oauth-protected-resource`;
 }
 
+type UpstreamOutcome = { ok: true; headers: Record<string, string>; secrets: string[] } | { ok: false; response: Response };
+
+function withCredential(config: Config, credential: string): UpstreamOutcome {
+  const headers = { [config.upstreamAuthHeader]: config.upstreamAuthHeader === 'authorization' ? `Bearer ${credential}` : credential };
+  return { ok: true, headers, secrets: [credential] };
+}
+const NO_CREDENTIAL: UpstreamOutcome = { ok: true, headers: {}, secrets: [] };
+
+/** The operator key: gateway (and customer, when set) send UPSTREAM_TOKEN; key mode sends nothing. */
+function operatorUpstream(config: Config, env: Env): UpstreamOutcome {
+  if (config.credentialMode === 'gateway') return gatewayUpstream(config, env);
+  if (config.credentialMode === 'customer' && env.UPSTREAM_TOKEN) return withCredential(config, env.UPSTREAM_TOKEN);
+  return NO_CREDENTIAL;
+}
+
+function gatewayUpstream(config: Config, env: Env): UpstreamOutcome {
+  if (!env.UPSTREAM_TOKEN) {
+    log({ event: 'config_error', error: 'CREDENTIAL_MODE=gateway needs the secret UPSTREAM_TOKEN' });
+    return { ok: false, response: serverError() };
+  }
+  return withCredential(config, env.UPSTREAM_TOKEN);
+}
+
+async function customerUpstream(config: Config, env: Env, record: KeyRecord): Promise<UpstreamOutcome> {
+  if (config.credentialMode === 'gateway') return gatewayUpstream(config, env);
+  if (config.credentialMode !== 'customer') return NO_CREDENTIAL;
+  if (!record.upstreamCredential) {
+    log({ event: 'auth_refused', key: record.id, reason: 'no_upstream_credential' });
+    return {
+      ok: false,
+      response: jsonResponse(403, { error: 'no_upstream_credential', error_description: 'This key has no upstream credential stored. Ask the operator to re-issue it with one.' }),
+    };
+  }
+  if (!env.CREDENTIAL_ENCRYPTION_KEY) {
+    log({ event: 'config_error', error: 'CREDENTIAL_MODE=customer needs the secret CREDENTIAL_ENCRYPTION_KEY' });
+    return { ok: false, response: serverError() };
+  }
+  try {
+    const key = await encryptionKey(env.CREDENTIAL_ENCRYPTION_KEY);
+    return withCredential(config, await decryptSecret(key, record.upstreamCredential, record.hash));
+  } catch {
+    // Wrong CREDENTIAL_ENCRYPTION_KEY or a tampered record. The error object may quote key material; log only the fact.
+    log({ event: 'config_error', key: record.id, error: 'upstream credential could not be decrypted' });
+    return { ok: false, response: serverError() };
+  }
+}
+
+// Per-isolate caches of derived secrets (never logged): the operator key's digest and the AES key.
+let operator: { secret: string; digest: Promise<ArrayBuffer> } | undefined;
+function operatorDigest(secret: string): Promise<ArrayBuffer> {
+  if (operator?.secret !== secret) operator = { secret, digest: sha256(secret) };
+  return operator.digest;
+}
+let aes: { secret: string; key: Promise<CryptoKey> } | undefined;
+function encryptionKey(secret: string): Promise<CryptoKey> {
+  if (aes?.secret !== secret) {
+    const key = importEncryptionKey(secret);
+    aes = { secret, key };
+    key.catch(() => (aes = undefined));
+  }
+  return aes.key;
+}
+
 function refuse(request: Request, error: string, description: string): AuthOutcome {
-  const challenge = `Bearer realm="mcp", error="${error}", error_description="${description.replace(/"/g, "'")}", resource_metadata="${resourceMetadataUrl(request)}"`;
-  return {
-    ok: false,
-    response: new Response(JSON.stringify({ error, error_description: description }), {
-      status: 401,
-      headers: { 'content-type': 'application/json', 'www-authenticate': challenge, 'cache-control': 'no-store' },
-    }),
-  };
+  // RFC 6750 §3.1: a request with no credentials gets a challenge without an error code.
+  const detail = error === 'missing_token' ? '' : ` error="${error}", error_description="${description.replace(/"/g, "'")}",`;
+  const challenge = `Bearer realm="mcp",${detail} resource_metadata="${resourceMetadataUrl(request)}"`;
+  return { ok: false, response: jsonResponse(401, { error, error_description: description }, { 'www-authenticate': challenge }) };
 }
 
-async function sha256(text: string): Promise<ArrayBuffer> {
-  return crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+function tooManyRequests(record: KeyRecord, d: RateDecision): Response {
+  const per = record.rate!.period;
+  return jsonResponse(
+    429,
+    { error: 'rate_limited', error_description: `This key allows ${d.limit} requests per ${per}. Retry after ${d.resetSeconds} s.`, retry_after: d.resetSeconds },
+    { 'retry-after': String(d.resetSeconds), 'ratelimit-limit': String(d.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': String(d.resetSeconds) },
+  );
 }
 
-function hex(buf: ArrayBuffer): string {
-  return [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
+function serverError(): Response {
+  return jsonResponse(500, { error: 'server_misconfigured', error_description: 'The server cannot reach its upstream credentials. The operator has been told in the logs.' });
+}
+
+function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
+}
+
+const warned = new Set<string>();
+function warnOnce(event: string, message: string): void {
+  if (warned.has(event)) return;
+  warned.add(event);
+  log({ event, message });
+}
+
+function log(line: Record<string, unknown>): void {
+  console.log(JSON.stringify(line));
 }

@@ -1,5 +1,6 @@
 // tools/call: validate the arguments against the tool's inputSchema, then run the HTTP operation.
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { redactSecrets } from '../auth/redact.ts';
 import { validate } from '../catalogue/validator.ts';
 import type { CatalogueTool } from '../catalogue/types.ts';
 import { executeTool } from '../upstream/execute.ts';
@@ -18,7 +19,8 @@ export async function callTool(tool: CatalogueTool, args: Record<string, unknown
   }
   const { config, caller } = scope;
   try {
-    return await executeTool(tool, args, {
+    // Upstreams may echo request headers; the caller's credentials never leave in a result.
+    return redactSecrets(await executeTool(tool, args, {
       upstreamUrl: config.upstreamUrl,
       headers: caller.upstreamHeaders,
       timeoutMs: config.timeoutMs,
@@ -26,7 +28,7 @@ export async function callTool(tool: CatalogueTool, args: Record<string, unknown
       maxResultTokens: config.maxResultTokens,
       userAgent: `${SERVER_NAME}/${VERSION}`,
       keyId: caller.id,
-    });
+    }), caller.secrets);
   } catch (error) {
     // executeTool turns upstream failures into results; reaching here is a bug, so say little and log it.
     log({ tool: tool.name, caller: caller.id, outcome: 'internal_error', error: error instanceof Error ? error.message : String(error) });

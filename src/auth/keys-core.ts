@@ -1,0 +1,231 @@
+// Key format, hashing, records, rates and credential encryption: shared by the Worker and the operator CLI
+// (scripts/keys.ts). Only WebCrypto and TextEncoder here, so it runs unchanged in workerd and Node 22.
+
+/** `mcp_live_` for production keys, `mcp_test_` for local and test keys; secret scanners can match both. */
+export const KEY_PREFIXES = ['mcp_live_', 'mcp_test_'] as const;
+export type KeyPrefix = (typeof KEY_PREFIXES)[number];
+/** Random part: 40 base62 characters ≈ 238 bits. Presented keys need at least 32. */
+export const KEY_RANDOM_CHARS = 40;
+const KEY_SHAPE = /^mcp_(live|test)_[A-Za-z0-9]{32,128}$/;
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** KV key of a record: `key:<sha256 hex of the whole key>`. */
+export const RECORD_PREFIX = 'key:';
+/** KV key of the last-used day: `used:<sha256 hex>`. Kept apart so the Worker never rewrites a record. */
+export const USED_PREFIX = 'used:';
+
+export type RatePeriod = 'second' | 'minute' | 'hour';
+export interface Rate {
+  limit: number;
+  period: RatePeriod;
+}
+
+export interface EncryptedSecret {
+  /** AES-256-GCM, 12-byte IV, additional data = the key hash (binds the ciphertext to its record). */
+  alg: 'A256GCM';
+  iv: string;
+  ct: string;
+}
+
+export interface KeyRecord {
+  v: 1;
+  /** Public id (first 12 hex of the hash); safe in logs and on the CLI. */
+  id: string;
+  /** SHA-256 hex of the full key. */
+  hash: string;
+  /** Prefix plus the first 4 random characters, for people recognising their key ("mcp_live_AbCd"). ASCII: it goes in KV metadata. */
+  hint: string;
+  customer: { id: string; name: string };
+  /** Allowed toolsets; absent = all. */
+  toolsets?: string[];
+  /** Allowed tools; absent = all tools of the allowed toolsets. */
+  tools?: string[];
+  readOnly: boolean;
+  /** Absent = no per-key limit. */
+  rate?: Rate;
+  /** ISO timestamps. */
+  createdAt: string;
+  expiresAt?: string;
+  revokedAt?: string;
+  /** Upstream credential for CREDENTIAL_MODE=customer. */
+  upstreamCredential?: EncryptedSecret;
+}
+
+/** Non-secret summary kept as KV metadata, so `keys list` needs one KV list call rather than a get per key. */
+export interface KeyMetadata {
+  id: string;
+  hint: string;
+  customer: string;
+  customerId: string;
+  createdAt: string;
+  expiresAt?: string;
+  revokedAt?: string;
+  rate?: string;
+  scope?: string;
+}
+
+export function generateKey(prefix: KeyPrefix): string {
+  let out = '';
+  while (out.length < KEY_RANDOM_CHARS) {
+    for (const b of crypto.getRandomValues(new Uint8Array(64))) {
+      // 248 = 4 * 62: rejection sampling keeps every character equally likely.
+      if (b < 248 && out.length < KEY_RANDOM_CHARS) out += BASE62[b % 62];
+    }
+  }
+  return prefix + out;
+}
+
+export function isWellFormedKey(token: string): boolean {
+  return KEY_SHAPE.test(token);
+}
+
+export async function sha256(text: string): Promise<ArrayBuffer> {
+  return crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+}
+
+export function hex(buf: ArrayBuffer | Uint8Array): string {
+  const bytes = buf instanceof Uint8Array ? buf : new Uint8Array(buf);
+  let s = '';
+  for (const b of bytes) s += b.toString(16).padStart(2, '0');
+  return s;
+}
+
+export function fromHex(s: string): Uint8Array {
+  const out = new Uint8Array(s.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(s.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+export function keyId(hashHex: string): string {
+  return hashHex.slice(0, 12);
+}
+
+export function keyHint(key: string): string {
+  const prefix = KEY_PREFIXES.find((p) => key.startsWith(p)) ?? '';
+  return `${prefix}${key.slice(prefix.length, prefix.length + 4)}`;
+}
+
+/** Parses `<n>/<sec|min|hour>` (also s, m, h, second, minute). Throws with a message naming the accepted forms. */
+export function parseRate(raw: string): Rate {
+  const m = /^\s*(\d+)\s*\/\s*(s|sec|second|m|min|minute|h|hr|hour)\s*$/i.exec(raw);
+  const limit = m ? Number(m[1]) : NaN;
+  if (!m || !Number.isSafeInteger(limit) || limit < 1) {
+    throw new Error(`rate must look like 100/min, 5000/hour or 10/sec (a positive whole number per second, minute or hour); got "${raw}"`);
+  }
+  const unit = m[2]!.toLowerCase();
+  const period: RatePeriod = unit.startsWith('s') ? 'second' : unit.startsWith('m') ? 'minute' : 'hour';
+  return { limit, period };
+}
+
+export function periodMs(period: RatePeriod): number {
+  return period === 'second' ? 1000 : period === 'minute' ? 60_000 : 3_600_000;
+}
+
+export function formatRate(rate: Rate): string {
+  return `${rate.limit}/${rate.period === 'second' ? 'sec' : rate.period === 'minute' ? 'min' : 'hour'}`;
+}
+
+export function metadataOf(r: KeyRecord): KeyMetadata {
+  const scope = [
+    r.toolsets ? `toolsets=${r.toolsets.join(',')}` : '',
+    r.tools ? `tools=${r.tools.join(',')}` : '',
+    r.readOnly ? 'readonly' : '',
+  ].filter(Boolean).join(' ');
+  const md: KeyMetadata = { id: r.id, hint: r.hint, customer: r.customer.name, customerId: r.customer.id, createdAt: r.createdAt };
+  if (r.expiresAt) md.expiresAt = r.expiresAt;
+  if (r.revokedAt) md.revokedAt = r.revokedAt;
+  if (r.rate) md.rate = formatRate(r.rate);
+  if (scope) md.scope = scope.length > 400 ? `${scope.slice(0, 400)}…` : scope;
+  return md;
+}
+
+/** Checks a parsed KV value has the fields the Worker relies on; anything else is treated as no record. */
+export function isKeyRecord(x: unknown): x is KeyRecord {
+  if (!x || typeof x !== 'object') return false;
+  const r = x as Partial<KeyRecord>;
+  const strings = (a: unknown) => a === undefined || (Array.isArray(a) && a.every((s) => typeof s === 'string'));
+  return (
+    r.v === 1 &&
+    typeof r.id === 'string' &&
+    typeof r.hash === 'string' &&
+    /^[0-9a-f]{64}$/.test(r.hash) &&
+    typeof r.customer?.id === 'string' &&
+    typeof r.customer?.name === 'string' &&
+    typeof r.readOnly === 'boolean' &&
+    typeof r.createdAt === 'string' &&
+    strings(r.toolsets) &&
+    strings(r.tools)
+  );
+}
+
+// ---- Upstream credential encryption (CREDENTIAL_MODE=customer) ----
+
+/** The Worker secret CREDENTIAL_ENCRYPTION_KEY: 32 random bytes, base64 or base64url. */
+export async function importEncryptionKey(secret: string): Promise<CryptoKey> {
+  const raw = fromBase64(secret.trim());
+  if (raw.length !== 32) throw new Error('CREDENTIAL_ENCRYPTION_KEY must be 32 bytes, base64 encoded (e.g. `openssl rand -base64 32`)');
+  return crypto.subtle.importKey('raw', raw, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
+}
+
+export async function encryptSecret(key: CryptoKey, plaintext: string, hashHex: string): Promise<EncryptedSecret> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const ct = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: fromHex(hashHex) }, key, new TextEncoder().encode(plaintext));
+  return { alg: 'A256GCM', iv: toBase64(iv), ct: toBase64(new Uint8Array(ct)) };
+}
+
+export async function decryptSecret(key: CryptoKey, sealed: EncryptedSecret, hashHex: string): Promise<string> {
+  const pt = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(sealed.iv), additionalData: fromHex(hashHex) }, key, fromBase64(sealed.ct));
+  return new TextDecoder().decode(pt);
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s);
+}
+
+export function fromBase64(s: string): Uint8Array {
+  const std = s.replace(/-/g, '+').replace(/_/g, '/');
+  const bin = atob(std + '='.repeat((4 - (std.length % 4)) % 4));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+export interface NewKeyOptions {
+  prefix: KeyPrefix;
+  customer: { id: string; name: string };
+  toolsets?: string[];
+  tools?: string[];
+  readOnly?: boolean;
+  rate?: Rate;
+  expiresAt?: string;
+  /** Plain upstream credential for CREDENTIAL_MODE=customer, sealed with `encryptionKey`. */
+  upstreamCredential?: string;
+  encryptionKey?: CryptoKey;
+  now?: Date;
+}
+
+/** Makes a new key and its record. The key itself is returned once and stored nowhere. */
+export async function newKey(opts: NewKeyOptions): Promise<{ key: string; hash: string; record: KeyRecord }> {
+  const key = generateKey(opts.prefix);
+  const hash = hex(await sha256(key));
+  const record: KeyRecord = {
+    v: 1,
+    id: keyId(hash),
+    hash,
+    hint: keyHint(key),
+    customer: opts.customer,
+    readOnly: Boolean(opts.readOnly),
+    createdAt: (opts.now ?? new Date()).toISOString(),
+  };
+  if (opts.toolsets?.length) record.toolsets = opts.toolsets;
+  if (opts.tools?.length) record.tools = opts.tools;
+  if (opts.rate) record.rate = opts.rate;
+  if (opts.expiresAt) record.expiresAt = opts.expiresAt;
+  if (opts.upstreamCredential !== undefined) {
+    if (!opts.encryptionKey) throw new Error('an upstream credential needs CREDENTIAL_ENCRYPTION_KEY to encrypt it');
+    record.upstreamCredential = await encryptSecret(opts.encryptionKey, opts.upstreamCredential, hash);
+  }
+  return { key, hash, record };
+}

@@ -1,0 +1,51 @@
+// Per-key rate limits, counted exactly in one Durable Object per key (named by the key's public id).
+//
+// Why a Durable Object rather than the [[ratelimits]] binding: the binding's limit and period are fixed in
+// wrangler.toml (period 10 or 60 s) and it counts per Cloudflare location, approximately. Keys carry arbitrary
+// "n per second|minute|hour" limits, and a customer's quota should be the same wherever they connect from.
+//
+// Window: fixed, starting at the first request after the previous window ended (not aligned to the clock), so
+// `limit` requests are allowed in any window and the (limit+1)-th is refused until the window ends.
+import { DurableObject } from 'cloudflare:workers';
+import { periodMs, type Rate } from './keys-core.ts';
+
+export interface RateDecision {
+  ok: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets (at least 1). */
+  resetSeconds: number;
+}
+
+interface Window {
+  start: number;
+  count: number;
+  periodMs: number;
+}
+
+export class KeyRateLimiter extends DurableObject {
+  private window: Window | undefined;
+  private loaded = false;
+
+  async hit(limit: number, period: number): Promise<RateDecision> {
+    if (!this.loaded) {
+      // Long windows survive eviction; short ones are cheaper kept in memory (an evicted idle DO has outlived them).
+      this.window = (await this.ctx.storage.get<Window>('w')) ?? undefined;
+      this.loaded = true;
+    }
+    const now = Date.now();
+    let w = this.window;
+    if (!w || w.periodMs !== period || now >= w.start + w.periodMs) w = this.window = { start: now, count: 0, periodMs: period };
+    const resetSeconds = Math.max(1, Math.ceil((w.start + w.periodMs - now) / 1000));
+    if (w.count >= limit) return { ok: false, limit, remaining: 0, resetSeconds };
+    w.count++;
+    if (period > 60_000) await this.ctx.storage.put('w', w);
+    return { ok: true, limit, remaining: limit - w.count, resetSeconds };
+  }
+}
+
+/** Counts one request against the key's limit. */
+export async function checkRate(ns: DurableObjectNamespace<KeyRateLimiter>, keyId: string, rate: Rate): Promise<RateDecision> {
+  const stub = ns.get(ns.idFromName(keyId));
+  return stub.hit(rate.limit, periodMs(rate.period));
+}
