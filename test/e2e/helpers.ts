@@ -81,12 +81,11 @@ export async function runConformance(url: string, scenario: string): Promise<Con
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+    // The CLI prints one line per check: `<time> [<check id>   ] <STATUS> <description>`.
     const checks: ConformanceRun['checks'] = [];
-    const { readdir } = await import('node:fs/promises');
-    const results = join(cwd, 'results');
-    for (const d of await readdir(results).catch(() => [] as string[])) {
-      const text = await readFile(join(results, d, 'checks.json'), 'utf8').catch(() => '[]');
-      checks.push(...(JSON.parse(text) as ConformanceRun['checks']));
+    for (const line of output.split('\n')) {
+      const m = /\[([a-z0-9-]+)\s*\]\s+(SUCCESS|FAILURE|WARNING|INFO|SKIPPED)\b\s*(.*)$/.exec(line.replace(/\u001b\[[0-9;]*m/g, ''));
+      if (m) checks.push({ id: m[1]!, status: m[2]!, errorMessage: m[3] });
     }
     return { code, output, checks };
   } finally {

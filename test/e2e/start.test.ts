@@ -1,0 +1,75 @@
+// `npm start` as a user runs it (on a free port): banner, a tool call through the Prism mock, the
+// @modelcontextprotocol/conformance server scenarios with the key check on, and a clean Ctrl-C.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/lib/proc.ts';
+import { LOCAL_KEY } from '../../scripts/lib/serve.ts';
+import { authProxy, connectV1, npmUntilBanner, runConformance, textOf, type BannerChild } from './helpers.ts';
+
+let started: BannerChild | undefined;
+let proxy: { url: string; close(): Promise<void> } | undefined;
+let port: number;
+
+beforeAll(async () => {
+  port = await freePort();
+  started = await npmUntilBanner(['start'], { PORT: String(port), UPSTREAM_URL: undefined, CREDENTIAL_MODE: undefined, API_KEY: undefined });
+  proxy = await authProxy(`http://127.0.0.1:${port}`, `Bearer ${LOCAL_KEY}`);
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  await started?.child.stop();
+});
+
+describe('npm start', () => {
+  it('prints the endpoint, the documented local key and a ready mcpServers snippet', () => {
+    expect(started!.endpoint).toBe(`http://127.0.0.1:${port}/mcp`);
+    expect(started!.key).toBe(LOCAL_KEY);
+    expect(LOCAL_KEY).toMatch(/^mcp_test_[A-Za-z0-9]{32}$/);
+    expect(started!.snippet).toEqual({ mcpServers: { github: { url: started!.endpoint, headers: { Authorization: `Bearer ${LOCAL_KEY}` } } } });
+  });
+
+  it('serves the GitHub tools through the mock upstream', async () => {
+    const client = await connectV1(started!.endpoint, { Authorization: `Bearer ${started!.key}` });
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.length).toBeGreaterThan(1000);
+      const result = await client.callTool({ name: 'repos_get', arguments: { owner: 'octocat', repo: 'hello-world' } });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(result.structuredContent).toBeTypeOf('object');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('rejects a request without the key with 401', async () => {
+    const res = await fetch(started!.endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(res.status).toBe(401);
+  });
+
+  for (const scenario of ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']) {
+    it(`passes the conformance scenario ${scenario}`, async () => {
+      const run = await runConformance(`${proxy!.url}/mcp`, scenario);
+      const failed = run.checks.filter((c) => c.status !== 'SUCCESS' && c.status !== 'INFO' && c.status !== 'SKIPPED');
+      expect(failed, run.output).toEqual([]);
+      expect(run.checks.length, run.output).toBeGreaterThan(0);
+      expect(run.code, run.output).toBe(0);
+    });
+  }
+
+  it('stops Prism and wrangler cleanly on SIGINT', async () => {
+    const child = started!.child;
+    process.kill(-child.proc.pid!, 'SIGINT');
+    const code = await child.exited;
+    // Our script exits 0; npm, which got the same Ctrl-C, re-raises it on itself.
+    expect([0, 'SIGINT']).toContain(code);
+    expect(child.tail()).toMatch(/SIGINT: stopping/);
+    expect(child.tail()).not.toMatch(/cleanup failed|forcing exit/);
+    // The worker port is free again (wrangler and workerd are gone).
+    const res = await fetch(started!.endpoint, { signal: AbortSignal.timeout(2000) }).catch(() => 'down');
+    expect(res).toBe('down');
+  });
+});
