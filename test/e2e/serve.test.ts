@@ -1,0 +1,51 @@
+// `npm run serve -- --spec <file>` on a spec the product has never embedded: banner, tools/list, a tool call
+// against the Prism mock (whose security requirements are stripped), and a clean stop.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/lib/proc.ts';
+import { LOCAL_KEY } from '../../scripts/lib/serve.ts';
+import { connectV1, npmUntilBanner, textOf, type BannerChild } from './helpers.ts';
+
+const SPEC = 'node_modules/@readme/oas-examples/3.0/json/petstore.json';
+let served: BannerChild | undefined;
+let port: number;
+
+beforeAll(async () => {
+  port = await freePort();
+  served = await npmUntilBanner(['run', 'serve', '--', '--spec', SPEC, '--port', String(port)], { PORT: undefined });
+});
+
+afterAll(async () => {
+  await served?.child.stop();
+});
+
+describe('npm run serve', () => {
+  it('prints endpoint: and key: lines and the snippet', () => {
+    expect(served!.endpoint).toBe(`http://127.0.0.1:${port}/mcp`);
+    expect(served!.key).toBe(LOCAL_KEY);
+    expect(served!.snippet).toMatchObject({ mcpServers: { swagger_petstore: { url: served!.endpoint } } });
+  });
+
+  it('answers tools/list with the spec’s operations and calls one against the mock', async () => {
+    const client = await connectV1(served!.endpoint, { Authorization: `Bearer ${served!.key}` });
+    try {
+      const { tools } = await client.listTools();
+      const names = tools.map((t) => t.name);
+      expect(names.length).toBe(20);
+      expect(names).toContain('get_pet_by_id');
+      // get_pet_by_id requires an api_key in the spec; the mock ignores security so the call reaches it.
+      const result = await client.callTool({ name: 'get_pet_by_id', arguments: { petId: 1 } });
+      expect(result.isError, textOf(result)).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('rejects a bad invocation with usage and exit code 2', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { childEnv, repoRoot } = await import('../../scripts/lib/proc.ts');
+    const r = spawnSync('npm', ['run', '--silent', 'serve', '--', '--port', '1'], { cwd: repoRoot, env: childEnv(), encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--spec is required/);
+    expect(r.stderr).toMatch(/usage: npm run serve/);
+  });
+});
