@@ -1,6 +1,8 @@
 // HTTP routing: /mcp (MCP over Streamable HTTP, both protocol eras), /healthz, and RFC 9728 metadata.
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { Hono, type Context } from 'hono';
+import { withSchemaDrops, type DropsEnv } from './admin/drops.ts';
+import { registerAdmin } from './admin/routes.ts';
 import { authenticate, type Caller } from './auth/bearer.ts';
 import type { LoadedCatalogue } from './catalogue/load.ts';
 import { intersect, sliceOf, UnknownNamesError, validateSliceSpec, type Slice, type SliceSpec } from './catalogue/slices.ts';
@@ -27,9 +29,9 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
   // The request's config and caller travel in authInfo.extra, which the SDK passes through untouched.
   const mcp: McpHttpHandler = createMcpHandler(
     (ctx) => {
-      const extra = ctx.authInfo?.extra as { caller: Caller; config: Config; slice: Slice } | undefined;
+      const extra = ctx.authInfo?.extra as { loaded: LoadedCatalogue; caller: Caller; config: Config; slice: Slice } | undefined;
       if (!extra) throw new Error('mcp: request reached the handler without authentication');
-      return buildServer({ loaded, config: extra.config, caller: extra.caller, slice: extra.slice });
+      return buildServer({ loaded: extra.loaded, config: extra.config, caller: extra.caller, slice: extra.slice });
     },
     { responseMode: 'json', onerror: (e) => console.log(JSON.stringify({ event: 'mcp_error', error: e.message })) },
   );
@@ -67,8 +69,10 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
     }
     const auth = await authenticate(c.req.raw, cfg, { env: c.env, waitUntil: waitUntilOf(c) });
     if (!auth.ok) return auth.response;
-    const slice = sliceOf(loaded, intersect(requested, auth.caller.scope));
-    return mcp.fetch(c.req.raw, { authInfo: { token: '', clientId: auth.caller.id, scopes: [], extra: { caller: auth.caller, config: cfg, slice } } });
+    // The catalogue as this isolate serves it: the runtime schema drop list applied (src/admin/drops.ts).
+    const served = await withSchemaDrops(loaded, c.env as DropsEnv);
+    const slice = sliceOf(served, intersect(requested, auth.caller.scope));
+    return mcp.fetch(c.req.raw, { authInfo: { token: '', clientId: auth.caller.id, scopes: [], extra: { loaded: served, caller: auth.caller, config: cfg, slice } } });
   };
 
   app.all('/mcp', (c) => serveMcp(c, undefined));
@@ -84,6 +88,8 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
     if (readonly === '1' || readonly === 'true') spec.readOnly = true;
     return spec;
   }
+
+  registerAdmin(app, loaded);
 
   app.notFound((c) => c.json({ error: 'not_found', message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}. The MCP endpoint is /mcp.` }, 404));
   app.onError((err, c) => {

@@ -13,9 +13,24 @@ export interface GenContext {
 
 const MAX_DEPTH = 6;
 
-export function generateArgs(inputSchema: Schema, variant: number): Record<string, unknown> {
-  const v = gen(inputSchema, { root: inputSchema, variant }, 0, '');
-  return isObj(v) ? v : {};
+/**
+ * Arguments for `variant`. When `valid` is given (a validator for the inputSchema), the next few variants
+ * are tried until one passes it, so union branches and bounds the generator misjudges are skipped.
+ */
+export function generateArgs(inputSchema: Schema, variant: number, valid?: (args: unknown) => boolean): Record<string, unknown> {
+  let first: Record<string, unknown> | undefined;
+  for (let k = 0; k < (valid ? 6 : 1); k++) {
+    const v = gen(inputSchema, { root: inputSchema, variant: variant + k }, 0, '');
+    const args = isObj(v) ? v : {};
+    first ??= args;
+    if (!valid || valid(args)) return args;
+  }
+  return first!;
+}
+
+/** A value for any schema whose local $refs resolve against `root` (e.g. an OpenAPI document). */
+export function generateValue(schema: unknown, root: Schema, variant = 0): unknown {
+  return gen(schema, { root, variant }, 0, '');
 }
 
 function deref(s: unknown, ctx: GenContext, seen = 0): Schema {

@@ -6,6 +6,7 @@
 // It needs the spec (OpenAPI 3.x, as loaded by scripts/catalog/load.ts) to find each response's schema.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { generateValue } from './args.ts';
 
 type Schema = Record<string, any>;
 const isObj = (x: unknown): x is Schema => !!x && typeof x === 'object' && !Array.isArray(x);
@@ -147,7 +148,11 @@ export function drift(idx: SpecIndex, value: unknown, schema: Schema | undefined
       }
     }
   }
-  if (opts.extras && !(shape.mapValues && shape.props.size === 0)) {
+  if (opts.extras && shape.mapValues) {
+    // additionalProperties is a schema: the undeclared field must follow it, as the spec allows.
+    value[DRIFT_SCALAR] = generateValue(shape.mapValues, idx.doc, depth);
+    stats.extrasAdded++;
+  } else if (opts.extras) {
     value[DRIFT_SCALAR] = `undeclared field added by the sweep at depth ${depth}`;
     value[DRIFT_OBJECT] = { level: depth, tags: ['drift'], nested: { flag: true } };
     stats.extrasAdded += 2;

@@ -196,8 +196,9 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
         examples: [],
       };
       for (let variant = 0; variant < calls; variant++) {
-        const args = generateArgs(tool.inputSchema, variant);
-        if (!validate(tool.inputSchema as never, args).valid) rep.invalidArgSets++;
+        const valid = (a: unknown) => validate(tool.inputSchema as never, a).valid;
+        const args = generateArgs(tool.inputSchema, variant, valid);
+        if (!valid(args)) rep.invalidArgSets++;
         for (const c of clients) {
           const c0 = Date.now();
           let cls;

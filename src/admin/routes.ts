@@ -1,0 +1,80 @@
+// Operator routes. GET /admin/schema-health: per-tool counts of upstream responses that failed the tool's
+// own outputSchema (counted in src/upstream/execute.ts), and the runtime drop list as this isolate sees it.
+// Auth: `Authorization: Bearer <ADMIN_TOKEN>` (a secret: `wrangler secret put ADMIN_TOKEN`); anything else is 401,
+// including every request when ADMIN_TOKEN is not set.
+// The counts live in isolate memory: they cover the isolate that answered, since it started (see
+// `isolate.startedAt`). For fleet-wide numbers, use the `tool_call` log lines with outcome schema_mismatch.
+import type { Hono } from 'hono';
+import type { LoadedCatalogue } from '../catalogue/load.ts';
+import { schemaMismatchCounts } from '../upstream/execute.ts';
+import { applyDrops, currentDrops, DROPS_KEY, dropsTtlMs, type DropsEnv } from './drops.ts';
+
+export interface AdminEnv extends DropsEnv {
+  ADMIN_TOKEN?: string;
+}
+
+const startedAt = new Date().toISOString();
+
+async function digest(s: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s)));
+}
+
+/** Constant-time comparison of the bearer with ADMIN_TOKEN (via their digests). */
+export async function isAdmin(req: Request, token: string | undefined): Promise<boolean> {
+  if (!token) return false;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '');
+  if (!m) return false;
+  const [a, b] = await Promise.all([digest(m[1]!), digest(token)]);
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function registerAdmin(app: Hono<any>, loaded: LoadedCatalogue): void {
+  app.get('/admin/schema-health', async (c) => {
+    const env = (c.env ?? {}) as AdminEnv;
+    if (!(await isAdmin(c.req.raw, env.ADMIN_TOKEN))) {
+      const message = env.ADMIN_TOKEN ? 'Send Authorization: Bearer <ADMIN_TOKEN>.' : 'Admin routes are disabled: set the ADMIN_TOKEN secret.';
+      return c.json({ error: 'unauthorized', message }, 401, { 'www-authenticate': 'Bearer realm="admin"' });
+    }
+    const state = await currentDrops(loaded, env);
+    const view = applyDrops(loaded, state.list);
+    const all = c.req.query('all') === '1' || c.req.query('all') === 'true';
+    const tools = loaded.catalogue.tools
+      .map((t) => {
+        const runtime = state.list.tools[t.name] ?? Object.entries(state.list.tools).find(([n]) => loaded.byName.get(n) === t)?.[1];
+        const outputSchema = view.byName.get(t.name)?.outputSchema ? 'advertised' : runtime && t.outputSchema ? 'dropped_runtime' : t.outputSchemaDropped ? 'dropped_build' : 'none';
+        return {
+          name: t.name,
+          mismatches: schemaMismatchCounts.get(t.name) ?? 0,
+          outputSchema,
+          ...(runtime ? { dropReason: runtime.reason, ...(runtime.at ? { droppedAt: runtime.at } : {}) } : t.outputSchemaDropped ? { dropReason: t.outputSchemaDropped } : {}),
+        };
+      })
+      .filter((t) => all || t.mismatches > 0 || t.outputSchema === 'dropped_runtime')
+      .sort((a, b) => b.mismatches - a.mismatches || a.name.localeCompare(b.name));
+    const unknown = Object.keys(state.list.tools).filter((n) => !loaded.byName.has(n));
+    let total = 0;
+    for (const n of schemaMismatchCounts.values()) total += n;
+    return c.json(
+      {
+        isolate: { startedAt },
+        catalogue: { title: loaded.catalogue.source.title, hash: await loaded.hash(), tools: loaded.catalogue.tools.length },
+        mismatches: { total, tools: schemaMismatchCounts.size },
+        drops: {
+          key: DROPS_KEY,
+          binding: env.CONFIG ? 'CONFIG' : env.KEYS ? 'KEYS' : null,
+          ttlSeconds: dropsTtlMs(env) / 1000,
+          fetchedAt: Number.isFinite(state.fetchedAt) ? new Date(state.fetchedAt).toISOString() : null,
+          count: Object.keys(state.list.tools).length,
+          ...(unknown.length ? { unknownTools: unknown } : {}),
+          ...(state.error ? { error: state.error } : {}),
+        },
+        tools,
+      },
+      200,
+      { 'cache-control': 'no-store' },
+    );
+  });
+}

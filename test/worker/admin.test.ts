@@ -1,0 +1,42 @@
+// /admin/schema-health: bearer ADMIN_TOKEN, per-tool mismatch counts, drop list state.
+import { describe, expect, inject, it } from 'vitest';
+import { DROPS_KEY } from '../../src/admin/drops.ts';
+import { createApp } from '../../src/app.ts';
+import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { recordSchemaMismatch } from '../../src/upstream/execute.ts';
+import { fixtureCatalogue } from './fixtures/catalogue.ts';
+
+const ADMIN = 'admin-secret-0123456789';
+const kvValues = new Map<string, string>();
+const kv = { get: async (k: string) => kvValues.get(k) ?? null };
+const app = createApp(loadCatalogue(JSON.stringify(fixtureCatalogue())));
+const env = { API_KEY: 'mcp_test_0123456789abcdef0123456789abcdef', UPSTREAM_URL: inject('upstreamUrl'), ADMIN_TOKEN: ADMIN, CONFIG: kv, SCHEMA_DROPS_TTL_SECONDS: '0' };
+const get = (headers: Record<string, string> = {}, e: object = env, q = '') => app.fetch(new Request(`http://127.0.0.1:8787/admin/schema-health${q}`, { headers }), e as never);
+
+describe('/admin/schema-health', () => {
+  it('is 401 without, or with a wrong, bearer and when ADMIN_TOKEN is unset', async () => {
+    expect((await get()).status).toBe(401);
+    expect((await get({ authorization: 'Bearer nope' })).status).toBe(401);
+    expect((await get({ authorization: `Bearer ${env.API_KEY}` })).status).toBe(401);
+    const unset = await get({ authorization: `Bearer ${ADMIN}` }, { ...env, ADMIN_TOKEN: undefined });
+    expect(unset.status).toBe(401);
+    expect(((await unset.json()) as { message: string }).message).toMatch(/ADMIN_TOKEN/);
+  });
+
+  it('reports per-tool mismatch counts and the runtime drop list', async () => {
+    recordSchemaMismatch('echo_get');
+    recordSchemaMismatch('echo_get');
+    kvValues.set(DROPS_KEY, JSON.stringify({ tools: { echo_get: { reason: 'sweep', at: '2026-11-30' }, gone: { reason: 'x' } } }));
+    const res = await get({ authorization: `Bearer ${ADMIN}` });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    const echo = body.tools.find((t: any) => t.name === 'echo_get');
+    expect(echo.mismatches).toBeGreaterThanOrEqual(2);
+    expect(echo.outputSchema).toBe('dropped_runtime');
+    expect(echo.dropReason).toBe('sweep');
+    expect(body.drops).toMatchObject({ key: DROPS_KEY, binding: 'CONFIG', count: 2, unknownTools: ['gone'], ttlSeconds: 0 });
+    expect(body.tools.some((t: any) => t.name === 'echo_remove')).toBe(false);
+    const all = (await (await get({ authorization: `Bearer ${ADMIN}` }, env, '?all=1')).json()) as any;
+    expect(all.tools.map((t: any) => t.name).sort()).toEqual(['echo_get', 'echo_remove']);
+  });
+});
