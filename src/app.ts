@@ -10,6 +10,7 @@ import { readConfig, type Config, type Env } from './config.ts';
 import { registerPage } from './page/route.ts';
 import { guardHostAndOrigin } from './protocol/host-guard.ts';
 import { buildServer } from './protocol/mcp-server.ts';
+import { clientNameOf, inferProfile, PROFILE_IDS, profileById, type Profile } from './profiles/profiles.ts';
 import { VERSION } from './version.ts';
 
 type AppEnv = { Bindings: Env };
@@ -29,9 +30,9 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
   // The request's config and caller travel in authInfo.extra, which the SDK passes through untouched.
   const mcp: McpHttpHandler = createMcpHandler(
     (ctx) => {
-      const extra = ctx.authInfo?.extra as { loaded: LoadedCatalogue; caller: Caller; config: Config; slice: Slice } | undefined;
+      const extra = ctx.authInfo?.extra as { loaded: LoadedCatalogue; caller: Caller; config: Config; slice: Slice; profile: Profile; mode: 'tools' | 'discover' } | undefined;
       if (!extra) throw new Error('mcp: request reached the handler without authentication');
-      return buildServer({ loaded: extra.loaded, config: extra.config, caller: extra.caller, slice: extra.slice });
+      return buildServer({ loaded: extra.loaded, config: extra.config, caller: extra.caller, slice: extra.slice, profile: extra.profile, mode: extra.mode });
     },
     { responseMode: 'json', onerror: (e) => console.log(JSON.stringify({ event: 'mcp_error', error: e.message })) },
   );
@@ -50,7 +51,7 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
   app.get('/.well-known/oauth-protected-resource', (c) => c.json(protectedResource(c)));
   app.get('/.well-known/oauth-protected-resource/mcp', (c) => c.json(protectedResource(c)));
 
-  const serveMcp = async (c: Context<AppEnv>, toolsets: string[] | undefined): Promise<Response> => {
+  const serveMcp = async (c: Context<AppEnv>, toolsets: string[] | undefined, discover = false): Promise<Response> => {
     const cfg = configFor(c.env);
     const rejected = guardHostAndOrigin(c.req.raw, cfg.allowedHosts);
     if (rejected) return rejected;
@@ -72,10 +73,17 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
     // The catalogue as this isolate serves it: the runtime schema drop list applied (src/admin/drops.ts).
     const served = await withSchemaDrops(loaded, c.env as DropsEnv);
     const slice = sliceOf(served, intersect(requested, auth.caller.scope));
-    return mcp.fetch(c.req.raw, { authInfo: { token: '', clientId: auth.caller.id, scopes: [], extra: { loaded: served, caller: auth.caller, config: cfg, slice } } });
+    // Client profile: ?client=, else inferred from the client's name in this message (src/profiles).
+    const clientParam = c.req.query('client');
+    const profile = clientParam ? profileById(clientParam) : inferProfile(clientNameOf(await peekJson(c.req.raw)));
+    if (!profile) return c.json({ error: 'unknown_client', message: `Unknown client profile: ${clientParam}. Valid client names: ${PROFILE_IDS.join(', ')}`, unknown: [clientParam], valid: PROFILE_IDS }, 400);
+    const mode = discover || c.req.query('mode') === 'discover' ? 'discover' : 'tools';
+    return mcp.fetch(c.req.raw, { authInfo: { token: '', clientId: auth.caller.id, scopes: [], extra: { loaded: served, caller: auth.caller, config: cfg, slice, profile, mode } } });
   };
 
   app.all('/mcp', (c) => serveMcp(c, undefined));
+  // Typed discovery (search_tools, describe_tool, call_tool) over the whole catalogue; ?mode=discover works on any slice.
+  app.all('/mcp/discover', (c) => serveMcp(c, ['all'], true));
   // Toolsets by URL, for clients that cannot send custom headers: /mcp/x/repos+issues
   app.all('/mcp/x/:toolsets', (c) => serveMcp(c, splitList(c.req.param('toolsets'), '+')));
 
@@ -104,6 +112,16 @@ function waitUntilOf(c: Context<AppEnv>): ((p: Promise<unknown>) => void) | unde
   try {
     const ctx = c.executionCtx;
     return (p) => ctx.waitUntil(p);
+  } catch {
+    return undefined;
+  }
+}
+
+// The JSON-RPC body, read from a clone so the SDK still gets the stream; undefined when not JSON.
+async function peekJson(req: Request): Promise<unknown> {
+  if (req.method !== 'POST') return undefined;
+  try {
+    return JSON.parse(await req.clone().text());
   } catch {
     return undefined;
   }

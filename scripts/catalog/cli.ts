@@ -49,6 +49,7 @@ export async function main(argv: string[]): Promise<number> {
         'full-sweep': { type: 'boolean', default: false },
         toolsnaps: { type: 'boolean' },
         quiet: { type: 'boolean', default: false },
+        report: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -64,6 +65,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const out = args.out!;
   const catalogFile = join(out, 'catalog.txt');
+  // --report: token cost of <out>/catalog.txt per toolset, client profile and discovery mode (scripts/catalog/token-report.ts).
+  if (args.report) return (await import('./token-report.ts')).runTokenReport(catalogFile);
   // Default overrides: <out>/overrides.json when present.
   const overrides = args.overrides ?? (existsSync(join(out, 'overrides.json')) ? join(out, 'overrides.json') : undefined);
   const previous = existsSync(catalogFile) ? await readFile(catalogFile, 'utf8') : null;

@@ -1,0 +1,186 @@
+// Tool search for discovery mode: BM25 over a tool's name, title, one-line summary, HTTP path and toolsets,
+// with light stemming and a small synonym table. One index per slice, built lazily once per isolate.
+import type { LoadedCatalogue } from '../catalogue/load.ts';
+import type { Slice } from '../catalogue/slices.ts';
+import type { CatalogueTool } from '../catalogue/types.ts';
+import { compactDescription } from '../profiles/compact.ts';
+
+export interface SearchHit {
+  name: string;
+  title: string;
+  summary: string;
+  score: number;
+}
+
+interface Doc {
+  tool: CatalogueTool;
+  summary: string;
+  /** term -> weighted frequency (fields weighted: name 3, title 2.5, summary 1, path 1, toolsets 1). */
+  tf: Map<string, number>;
+  len: number;
+  /** Distinct title terms: a query that covers the whole title names this tool. */
+  titleTerms: Set<string>;
+}
+
+interface Index {
+  docs: Doc[];
+  df: Map<string, number>;
+  avgLen: number;
+}
+
+const STOP = new Set(['a', 'an', 'the', 'of', 'for', 'to', 'in', 'on', 'by', 'with', 'and', 'or', 'my', 'me', 'i', 'is', 'are', 'be', 'this', 'that', 'from', 'at', 'as', 'it', 'its', 'into', 'how', 'do', 'can', 'what', 'which', 'some', 'all', 'any', 'via', 'using', 'new']);
+
+// Query-side synonyms: each query term also matches these (weighted lower than the term itself).
+const SYNONYMS: Record<string, string[]> = {
+  pr: ['pull'],
+  prs: ['pull'],
+  repo: ['repository', 'repos'],
+  repos: ['repository'],
+  repository: ['repos'],
+  add: ['create'],
+  make: ['create'],
+  open: ['create'],
+  post: ['create'],
+  write: ['create', 'update'],
+  remove: ['delete'],
+  close: ['update'],
+  reopen: ['update'],
+  lock: ['lock'],
+  branch: ['ref'],
+  branches: ['ref'],
+  fork: ['fork'],
+  rerun: ['re', 'run'],
+  diff: ['file', 'compare'],
+  erase: ['delete'],
+  fetch: ['get'],
+  show: ['get', 'list'],
+  read: ['get'],
+  view: ['get'],
+  retrieve: ['get'],
+  find: ['search', 'list'],
+  lookup: ['search', 'get'],
+  edit: ['update'],
+  change: ['update'],
+  modify: ['update'],
+  rename: ['update'],
+  workflow: ['action'],
+  ci: ['action', 'workflow', 'check'],
+  job: ['action', 'workflow'],
+  org: ['organization', 'orgs'],
+  organization: ['orgs'],
+  file: ['content'],
+  files: ['content'],
+  contents: ['content'],
+  user: ['users'],
+  me: ['authenticated'],
+  mine: ['authenticated'],
+  comment: ['comment'],
+  star: ['starred', 'activity'],
+  notification: ['activity'],
+  tag: ['tags'],
+  member: ['members', 'membership'],
+  secret: ['secrets'],
+  key: ['keys'],
+  webhook: ['hook', 'webhooks'],
+  hook: ['webhook'],
+  label: ['labels'],
+};
+
+export function stem(word: string): string {
+  let w = word.toLowerCase();
+  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 4 && /(ches|shes|sses|xes)$/.test(w)) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us')) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith('ed') && !w.endsWith('eed')) w = w.slice(0, -2);
+  return w;
+}
+
+export function terms(text: string): string[] {
+  return text
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w && !STOP.has(w))
+    .map(stem);
+}
+
+const indexes = new WeakMap<Slice, Index>();
+
+function indexOf(loaded: LoadedCatalogue, slice: Slice): Index {
+  let index = indexes.get(slice);
+  if (index) return index;
+  const docs: Doc[] = [];
+  const df = new Map<string, number>();
+  let total = 0;
+  for (const listed of slice.listed) {
+    const tool = loaded.byName.get(listed.name)!;
+    const summary = compactDescription(tool.description, tool.title, 160);
+    const tf = new Map<string, number>();
+    const add = (text: string, weight: number) => {
+      for (const t of terms(text)) tf.set(t, (tf.get(t) ?? 0) + weight);
+    };
+    add(tool.name.replace(/_[0-9a-f]{6}$/, ''), 3);
+    add(tool.title, 2.5);
+    add(summary, 1);
+    add(tool.http.path.replace(/\{[^}]*\}/g, ' '), 1);
+    add(tool.toolsets.join(' '), 1);
+    let len = 0;
+    for (const [t, f] of tf) {
+      len += f;
+      df.set(t, (df.get(t) ?? 0) + 1);
+    }
+    total += len;
+    docs.push({ tool, summary, tf, len, titleTerms: new Set(terms(tool.title)) });
+  }
+  index = { docs, df, avgLen: docs.length ? total / docs.length : 1 };
+  indexes.set(slice, index);
+  return index;
+}
+
+const K1 = 1.2;
+const CORE_BOOST = 1.3;
+const B = 0.6;
+
+/** Ranked matches for a free-text query within the slice (optionally one toolset). */
+export function searchTools(loaded: LoadedCatalogue, slice: Slice, query: string, options: { toolset?: string; limit?: number } = {}): SearchHit[] {
+  const index = indexOf(loaded, slice);
+  const limit = options.limit ?? 8;
+  // Query terms with weights: the word itself 1, its synonyms 0.5 (never above an existing weight).
+  const weights = new Map<string, number>();
+  const words = query.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w && !STOP.has(w));
+  for (const w of words) {
+    const s = stem(w);
+    weights.set(s, Math.max(weights.get(s) ?? 0, 1));
+    for (const syn of SYNONYMS[w] ?? SYNONYMS[s] ?? []) {
+      const ss = stem(syn);
+      if (!weights.has(ss)) weights.set(ss, 0.5);
+    }
+  }
+  const n = index.docs.length;
+  const hits: SearchHit[] = [];
+  for (const doc of index.docs) {
+    if (options.toolset && !doc.tool.toolsets.includes(options.toolset)) continue;
+    let score = 0;
+    let matched = 0;
+    for (const [t, qw] of weights) {
+      const f = doc.tf.get(t);
+      if (!f) continue;
+      matched += qw;
+      const dfi = index.df.get(t) ?? 0;
+      const idf = Math.log(1 + (n - dfi + 0.5) / (dfi + 0.5));
+      score += qw * idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * doc.len) / index.avgLen)));
+    }
+    if (score <= 0) continue;
+    // Coverage: prefer tools that match more of the query's words, and whose title the query covers.
+    score *= 0.5 + 0.5 * Math.min(1, matched / Math.max(1, words.length));
+    let covered = 0;
+    for (const t of doc.titleTerms) if (weights.has(t)) covered += weights.get(t)!;
+    score *= 1 + covered / Math.max(1, doc.titleTerms.size);
+    // Everyday operations (curated *_core toolsets) win close calls.
+    if (doc.tool.toolsets.some((t) => t.endsWith('_core'))) score *= CORE_BOOST;
+    hits.push({ name: doc.tool.name, title: doc.tool.title, summary: doc.summary, score });
+  }
+  hits.sort((a, b) => b.score - a.score || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
+  return hits.slice(0, limit);
+}

@@ -1,0 +1,130 @@
+// Token-saving transforms for tools/list entries. Every transform here only LOOSENS a schema
+// (drops text, constraints or deep structure), so anything valid against the catalogue's full
+// schema stays valid against the compact one: a real result always matches the advertised outputSchema.
+import type { JsonSchema } from '../catalogue/types.ts';
+
+export interface CompactOptions {
+  /** Max characters of a tool description (cut at a sentence or word end). */
+  descriptionMax: number;
+  /** Max characters of a property description inside inputSchema. */
+  propertyDescriptionMax: number;
+  /**
+   * How many object levels of the outputSchema keep their property names. 0 drops the outputSchema body
+   * to {type:"object"}; 1 keeps root property names; nested objects below the limit become bare types.
+   */
+  outputDepth: number;
+}
+
+export const DEFAULT_COMPACT: CompactOptions = { descriptionMax: 160, propertyDescriptionMax: 90, outputDepth: 2 };
+
+const LINK = /\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g;
+const NOISE = [
+  /^>\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]/i,
+  /^this endpoint supports the following custom media types/i,
+  /^OAuth (app tokens|tokens) and personal access tokens \(classic\) need/i,
+  /^Fine-grained access tokens/i,
+];
+
+/** The first meaningful paragraph of a description, minus a leading line that repeats the title, links reduced to their text. */
+export function compactDescription(description: string, title: string, max: number): string {
+  const paragraphs = description
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(LINK, '$1').replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
+  if (paragraphs[0] && sameText(paragraphs[0], title) && paragraphs.length > 1) paragraphs.shift();
+  const first = paragraphs.find((p) => !NOISE.some((re) => re.test(p))) ?? paragraphs[0] ?? '';
+  return clip(first, max);
+}
+
+export function clip(text: string, max: number): string {
+  const t = text.replace(LINK, '$1').replace(/\s+/g, ' ').trim();
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max);
+  const sentence = cut.search(/[.!?](?=\s)[^.!?]*$/);
+  if (sentence >= max * 0.5) return cut.slice(0, sentence + 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space >= max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:(-]+$/, '')}…`;
+}
+
+function sameText(a: string, b: string): boolean {
+  const n = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
+  return n(a) === n(b);
+}
+
+const DROP_IN_INPUT = new Set(['examples', 'example', '$comment', 'title', 'deprecated', 'readOnly', 'writeOnly']);
+
+/** inputSchema with shorter property descriptions and no annotation-only keywords. Constraints are kept (they guide the model). */
+export function compactInputSchema(schema: JsonSchema, options: CompactOptions): JsonSchema {
+  return walkInput(schema, options, true) as JsonSchema;
+}
+
+function walkInput(node: unknown, options: CompactOptions, root: boolean): unknown {
+  if (Array.isArray(node)) return node.map((n) => walkInput(n, options, false));
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
+    if (DROP_IN_INPUT.has(k) && !root) continue;
+    if (k === 'description' && typeof v === 'string') {
+      const d = clip(v, options.propertyDescriptionMax);
+      if (d) out[k] = d;
+    } else if (k === 'properties' || k === '$defs' || k === 'definitions' || k === 'patternProperties') {
+      // Keys here are names, not keywords: walk the values only.
+      const props: Record<string, unknown> = {};
+      for (const [pk, pv] of Object.entries((v ?? {}) as Record<string, unknown>)) props[pk] = walkInput(pv, options, false);
+      out[k] = props;
+    } else if (k === 'enum' || k === 'const' || k === 'default' || k === 'required') out[k] = v;
+    else out[k] = walkInput(v, options, false);
+  }
+  return out;
+}
+
+/**
+ * outputSchema reduced to `depth` object levels of property names. Only loosening steps: descriptions, formats,
+ * patterns, enums, bounds and `required` lists below the cut are dropped; deeper objects keep only their type.
+ */
+export function compactOutputSchema(schema: JsonSchema, depth: number): JsonSchema {
+  const out = walkOutput(schema, depth) as JsonSchema;
+  out.type = 'object';
+  return out;
+}
+
+const KEEP_OUT = new Set(['type', 'properties', 'items', 'required', 'anyOf', 'oneOf', 'allOf', 'additionalProperties', 'nullable']);
+
+function walkOutput(node: unknown, depth: number): unknown {
+  if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
+  const src = node as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  const isObject = src.properties !== undefined || src.type === 'object' || (Array.isArray(src.type) && src.type.includes('object'));
+  if (isObject && depth <= 0) {
+    if (src.type !== undefined) out.type = src.type;
+    return out;
+  }
+  for (const [k, v] of Object.entries(src)) {
+    if (!KEEP_OUT.has(k)) continue;
+    if (k === 'properties') {
+      const props: Record<string, unknown> = {};
+      for (const [pk, pv] of Object.entries((v ?? {}) as Record<string, unknown>)) props[pk] = walkOutput(pv, depth - 1);
+      out[k] = props;
+    } else if (k === 'items') out[k] = walkOutput(v, depth);
+    else if (k === 'anyOf' || k === 'oneOf' || k === 'allOf') {
+      // Composition below the cut would need every branch kept exact; an empty schema is the safe loosening.
+      if (depth <= 1) return src.type !== undefined ? { type: src.type } : {};
+      out[k] = (v as unknown[]).map((b) => walkOutput(b, depth));
+    } else if (k === 'additionalProperties') {
+      // Open schemas only: a closed object would reject extra live fields.
+      if (v !== false) out[k] = typeof v === 'object' ? walkOutput(v, depth - 1) : v;
+    } else out[k] = v;
+  }
+  return out;
+}
+
+/** Annotation hints that differ from the MCP defaults (readOnly=false, destructive=true, idempotent=false, openWorld=true); the title is on the tool already. */
+export function compactAnnotations(a: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean }): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
+  if (a.readOnlyHint) out.readOnlyHint = true;
+  // destructiveHint and idempotentHint are meaningful only when readOnlyHint is false.
+  if (!a.readOnlyHint && !a.destructiveHint) out.destructiveHint = false;
+  if (!a.readOnlyHint && a.idempotentHint) out.idempotentHint = true;
+  if (!a.openWorldHint) out.openWorldHint = false;
+  return out;
+}

@@ -1,0 +1,70 @@
+// Discovery search on real queries against the GitHub catalogue: the expected tool is in the top 3.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { sliceOf } from '../../src/catalogue/slices.ts';
+import { searchTools, stem } from '../../src/discovery/search.ts';
+
+const loaded = loadCatalogue(readFileSync(new URL('../../catalog/catalog.txt', import.meta.url), 'utf8'));
+const all = sliceOf(loaded, {});
+
+// [query, expected tool (by name, or by title for names that carry a hash suffix)]
+const QUERIES: Array<[string, { name?: string; title?: string }]> = [
+  ['list open pull requests', { name: 'pulls_list' }],
+  ['create an issue comment', { name: 'issues_create_comment' }],
+  ['merge a pull request', { name: 'pulls_merge' }],
+  ['get the contents of a file', { name: 'repos_get_content' }],
+  ['create a new repository', { name: 'repos_create_for_authenticated_user' }],
+  ['list workflow runs', { name: 'actions_list_workflow_runs_for_repo' }],
+  ['star a repository', { title: 'Star a repository for the authenticated user' }],
+  ['search code', { name: 'search_code' }],
+  ['list branches', { name: 'repos_list_branches' }],
+  ['create a release', { name: 'repos_create_release' }],
+  ['add labels to an issue', { name: 'issues_add_labels' }],
+  ['request reviewers for a pull request', { name: 'pulls_request_reviewers' }],
+  ['get the authenticated user', { name: 'users_get_authenticated' }],
+  ['create a gist', { name: 'gists_create' }],
+  ['list commits', { name: 'repos_list_commits' }],
+  ['fork a repository', { name: 'repos_create_fork' }],
+  ['rerun a failed workflow job', { name: 'actions_re_run_job_for_workflow_run' }],
+  ['list notifications', { title: 'List notifications for the authenticated user' }],
+  ['close an issue', { name: 'issues_update' }],
+  ['create a branch', { name: 'git_create_ref' }],
+  ['list repository secrets for actions', { name: 'actions_list_repo_secrets' }],
+  ['get the files changed in a pull request', { name: 'pulls_list_files' }],
+  ['list members of an organization', { name: 'orgs_list_members' }],
+  ['delete a repository', { name: 'repos_delete' }],
+  ['update a file in a repository', { name: 'repos_create_or_update_file_contents' }],
+];
+
+describe('search quality (GitHub catalogue)', () => {
+  for (const [query, want] of QUERIES) {
+    it(`"${query}" → ${want.name ?? want.title} in the top 3`, () => {
+      const expected = want.name ?? loaded.catalogue.tools.find((t) => t.title === want.title)?.name;
+      expect(expected && loaded.byName.has(expected), `expected tool exists: ${JSON.stringify(want)}`).toBe(true);
+      const top = searchTools(loaded, all, query, { limit: 3 }).map((h) => h.name);
+      expect(top).toContain(expected);
+    });
+  }
+
+  it('a toolset filter keeps only that toolset; unknown words find nothing', () => {
+    const hits = searchTools(loaded, all, 'list', { toolset: 'gists', limit: 25 });
+    expect(hits.length).toBeGreaterThan(3);
+    for (const h of hits) expect(loaded.byName.get(h.name)!.toolsets).toContain('gists');
+    expect(searchTools(loaded, all, 'xyzzy plugh')).toEqual([]);
+  });
+
+  it('hits carry a one-line summary', () => {
+    const [hit] = searchTools(loaded, all, 'list open pull requests');
+    expect(hit!.summary.length).toBeGreaterThan(10);
+    expect(hit!.summary.length).toBeLessThanOrEqual(161);
+    expect(hit!.summary).not.toContain('\n');
+  });
+
+  it('stems plurals and verb forms', () => {
+    expect(stem('requests')).toBe('request');
+    expect(stem('repositories')).toBe('repository');
+    expect(stem('branches')).toBe('branch');
+    expect(stem('starred')).toBe('starr');
+  });
+});
