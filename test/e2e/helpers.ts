@@ -30,8 +30,8 @@ export async function connectV2(endpoint: string, headers: Record<string, string
   return client;
 }
 
-export function textOf(result: { content?: unknown }): string | undefined {
-  const blocks = (result.content ?? []) as Array<{ type: string; text?: string }>;
+export function textOf(result: unknown): string | undefined {
+  const blocks = ((result as { content?: unknown } | undefined)?.content ?? []) as Array<{ type: string; text?: string }>;
   return blocks.find((b) => b.type === 'text')?.text;
 }
 
