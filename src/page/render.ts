@@ -105,7 +105,7 @@ export function renderPage(loaded: LoadedCatalogue, input: PageInput, hash: stri
   const title = esc(catalogue.source.title);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${title} — MCP tools</title><meta name="robots" content="noindex">
+<title>${title} — MCP tools</title><meta name="robots" content="noindex"><link rel="icon" href="data:,">
 <style>${CSS}</style></head>
 <body><header><h1>${title}</h1>
 <p>MCP server: <b>${tools.length}</b> tools in <b>${setNames.length}</b> toolsets · API version ${esc(catalogue.source.version)} · catalogue <code>${esc(hash.slice(0, 12))}</code> · server ${esc(VERSION)}</p></header>

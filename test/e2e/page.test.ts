@@ -1,0 +1,191 @@
+// The catalogue page at `/`, in headless Chromium (Debian `chromium` + playwright-core) against a real
+// `wrangler dev` serving the embedded catalogue. Screenshots go to test-results/ (a CI artifact).
+import { mkdir, readFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../scripts/lib/proc.ts';
+import { loadCatalogue } from '../../src/catalogue/load.ts';
+import type { Catalogue } from '../../src/catalogue/types.ts';
+import { renderPage } from '../../src/page/render.ts';
+import { startUpstream } from '../support/upstream-server.ts';
+import { startWorker, type WranglerDev } from '../support/wrangler-dev.ts';
+import { fixtureCatalogue } from '../worker/fixtures/catalogue.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = join(repoRoot, 'test-results');
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let upstream: Awaited<ReturnType<typeof startUpstream>>;
+let worker: WranglerDev;
+let browser: Browser;
+let catalogue: Catalogue;
+const figures: Record<string, number> = {};
+
+beforeAll(async () => {
+  catalogue = JSON.parse(await readFile(join(repoRoot, 'catalog', 'catalog.txt'), 'utf8')) as Catalogue;
+  upstream = await startUpstream();
+  await mkdir(ARTIFACTS, { recursive: true });
+  [worker, browser] = await Promise.all([
+    startWorker({ upstream: upstream.url }),
+    chromium.launch({ executablePath: CHROMIUM, args: ARGS }),
+  ]);
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await worker?.stop();
+  await upstream?.close();
+  console.log(`page e2e figures: ${JSON.stringify(figures)}`);
+});
+
+/** A page that records console errors, uncaught exceptions and failed requests. */
+async function openPage(): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console.${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  const t0 = Date.now();
+  const res = await page.goto(`${worker.url}/`, { waitUntil: 'load' });
+  figures.loadMs = Date.now() - t0;
+  expect(res?.status()).toBe(200);
+  return { page, problems };
+}
+
+const visibleRows = (page: Page) => page.locator('#tools > li:not([hidden])');
+
+describe('catalogue page', () => {
+  it('is small, cacheable, locked down by CSP, and shows no key', async () => {
+    const res = await fetch(`${worker.url}/`);
+    const html = await res.text();
+    figures.htmlBytes = Buffer.byteLength(html);
+    figures.htmlGzipBytes = gzipSync(html).length;
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('content-security-policy')).toMatch(/script-src 'sha256-/);
+    expect(figures.htmlGzipBytes).toBeLessThan(60_000);
+    expect(html).not.toContain(worker.apiKey);
+    expect(html).not.toContain(upstream.url);
+    const again = await fetch(`${worker.url}/`, { headers: { 'if-none-match': res.headers.get('etag') ?? '' } });
+    expect(again.status).toBe(304);
+    // A Host outside ALLOWED_HOSTS gets no page (its snippets would point elsewhere).
+    // (fetch cannot set Host, so plain node:http.)
+    const foreign = await new Promise<number>((resolve, reject) => {
+      const u = new URL(worker.url);
+      request({ host: u.hostname, port: u.port, path: '/', headers: { host: 'evil.example' } }, (r) => {
+        r.resume();
+        resolve(r.statusCode ?? 0);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(foreign).toBe(403);
+  });
+
+  it('loads with no console errors, lists every tool, and search filters the list', async () => {
+    const { page, problems } = await openPage();
+    try {
+      await expect(page.locator('#tools > li').count()).resolves.toBe(catalogue.tools.length);
+      await expect(page.locator('#count').textContent()).resolves.toBe(`${catalogue.tools.length} of ${catalogue.tools.length} tools`);
+
+      const t0 = Date.now();
+      await page.fill('#q', 'repos get');
+      figures.searchMs = Date.now() - t0;
+      const shown = await visibleRows(page).count();
+      expect(shown).toBeGreaterThan(0);
+      expect(shown).toBeLessThan(catalogue.tools.length);
+      // Search matches the name, the title and the toolset names (data-t).
+      for (const text of await visibleRows(page).evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.t} ${e.textContent}`))) {
+        const hay = text.toLowerCase();
+        expect(hay.includes('get') && hay.includes('repos')).toBe(true);
+      }
+      await expect(page.locator('#count').textContent()).resolves.toBe(`${shown} of ${catalogue.tools.length} tools`);
+
+      // Toolset filter (the select and the toolset table links).
+      const set = Object.keys(catalogue.toolsets)[0]!;
+      const inSet = catalogue.tools.filter((t) => t.toolsets.includes(set)).length;
+      await page.fill('#q', '');
+      await page.selectOption('#ts', set);
+      await expect(visibleRows(page).count()).resolves.toBe(inSet);
+      await page.selectOption('#ts', '');
+      await page.fill('#q', 'zz_no_such_tool_zz');
+      await expect(visibleRows(page).count()).resolves.toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("opens a tool's input and output schemas, and says why a tool has no outputSchema", async () => {
+    const { page, problems } = await openPage();
+    try {
+      const withOut = catalogue.tools.find((t) => t.outputSchema && Object.keys((t.inputSchema.properties as object) ?? {}).length > 1)!;
+      await page.fill('#q', withOut.name);
+      const row = page.locator('#tools details', { has: page.locator(`summary code:text-is("${withOut.name}")`) });
+      const t0 = Date.now();
+      await row.locator('summary').click();
+      await row.locator('section.schema h4', { hasText: 'Output' }).waitFor();
+      figures.schemaOpenMs = Date.now() - t0;
+      await expect(row.locator('section.schema h4').allTextContents()).resolves.toEqual(['Input', 'Output (structuredContent)']);
+      const props = await row.locator('section.schema').first().locator(':scope > ul.sch > li > code.pn').allTextContents();
+      expect(props.sort()).toEqual(Object.keys(withOut.inputSchema.properties as object).sort());
+      await expect(row.locator('p.out').textContent()).resolves.toMatch(/^outputSchema on: /);
+      await expect(row.locator('p.http').textContent()).resolves.toBe(`${withOut.http.method} ${withOut.http.path}`);
+      await row.screenshot({ path: join(ARTIFACTS, 'catalogue-page-tool.png') });
+
+      const without = catalogue.tools.find((t) => !t.outputSchema)!;
+      await page.fill('#q', without.name);
+      const row2 = page.locator('#tools details', { has: page.locator(`summary code:text-is("${without.name}")`) });
+      await row2.locator('summary').click();
+      await row2.locator('section.schema h4').first().waitFor();
+      await expect(row2.locator('p.out').textContent()).resolves.toMatch(/^outputSchema off: \S/);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('every setup snippet holds this deployment’s endpoint and the placeholder key, never a real key', async () => {
+    const { page, problems } = await openPage();
+    try {
+      const endpoint = `${worker.url}/mcp`;
+      const snippets = await page.locator('pre[data-snippet]').evaluateAll((els) => els.map((e) => ({ id: e.getAttribute('data-snippet'), text: e.textContent ?? '' })));
+      expect(snippets.map((s) => s.id)).toEqual(['claude-desktop', 'claude-connector', 'claude-code', 'cursor', 'vscode', 'sdk-v2', 'sdk-v1']);
+      for (const s of snippets) {
+        expect(s.text, s.id!).toContain(endpoint);
+        expect(s.text, s.id!).not.toContain(worker.apiKey);
+      }
+      expect(snippets.filter((s) => s.text.includes('YOUR_API_KEY')).map((s) => s.id)).toEqual(['claude-desktop', 'claude-code', 'cursor', 'sdk-v2', 'sdk-v1']);
+      // JSON snippets are valid JSON as shown.
+      for (const id of ['claude-desktop', 'cursor', 'vscode']) JSON.parse(snippets.find((s) => s.id === id)!.text);
+      await expect(page.locator('code.endpoint').textContent()).resolves.toBe(endpoint);
+      await page.screenshot({ path: join(ARTIFACTS, 'catalogue-page.png') });
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('renders hostile catalogue text as text (no markup, no script)', async () => {
+    const evil = '"><img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+    const c = fixtureCatalogue();
+    c.source.title = evil;
+    c.toolsets = { [`echo`]: { description: evil }, admin: { description: 'x' } };
+    c.tools[0]!.title = evil;
+    const html = renderPage(loadCatalogue(JSON.stringify(c)), { origin: 'https://mcp.example.com', credentialMode: 'passthrough' }, 'f'.repeat(64));
+    expect(html).not.toContain('<img src=x');
+    expect(html).not.toContain('<script>window.__pwned');
+    const page = await browser.newPage();
+    try {
+      await page.setContent(html);
+      await expect(page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).resolves.toBeUndefined();
+      await expect(page.locator('h1').textContent()).resolves.toBe(evil);
+    } finally {
+      await page.close();
+    }
+  });
+});
