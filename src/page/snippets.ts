@@ -33,7 +33,7 @@ export function snippets(endpoint: string, key = KEY_PLACEHOLDER): Snippet[] {
           },
         },
       }),
-      note: 'The header value lives in env because some clients mangle spaces inside args. Needs Node.js 18+ on the machine.',
+      note: 'The header value lives in env because some clients mangle spaces inside args. Needs Node.js (for npx) on the machine.',
     },
     {
       id: 'claude-connector',
