@@ -247,23 +247,16 @@ export function sampleRegex(pattern: string, seed: number, minLen = 0): string |
       const atom = one();
       let [lo, hi] = [1, 1];
       const q = p[i];
-      if (q === '?') [lo, hi] = [0, 1];
-      else if (q === '*') [lo, hi] = [0, 3];
-      else if (q === '+') [lo, hi] = [1, 3];
-      else if (q === '{') {
-        const m = /^\{(\d+)(,(\d*))?\}/.exec(p.slice(i));
-        if (m) {
-          lo = Number(m[1]);
-          hi = m[2] ? (m[3] ? Number(m[3]) : lo + 2) : lo;
-          i += m[0].length - 1;
-        } else [lo, hi] = [1, 1];
-      }
-      if (q === '?' || q === '*' || q === '+' || (q === '{' && /^\{\d/.test(p.slice(i)))) {
+      const m = q === '{' ? /^\{(\d+)(,(\d*))?\}/.exec(p.slice(i)) : null;
+      if (q === '?' || q === '*' || q === '+') {
+        [lo, hi] = q === '?' ? [0, 1] : q === '*' ? [0, 3] : [1, 3];
         i++;
-        if (p[i] === '?' || p[i] === '+') i++; // lazy / possessive
-      } else if (q === '{') {
-        /* not a quantifier */
+      } else if (m) {
+        lo = Number(m[1]);
+        hi = m[2] ? (m[3] ? Number(m[3]) : lo + 2) : lo;
+        i += m[0].length;
       }
+      if (lo !== 1 || hi !== 1) if (p[i] === '?' || p[i] === '+') i++; // lazy / possessive
       // Repeat the atom: re-parse it for each repetition so classes vary.
       const want = Math.max(lo, Math.min(hi, lo + (minLen > 0 ? 2 : 1)));
       let rep = atom;

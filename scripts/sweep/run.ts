@@ -141,7 +141,8 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
       log(`starting Prism (dynamic) for ${specForMock} …`);
       // Prism enforces the spec's security requirements; the worker sends no upstream credentials in key mode.
       tmp ??= await mkdtemp(join(tmpdir(), 'mcp-sweep-'));
-      const prism: Running = await startPrism({ spec: await mockableSpec(specForMock, tmp) });
+      // Big specs (Stripe, GitHub) take Prism minutes to read on a busy 2-core machine.
+      const prism: Running = await startPrism({ spec: await mockableSpec(specForMock, tmp), timeoutMs: 420_000 });
       running.push(prism);
       upstream = prism.url;
     }

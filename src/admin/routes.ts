@@ -2,8 +2,8 @@
 // own outputSchema (counted in src/upstream/execute.ts), and the runtime drop list as this isolate sees it.
 // Auth: `Authorization: Bearer <ADMIN_TOKEN>` (a secret: `wrangler secret put ADMIN_TOKEN`); anything else is 401,
 // including every request when ADMIN_TOKEN is not set.
-// The counts live in isolate memory: they cover the isolate that answered, since it started (see
-// `isolate.startedAt`). For fleet-wide numbers, use the `tool_call` log lines with outcome schema_mismatch.
+// The counts live in isolate memory: they cover the isolate that answered, since it started. For fleet-wide
+// numbers, use the `tool_call` log lines with outcome schema_mismatch.
 import type { Hono } from 'hono';
 import type { LoadedCatalogue } from '../catalogue/load.ts';
 import { schemaMismatchCounts } from '../upstream/execute.ts';
@@ -13,7 +13,8 @@ export interface AdminEnv extends DropsEnv {
   ADMIN_TOKEN?: string;
 }
 
-const startedAt = new Date().toISOString();
+// Set on the first admin request (Date is frozen at 0 in a Worker's global scope).
+let startedAt: string | undefined;
 
 async function digest(s: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s)));
@@ -33,6 +34,7 @@ export async function isAdmin(req: Request, token: string | undefined): Promise<
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function registerAdmin(app: Hono<any>, loaded: LoadedCatalogue): void {
   app.get('/admin/schema-health', async (c) => {
+    startedAt ??= new Date().toISOString();
     const env = (c.env ?? {}) as AdminEnv;
     if (!(await isAdmin(c.req.raw, env.ADMIN_TOKEN))) {
       const message = env.ADMIN_TOKEN ? 'Send Authorization: Bearer <ADMIN_TOKEN>.' : 'Admin routes are disabled: set the ADMIN_TOKEN secret.';
@@ -59,7 +61,7 @@ export function registerAdmin(app: Hono<any>, loaded: LoadedCatalogue): void {
     for (const n of schemaMismatchCounts.values()) total += n;
     return c.json(
       {
-        isolate: { startedAt },
+        isolate: { firstAdminRequestAt: startedAt },
         catalogue: { title: loaded.catalogue.source.title, hash: await loaded.hash(), tools: loaded.catalogue.tools.length },
         mismatches: { total, tools: schemaMismatchCounts.size },
         drops: {

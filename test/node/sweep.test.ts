@@ -1,0 +1,137 @@
+// Sweep building blocks: argument generator, drift layer, call classification, overrides writing.
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validate } from '../../src/catalogue/validator.ts';
+import { generateArgs, sampleRegex } from '../../scripts/sweep/args.ts';
+import { classifyError, classifyResult } from '../../scripts/sweep/clients.ts';
+import { drift, DRIFT_OBJECT, DRIFT_SCALAR, SpecIndex, type DriftStats } from '../../scripts/sweep/drift.ts';
+import { writeOverrides } from '../../scripts/sweep/report.ts';
+import type { SweepReport } from '../../scripts/sweep/run.ts';
+
+const stats = (): DriftStats => ({ requests: 0, jsonResponses: 0, matched: 0, extrasAdded: 0, nullsSet: 0 });
+
+describe('argument generator', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      id: { type: 'integer', minimum: 5, maximum: 9 },
+      when: { type: 'string', format: 'date-time' },
+      mail: { type: 'string', format: 'email' },
+      code: { type: 'string', pattern: '^[A-Z]{2}-\\d{3}$' },
+      kind: { type: 'string', enum: ['a', 'b', 'c'] },
+      tags: { type: 'array', items: { type: 'string', minLength: 3 }, minItems: 1 },
+      ref: { $ref: '#/$defs/Ref' },
+      nullable: { type: ['string', 'null'], maxLength: 4 },
+      one: { anyOf: [{ type: 'null' }, { type: 'object', properties: { x: { type: 'number', exclusiveMinimum: 0 } }, required: ['x'] }] },
+    },
+    required: ['id', 'code'],
+    $defs: { Ref: { type: 'object', properties: { n: { type: 'number', multipleOf: 0.5 } }, required: ['n'] } },
+  };
+  it('produces schema-valid arguments for every variant, deterministically', () => {
+    for (let v = 0; v < 5; v++) {
+      const args = generateArgs(schema, v);
+      expect(validate(schema, args).errors).toEqual([]);
+      expect(generateArgs(schema, v)).toEqual(args);
+    }
+    expect(Object.keys(generateArgs(schema, 0)).sort()).toEqual(['code', 'id']);
+    expect(Object.keys(generateArgs(schema, 1)).length).toBe(9);
+  });
+  it('samples simple regexes', () => {
+    for (const p of ['^[a-z0-9-]+$', '^\\d{4}-\\d{2}$', '^(foo|bar)_[a-f]{3,5}$', '^sk_(test|live)_\\w+$']) {
+      const s = sampleRegex(p, 0);
+      expect(s, p).toBeDefined();
+      expect(new RegExp(p, 'u').test(s!)).toBe(true);
+    }
+  });
+  it('retries variants until the validator accepts', () => {
+    const closed = { type: 'object', properties: { b: { anyOf: [{ type: 'object', properties: { k: { const: 1 } }, required: ['k'], additionalProperties: false }, { type: 'string' }] } }, required: ['b'] };
+    const valid = (a: unknown) => validate(closed, a).valid;
+    expect(valid(generateArgs(closed, 0, valid))).toBe(true);
+  });
+});
+
+describe('drift layer', () => {
+  const doc = {
+    openapi: '3.0.3',
+    paths: { '/things/{id}': { get: { responses: { 200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } } } } } },
+    components: {
+      schemas: {
+        Thing: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id'],
+          properties: {
+            id: { type: 'integer' },
+            note: { type: 'string', nullable: true },
+            owner: { allOf: [{ $ref: '#/components/schemas/Owner' }] },
+            metrics: { type: 'object', additionalProperties: { type: 'number' } },
+          },
+        },
+        Owner: { type: 'object', properties: { login: { type: ['string', 'null'] } } },
+      },
+    },
+  };
+  it('finds the response schema, adds undeclared fields at every level, nulls nullable fields, keeps maps typed', () => {
+    const idx = new SpecIndex(doc);
+    const schema = idx.responseSchema('GET', '/things/7', 200, 'application/json; charset=utf-8');
+    expect(schema).toBeDefined();
+    const s = stats();
+    const out = drift(idx, { id: 1, note: 'x', owner: { login: 'me' }, metrics: { a: 1 } }, schema, { extras: true, nulls: true }, s) as any;
+    expect(out.note).toBeNull();
+    expect(out.owner.login).toBeNull();
+    expect(out[DRIFT_SCALAR]).toBeTypeOf('string');
+    expect(out[DRIFT_OBJECT]).toBeTypeOf('object');
+    expect(out.owner[DRIFT_SCALAR]).toBeTypeOf('string');
+    expect(out.metrics[DRIFT_SCALAR]).toBeTypeOf('number');
+    expect(s.nullsSet).toBe(2);
+  });
+  it('leaves values alone when both options are off, and unmatched paths still drift', () => {
+    const idx = new SpecIndex(doc);
+    expect(idx.responseSchema('GET', '/nope', 200, 'application/json')).toBeUndefined();
+    const out = drift(idx, [{ a: 1 }], undefined, { extras: true, nulls: false }, stats()) as any;
+    expect(out[0][DRIFT_SCALAR]).toBeDefined();
+    expect(drift(idx, { a: 1 }, undefined, { extras: false, nulls: false }, stats())).toEqual({ a: 1 });
+  });
+});
+
+describe('classification', () => {
+  it('results', () => {
+    expect(classifyResult({ content: [] }).class).toBe('ok');
+    expect(classifyResult({ isError: true, content: [{ type: 'text', text: 'Upstream error: HTTP 404' }] }).class).toBe('upstream_error');
+    expect(classifyResult({ isError: true, content: [{ type: 'text', text: 'Error: upstream response did not match the declared output schema of tool x' }] })).toMatchObject({ class: 'schema_mismatch', side: 'server' });
+    expect(classifyResult({ isError: true, content: [{ type: 'text', text: 'Invalid arguments for x: …' }] }).class).toBe('invalid_arguments');
+  });
+  it('errors', () => {
+    expect(classifyError(Object.assign(new Error("MCP error -32602: Structured content does not match the tool's output schema: data must NOT have additional properties"), { code: -32602 }))).toMatchObject({ class: 'schema_mismatch', side: 'client' });
+    expect(classifyError(Object.assign(new Error('Tool x has an output schema but did not return structured content'), { code: -32600 })).class).toBe('protocol_error');
+    expect(classifyError(Object.assign(new Error('Request timed out'), { code: -32001 })).class).toBe('transport_failure');
+    expect(classifyError(new TypeError('fetch failed')).class).toBe('transport_failure');
+    expect(classifyError(Object.assign(new Error('Error POSTing to endpoint'), { code: 500 })).class).toBe('transport_failure');
+  });
+});
+
+describe('--write-overrides', () => {
+  it('adds outputSchema:false with a dated reason, keeps other entries, skips tools already dropped', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sweep-ov-'));
+    const file = join(dir, 'overrides.json');
+    await writeFile(file, JSON.stringify({ tools: { keep_me: { title: 'Kept' }, old: { outputSchema: false, reason: 'earlier' } } }));
+    const counts = { ok: 1, upstream_error: 0, invalid_arguments: 0, schema_mismatch: 3, protocol_error: 0, transport_failure: 0 };
+    const report = {
+      tools: [
+        { tool: 'bad', overrideKey: 'bad_generated', hasOutputSchema: true, counts, invalidArgSets: 0, examples: [{ client: 'v1', variant: 0, class: 'schema_mismatch', side: 'server', detail: 'Error: upstream response did not match the declared output schema of tool bad (/a: wrong)', ms: 1, args: {} }] },
+        { tool: 'old', overrideKey: 'old', hasOutputSchema: true, counts, invalidArgSets: 0, examples: [] },
+        { tool: 'fine', overrideKey: 'fine', hasOutputSchema: true, counts: { ...counts, schema_mismatch: 0 }, invalidArgSets: 0, examples: [] },
+      ],
+    } as unknown as SweepReport;
+    const changes = await writeOverrides(file, report, new Date('2026-11-30T12:00:00Z'));
+    expect(changes.map((c) => c.key)).toEqual(['bad_generated']);
+    const written = JSON.parse(await readFile(file, 'utf8'));
+    expect(written.tools.keep_me).toEqual({ title: 'Kept' });
+    expect(written.tools.old.reason).toBe('earlier');
+    expect(written.tools.bad_generated.outputSchema).toBe(false);
+    expect(written.tools.bad_generated.reason).toMatch(/^sweep 2026-11-30: 3\/4 results failed/);
+    expect(await writeOverrides(file, report)).toEqual([]);
+  });
+});
