@@ -4,7 +4,6 @@
 // Shows nothing secret: no keys, no upstream URL, no configuration beyond the credential mode.
 import type { LoadedCatalogue } from '../catalogue/load.ts';
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
-import type { CredentialMode } from '../config.ts';
 import { VERSION } from '../version.ts';
 import { PAGE_SCRIPT } from './script.ts';
 import { KEY_PLACEHOLDER, snippets } from './snippets.ts';
@@ -12,7 +11,8 @@ import { KEY_PLACEHOLDER, snippets } from './snippets.ts';
 export interface PageInput {
   /** Scheme + host of the request, e.g. https://mcp.example.com. */
   origin: string;
-  credentialMode: CredentialMode;
+  /** The worker's CREDENTIAL_MODE; only `passthrough` changes what the page says about keys. */
+  credentialMode: string;
 }
 
 export interface OutputStatus {

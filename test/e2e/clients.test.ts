@@ -75,7 +75,7 @@ describe('client setups against wrangler dev', () => {
       timings.mcpRemoteConnectListMs = Date.now() - t0;
       expect(tools.map((t) => t.name)).toEqual(['echo_get', 'echo_remove']);
       const result = await client.callTool({ name: 'echo_get', arguments: { id: 'bridged', limit: 2 } });
-      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(result.isError, textOf(result as { content?: unknown })).toBeFalsy();
       // The worker answers 401 without the bearer, so a successful call proves the bridge sent the header.
       expect(result.structuredContent).toMatchObject({ method: 'GET', url: '/echo/bridged?limit=2' });
     } catch (err) {
