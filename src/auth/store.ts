@@ -5,7 +5,7 @@
 // (up to ~60 s). So a key created or revoked by the CLI is seen by every isolate within about 90 s, usually
 // much sooner. A revoke done through this isolate (revokeKey) pins the revoked record in this isolate's cache
 // at once, so this isolate refuses the key from the next request on, even while KV still serves the old value.
-import { isKeyRecord, metadataOf, RECORD_PREFIX, USED_PREFIX, type KeyMetadata, type KeyRecord } from './keys-core.ts';
+import { isKeyRecord, matchKeys, metadataOf, RECORD_PREFIX, USED_PREFIX, type KeyMetadata, type KeyRecord } from './keys-core.ts';
 
 const NEGATIVE_TTL_MS = 10_000;
 /** KV edge-cache TTL for record reads (the KV minimum is 30 s). */
@@ -78,19 +78,14 @@ export function touchLastUsed(kv: KVNamespace, hash: string, day: string, waitUn
  * Returns the revoked record's metadata, or null when no key matches. Throws when the prefix is ambiguous.
  */
 export async function revokeKey(kv: KVNamespace, idOrPrefix: string, now = new Date()): Promise<KeyMetadata | null> {
-  const matches: string[] = [];
-  let exact: string | undefined;
+  const entries: Array<{ name: string; metadata?: KeyMetadata | null }> = [];
   let cursor: string | undefined;
   do {
     const page: KVNamespaceListResult<KeyMetadata> = await kv.list<KeyMetadata>({ prefix: RECORD_PREFIX, ...(cursor ? { cursor } : {}) });
-    for (const k of page.keys) {
-      const id = k.metadata?.id ?? k.name.slice(RECORD_PREFIX.length, RECORD_PREFIX.length + 12);
-      if (id === idOrPrefix) exact = k.name;
-      else if (id.startsWith(idOrPrefix) || k.metadata?.hint?.startsWith(idOrPrefix)) matches.push(k.name);
-    }
+    entries.push(...page.keys);
     cursor = page.list_complete ? undefined : page.cursor;
-  } while (cursor && !exact);
-  if (exact) matches.splice(0, matches.length, exact);
+  } while (cursor);
+  const matches = matchKeys(entries, idOrPrefix);
   if (matches.length === 0) return null;
   if (matches.length > 1) throw new Error(`"${idOrPrefix}" matches ${matches.length} keys; give more of the id`);
   const name = matches[0]!;

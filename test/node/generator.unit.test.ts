@@ -239,6 +239,13 @@ describe('overrides', () => {
     expect(namesProblems(r.catalogue.tools)).toEqual([]);
   });
 
+  it('adds tools to curated toolsets in bulk (toolsets.<name>.tools) and rejects unknown members', async () => {
+    const r = await buildCatalogue(MINI, { overrides: { tools: {}, toolsets: { core: { description: 'Core pets', tools: ['list_pets', 'create_pet'] } } } });
+    expect(tool(r, 'list_pets').toolsets).toEqual(['core', 'pets']);
+    expect(r.catalogue.toolsets.core).toEqual({ description: 'Core pets' });
+    await expect(buildCatalogue(MINI, { overrides: { tools: {}, toolsets: { core: { description: 'x', tools: ['nope'] } } } })).rejects.toThrow(/nope/);
+  });
+
   it('rejects unknown tools, bad keys, outputSchema:false without reason and name conflicts', async () => {
     await expect(buildCatalogue(MINI, { overrides: { tools: { no_such_tool: { hidden: true } } } })).rejects.toThrow(OverridesError);
     await expect(buildCatalogue(MINI, { overrides: { tools: { no_such_tool: { hidden: true } } } })).rejects.toThrow(/no_such_tool/);

@@ -1,0 +1,299 @@
+// Operator CLI for customer API keys (docs/keys.md).
+//
+//   npm run keys -- create --name <customer> [--customer <id>] [--toolsets a,b] [--tools x,y] [--readonly]
+//                          [--rate <n>/<sec|min|hour>] [--expires <date|30d|12h>]
+//                          [--upstream-credential-env <VAR>] [--live|--test] [--local|--remote]
+//   npm run keys -- list [--all] [--json] [--local|--remote]
+//   npm run keys -- revoke <id|prefix> [--local|--remote]
+//
+// --local (the default) writes the `wrangler dev` state in .wrangler/state (or --persist-to <dir> /
+// MCP_PERSIST_TO); --remote goes through wrangler to the deployed KEYS namespace.
+// The key is printed once, as `key: <key>`; only its SHA-256 hash is stored.
+import { readFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  formatRate,
+  importEncryptionKey,
+  isKeyRecord,
+  matchKeys,
+  metadataOf,
+  newKey,
+  parseRate,
+  RECORD_PREFIX,
+  USED_PREFIX,
+  type KeyMetadata,
+  type KeyRecord,
+  type Rate,
+} from '../src/auth/keys-core.ts';
+import { repoRoot } from './lib/proc.ts';
+import { DEFAULT_LOCAL_STATE, KvError, WranglerKv } from './keys/kv.ts';
+
+const USAGE = `Usage:
+  npm run keys -- create --name <customer name> [options]
+      --customer <id>              customer id (default: the name, lower-case, dashes)
+      --toolsets a,b               allowed toolsets (default: all)
+      --tools x,y                  allowed tools (default: all tools of the allowed toolsets)
+      --readonly                   only tools marked readOnlyHint
+      --rate <n>/<sec|min|hour>    per-key rate limit, e.g. 100/min (default: none)
+      --expires <when>             ISO date/time (2027-01-31, 2027-01-31T12:00Z) or 30d / 12h from now
+      --upstream-credential-env V  read this key's upstream credential from env var V (CREDENTIAL_MODE=customer);
+                                   encrypted with CREDENTIAL_ENCRYPTION_KEY (env, or .dev.vars for --local)
+      --live | --test              key prefix mcp_live_ / mcp_test_ (default: --test locally, --live remote)
+      --catalogue <file>           catalogue to check names against (default catalog/catalog.txt)
+  npm run keys -- list [--all] [--json]       --all includes revoked and expired keys
+  npm run keys -- revoke <id|prefix>          a key id, a unique prefix of one, or a key hint (mcp_live_AbCd)
+Target (every command):
+  --local (default)      the wrangler dev state directory (--persist-to <dir>, default .wrangler/state)
+  --remote               the deployed KEYS namespace (wrangler must be logged in)
+  --config <file>        wrangler config (default wrangler.toml)`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<void> {
+  const { values: o, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      customer: { type: 'string' },
+      toolsets: { type: 'string' },
+      tools: { type: 'string' },
+      readonly: { type: 'boolean' },
+      rate: { type: 'string' },
+      expires: { type: 'string' },
+      'upstream-credential-env': { type: 'string' },
+      live: { type: 'boolean' },
+      test: { type: 'boolean' },
+      catalogue: { type: 'string' },
+      local: { type: 'boolean' },
+      remote: { type: 'boolean' },
+      'persist-to': { type: 'string' },
+      config: { type: 'string' },
+      all: { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (o.help || !command) {
+    process.stdout.write(USAGE + '\n');
+    return;
+  }
+  if (o.local && o.remote) throw new UsageError('choose one of --local and --remote');
+  const remote = Boolean(o.remote);
+  const kv = new WranglerKv({
+    remote,
+    persistTo: resolve(o['persist-to'] ?? process.env.MCP_PERSIST_TO ?? DEFAULT_LOCAL_STATE),
+    config: resolve(o.config ?? join(repoRoot, 'wrangler.toml')),
+  });
+
+  if (command === 'create') {
+    if (rest.length) throw new UsageError(`unexpected argument: ${rest[0]}`);
+    await create(kv, o, remote);
+  } else if (command === 'list') {
+    await list(kv, Boolean(o.all), Boolean(o.json));
+  } else if (command === 'revoke') {
+    if (rest.length !== 1) throw new UsageError('revoke takes one key id or prefix');
+    await revoke(kv, rest[0]!);
+  } else {
+    throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+interface CreateOptions {
+  name?: string;
+  customer?: string;
+  toolsets?: string;
+  tools?: string;
+  readonly?: boolean;
+  rate?: string;
+  expires?: string;
+  'upstream-credential-env'?: string;
+  live?: boolean;
+  test?: boolean;
+  catalogue?: string;
+}
+
+async function create(kv: WranglerKv, o: CreateOptions, remote: boolean): Promise<void> {
+  const name = o.name?.trim();
+  if (!name) throw new UsageError('create needs --name <customer name>');
+  if (o.live && o.test) throw new UsageError('choose one of --live and --test');
+  const customerId = o.customer?.trim() || slug(name);
+  if (!customerId) throw new UsageError('--customer <id> is needed when the name has no letters or digits');
+  const toolsets = splitList(o.toolsets);
+  const tools = splitList(o.tools);
+  checkNames(o.catalogue ?? join(repoRoot, 'catalog', 'catalog.txt'), toolsets, tools);
+  let rate: Rate | undefined;
+  try {
+    rate = o.rate ? parseRate(o.rate) : undefined;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const expiresAt = o.expires ? parseExpiry(o.expires) : undefined;
+
+  let upstreamCredential: string | undefined;
+  let encryptionKey: CryptoKey | undefined;
+  const credVar = o['upstream-credential-env'];
+  if (credVar) {
+    upstreamCredential = process.env[credVar];
+    if (!upstreamCredential) throw new UsageError(`environment variable ${credVar} is empty or unset`);
+    const secret = process.env.CREDENTIAL_ENCRYPTION_KEY ?? (remote ? undefined : devVar('CREDENTIAL_ENCRYPTION_KEY'));
+    if (!secret) {
+      throw new UsageError(
+        'an upstream credential needs CREDENTIAL_ENCRYPTION_KEY (the same value as the Worker secret) in the environment' +
+          (remote ? '' : ' or in .dev.vars'),
+      );
+    }
+    try {
+      encryptionKey = await importEncryptionKey(secret);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
+
+  const prefix = o.live ? 'mcp_live_' : o.test ? 'mcp_test_' : remote ? 'mcp_live_' : 'mcp_test_';
+  const made = await newKey({
+    prefix,
+    customer: { id: customerId, name },
+    ...(toolsets ? { toolsets } : {}),
+    ...(tools ? { tools } : {}),
+    readOnly: Boolean(o.readonly),
+    ...(rate ? { rate } : {}),
+    ...(expiresAt ? { expiresAt } : {}),
+    ...(upstreamCredential !== undefined ? { upstreamCredential, encryptionKey } : {}),
+  });
+  await kv.put(RECORD_PREFIX + made.hash, JSON.stringify(made.record), metadataOf(made.record));
+  const r = made.record;
+  const out = [
+    `key: ${made.key}`,
+    `id: ${r.id}`,
+    `customer: ${r.customer.name} (${r.customer.id})`,
+    `scope: ${describeScope(r)}`,
+    `rate: ${r.rate ? formatRate(r.rate) : 'unlimited'}`,
+    `expires: ${r.expiresAt ?? 'never'}`,
+    ...(r.upstreamCredential ? ['upstream credential: stored encrypted'] : []),
+    `stored in: ${remote ? 'remote KEYS namespace' : `local state ${kv.target.persistTo}`}`,
+    '',
+    'This is the only time the key is shown. Give it to the customer now; only its hash is stored.',
+  ];
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+async function list(kv: WranglerKv, all: boolean, json: boolean): Promise<void> {
+  const [records, used] = await Promise.all([kv.list(RECORD_PREFIX), kv.list(USED_PREFIX)]);
+  const lastUsed = new Map(used.map((u) => [u.name.slice(USED_PREFIX.length), String(u.metadata?.day ?? '')]));
+  const now = Date.now();
+  const rows = records.map((e) => {
+    const md = (e.metadata ?? {}) as Partial<KeyMetadata>;
+    const hash = e.name.slice(RECORD_PREFIX.length);
+    const status = md.revokedAt ? 'revoked' : md.expiresAt && !(Date.parse(md.expiresAt) > now) ? 'expired' : 'active';
+    return { ...md, id: md.id ?? hash.slice(0, 12), status, lastUsed: lastUsed.get(hash) || undefined };
+  });
+  const shown = rows.filter((r) => all || r.status === 'active').sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));
+  if (json) {
+    process.stdout.write(JSON.stringify(shown, null, 2) + '\n');
+    return;
+  }
+  if (!shown.length) {
+    process.stdout.write(all ? 'No keys.\n' : 'No active keys (--all shows revoked and expired ones).\n');
+    return;
+  }
+  const header = ['ID', 'KEY', 'CUSTOMER', 'STATUS', 'CREATED', 'EXPIRES', 'LAST USED', 'RATE', 'SCOPE'];
+  const table = shown.map((r) => [
+    r.id,
+    r.hint ? `${r.hint}…` : '',
+    r.customer ? `${r.customer} (${r.customerId})` : '',
+    r.status,
+    day(r.createdAt),
+    day(r.expiresAt) || 'never',
+    r.lastUsed ?? 'never',
+    r.rate ?? 'unlimited',
+    r.scope ?? 'all',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  process.stdout.write([line(header), ...table.map(line)].join('\n') + '\n');
+}
+
+async function revoke(kv: WranglerKv, idOrPrefix: string): Promise<void> {
+  if (idOrPrefix.length < 4) throw new UsageError('give at least 4 characters of the key id');
+  const entries = await kv.list(RECORD_PREFIX);
+  const matches = matchKeys(entries as Array<{ name: string; metadata?: Partial<KeyMetadata> | null }>, idOrPrefix);
+  if (matches.length === 0) throw new UsageError(`no key matches "${idOrPrefix}" (npm run keys -- list --all)`);
+  if (matches.length > 1) throw new UsageError(`"${idOrPrefix}" matches ${matches.length} keys; give more of the id`);
+  const name = matches[0]!;
+  const raw = await kv.get(name);
+  const record: unknown = raw === null ? null : JSON.parse(raw);
+  if (!isKeyRecord(record)) throw new Error(`the record for ${name.slice(0, RECORD_PREFIX.length + 12)} is missing or invalid`);
+  const r: KeyRecord = record;
+  if (r.revokedAt) {
+    process.stdout.write(`${r.id} (${r.customer.name}) was already revoked at ${r.revokedAt}\n`);
+    return;
+  }
+  r.revokedAt = new Date().toISOString();
+  await kv.put(name, JSON.stringify(r), metadataOf(r));
+  process.stdout.write(
+    `revoked ${r.id} (${r.customer.name}) at ${r.revokedAt}\n` +
+      (kv.target.remote
+        ? 'Running isolates refuse it within about 90 s (KV propagation plus the per-isolate cache; docs/keys.md).\n'
+        : 'A running wrangler dev refuses it within KEY_CACHE_TTL_SECONDS (30 s by default).\n'),
+  );
+}
+
+function describeScope(r: KeyRecord): string {
+  const parts = [r.toolsets ? `toolsets ${r.toolsets.join(', ')}` : 'all toolsets', r.tools ? `tools ${r.tools.join(', ')}` : '', r.readOnly ? 'read-only' : ''];
+  return parts.filter(Boolean).join('; ');
+}
+
+function checkNames(catalogueFile: string, toolsets: string[] | undefined, tools: string[] | undefined): void {
+  if (!toolsets && !tools) return;
+  if (!existsSync(catalogueFile)) throw new UsageError(`catalogue ${catalogueFile} not found; pass --catalogue <file>`);
+  const cat = JSON.parse(readFileSync(catalogueFile, 'utf8')) as { toolsets: Record<string, unknown>; tools: Array<{ name: string; aliases?: string[] }> };
+  const badSets = (toolsets ?? []).filter((t) => t !== 'all' && !(t in cat.toolsets));
+  if (badSets.length) throw new UsageError(`unknown toolset${badSets.length > 1 ? 's' : ''}: ${badSets.join(', ')}. Valid: ${Object.keys(cat.toolsets).join(', ')}`);
+  const names = new Set(cat.tools.flatMap((t) => [t.name, ...(t.aliases ?? [])]));
+  const badTools = (tools ?? []).filter((t) => !names.has(t));
+  if (badTools.length) throw new UsageError(`unknown tool${badTools.length > 1 ? 's' : ''}: ${badTools.join(', ')}`);
+}
+
+function parseExpiry(raw: string): string {
+  const rel = /^(\d+)\s*([dh])$/i.exec(raw.trim());
+  const t = rel ? Date.now() + Number(rel[1]) * (rel[2]!.toLowerCase() === 'd' ? 86_400_000 : 3_600_000) : Date.parse(raw);
+  if (!Number.isFinite(t)) throw new UsageError(`--expires: "${raw}" is not a date (2027-01-31, 2027-01-31T12:00Z) or a duration (30d, 12h)`);
+  if (t <= Date.now()) throw new UsageError(`--expires: ${new Date(t).toISOString()} is in the past`);
+  return new Date(t).toISOString();
+}
+
+/** A value from .dev.vars (the file wrangler dev reads local secrets from). */
+function devVar(name: string): string | undefined {
+  const file = join(repoRoot, '.dev.vars');
+  if (!existsSync(file)) return undefined;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (m && m[1] === name) return m[2]!.replace(/^(["'])(.*)\1$/, '$2');
+  }
+  return undefined;
+}
+
+function splitList(raw: string | undefined): string[] | undefined {
+  const items = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return items.length ? items : undefined;
+}
+
+function slug(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64);
+}
+
+function day(iso: string | undefined): string {
+  return iso ? iso.slice(0, 10) : '';
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  if (e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    process.stderr.write(`keys: ${(e as Error).message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`keys: ${e instanceof KvError ? e.message : e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,116 @@
+// The KEYS namespace through `wrangler kv key …`: --local (the `wrangler dev` state directory) or --remote.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { binDir, childEnv, repoRoot } from '../lib/proc.ts';
+
+/**
+ * Local state shared by `npm run keys -- … --local` and `wrangler dev`: wrangler's own default
+ * (`<repo>/.wrangler/state`). `npm start` sees keys made here when it runs wrangler dev with this
+ * --persist-to (or with none). Override with --persist-to or MCP_PERSIST_TO.
+ */
+export const DEFAULT_LOCAL_STATE = join(repoRoot, '.wrangler', 'state');
+
+export interface KvTarget {
+  remote: boolean;
+  /** Local state directory (local only). */
+  persistTo: string;
+  /** wrangler config; default the repo's wrangler.toml. */
+  config: string;
+}
+
+export interface KvListEntry {
+  name: string;
+  metadata?: Record<string, unknown> | null;
+}
+
+export class KvError extends Error {}
+
+export class WranglerKv {
+  readonly target: KvTarget;
+  constructor(target: KvTarget) {
+    this.target = target;
+  }
+
+  private args(): string[] {
+    const a = ['--binding', 'KEYS', '--config', this.target.config];
+    // `wrangler dev` (local) binds KEYS to the namespace's preview_id when one is set, so --local writes there;
+    // --remote is the deployed (production) id.
+    if (this.target.remote) a.push('--preview', 'false', '--remote');
+    else a.push('--preview', '--local', '--persist-to', this.target.persistTo);
+    return a;
+  }
+
+  async put(name: string, value: string, metadata?: unknown): Promise<void> {
+    const extra = metadata === undefined ? [] : ['--metadata', JSON.stringify(metadata)];
+    await run(['kv', 'key', 'put', name, value, ...this.args(), ...extra]);
+  }
+
+  async get(name: string): Promise<string | null> {
+    const out = await run(['kv', 'key', 'get', name, '--text', ...this.args()], true);
+    if (out.code !== 0) return null;
+    const text = stripBanner(out.stdout);
+    return text === 'Value not found' ? null : text;
+  }
+
+  async list(prefix: string): Promise<KvListEntry[]> {
+    const out = await run(['kv', 'key', 'list', '--prefix', prefix, ...this.args()]);
+    const text = stripBanner(out.stdout);
+    const start = text.indexOf('[');
+    if (start < 0) throw new KvError(`wrangler kv key list printed no JSON:\n${text.slice(0, 500)}`);
+    return JSON.parse(text.slice(start)) as KvListEntry[];
+  }
+}
+
+// wrangler prints a banner ("⛅️ wrangler …", "Resource location: local", a hint) before the value.
+function stripBanner(stdout: string): string {
+  const lines = stdout.split('\n');
+  const i = lines.findIndex((l) => /^Use --remote|^Use --local|^Resource location/.test(l.trim()));
+  let rest = lines;
+  if (i >= 0) {
+    let j = i;
+    while (j < lines.length && (/^Use --|^Resource location/.test(lines[j]!.trim()) || lines[j]!.trim() === '')) j++;
+    rest = lines.slice(j);
+  }
+  return rest.join('\n').replace(/\n+$/, '');
+}
+
+interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs wrangler; retries a few times when the local state is busy (another wrangler holds it for a moment). */
+async function run(args: string[], allowFailure = false): Promise<RunResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runOnce(args, allowFailure);
+    } catch (e) {
+      if (attempt >= 4 || !(e instanceof KvError) || !/connection lost|SQLITE_BUSY|database is locked|EBUSY/i.test(e.message)) throw e;
+      await new Promise((r) => setTimeout(r, 300 * attempt));
+    }
+  }
+}
+
+function runOnce(args: string[], allowFailure: boolean): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(binDir, 'wrangler'), args, {
+      cwd: repoRoot,
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const result = { code: code ?? 1, stdout, stderr };
+      if (result.code !== 0 && !allowFailure) {
+        // The command line may hold a key record (hashes and ciphertext only); keep the message to wrangler's error.
+        const err = (stderr.match(/ERROR.*$/m)?.[0] ?? stderr.trim().split('\n').slice(-3).join('\n')).replace(/\u001b\[[0-9;]*m/g, '');
+        reject(new KvError(`wrangler kv ${args[2]} failed (${result.code}): ${err}`));
+      } else resolve(result);
+    });
+  });
+}
