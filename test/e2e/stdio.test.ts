@@ -58,7 +58,7 @@ beforeAll(async () => {
   // npx treats `./x.tgz` as a package spec; an absolute path would be run as a command. cwd is `dir`.
   tarball = `./${info[0]!.filename}`;
   timings.tarballBytes = info[0]!.size;
-  expect(info[0]!.files.map((f) => f.path).sort()).toEqual(['bin/mcp-catalogue.js', 'catalog/catalog.txt', 'dist/stdio/main.mjs', 'package.json']);
+  expect(info[0]!.files.map((f) => f.path).sort()).toEqual(['README.md', 'bin/mcp-catalogue.js', 'catalog/catalog.txt', 'dist/stdio/main.mjs', 'package.json']);
 }, 180_000);
 
 afterAll(async () => {
