@@ -1,0 +1,47 @@
+// Bench-only worker entry (never deployed): the production entry src/index.ts (its default export and every
+// named export, e.g. Durable Object classes) plus two routes the benchmarks compare it against. `npm run bench` serves this file
+// with `wrangler dev` through a temporary config whose `main` points here; production code is untouched.
+//
+//   /__bench/passthrough/<path>  The floor: proxies the HTTP request to UPSTREAM_URL/<path> and returns
+//                                the upstream response as is. No MCP, no JSON-RPC, no validation.
+//   /__bench/prebaked/<mcp path> The tools/list ceiling: the first request is answered by the real app
+//                                (path without the /__bench/prebaked prefix) and its body bytes are
+//                                kept; every later request with the same path and body gets those bytes.
+import app from '../../src/index.ts';
+import type { Env } from '../../src/config.ts';
+
+export * from '../../src/index.ts';
+
+const PASSTHROUGH = '/__bench/passthrough/';
+const PREBAKED = '/__bench/prebaked/';
+const prebaked = new Map<string, { body: ArrayBuffer; type: string }>();
+
+export default {
+  async fetch(request: Request, env: Env, ctx: Parameters<typeof app.fetch>[2]): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname.startsWith(PASSTHROUGH)) {
+      const base = (env.UPSTREAM_URL ?? '').replace(/\/+$/, '');
+      const target = `${base}/${url.pathname.slice(PASSTHROUGH.length)}${url.search}`;
+      const upstream = await fetch(target, {
+        method: request.method,
+        headers: { accept: request.headers.get('accept') ?? '*/*' },
+        body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body,
+      });
+      return new Response(upstream.body, { status: upstream.status, headers: { 'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream' } });
+    }
+    if (url.pathname.startsWith(PREBAKED)) {
+      const body = await request.text();
+      const path = `/${url.pathname.slice(PREBAKED.length)}${url.search}`;
+      const key = `${path}\n${body}`;
+      let hit = prebaked.get(key);
+      if (!hit) {
+        const inner = new Request(new URL(path, url), { method: request.method, headers: request.headers, body });
+        const res = await app.fetch(inner, env, ctx);
+        hit = { body: await res.arrayBuffer(), type: res.headers.get('content-type') ?? 'application/json' };
+        prebaked.set(key, hit);
+      }
+      return new Response(hit.body, { headers: { 'content-type': hit.type } });
+    }
+    return app.fetch(request, env, ctx);
+  },
+};

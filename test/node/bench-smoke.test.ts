@@ -1,0 +1,46 @@
+// The bench's pure helpers (scripts/bench/stats.ts). No timing assertions: figures are never tested.
+import { describe, expect, it } from 'vitest';
+import { fmtMs, fmtRatio, median, parseCheckStartup, parseTimeV, percentile, ratio, spread, summarize, verdict } from '../../scripts/bench/stats.ts';
+
+describe('bench stats', () => {
+  it('percentile is nearest-rank and does not mutate its input', () => {
+    const xs = [5, 1, 4, 2, 3];
+    expect(percentile(xs, 50)).toBe(3);
+    expect(percentile(xs, 0)).toBe(1);
+    expect(percentile(xs, 100)).toBe(5);
+    expect(percentile(xs, 99)).toBe(5);
+    expect(xs).toEqual([5, 1, 4, 2, 3]);
+    const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(hundred, 50)).toBe(50);
+    expect(percentile(hundred, 99)).toBe(99);
+    expect(percentile([], 50)).toBeNaN();
+  });
+
+  it('median averages the middle pair; spread and summarize', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNaN();
+    expect(spread([3, 9, 1])).toEqual({ median: 3, min: 1, max: 9, n: 3 });
+    expect(summarize([1, 2, 3, 4])).toMatchObject({ n: 4, p50: 2, p99: 4, mean: 2.5 });
+  });
+
+  it('ratio, formatting and verdicts', () => {
+    expect(ratio(3, 2)).toBe(1.5);
+    expect(ratio(1, 0)).toBeNaN();
+    expect(fmtRatio(1.149)).toBe('1.15×');
+    expect(fmtMs(0.4123)).toBe('0.412 ms');
+    expect(fmtMs(12.34)).toBe('12.3 ms');
+    expect(fmtMs(1234.4)).toBe('1,234 ms');
+    expect(verdict(1.1, 1.15)).toMatch(/^met/);
+    expect(verdict(1.2, 1.15)).toMatch(/^MISSED/);
+    expect(verdict(NaN, 1.15)).toBe('—');
+  });
+
+  it('parses wrangler check startup and /usr/bin/time -v output', () => {
+    const startup = '│ Bundle: 5997.38 KiB / gzip: 593.09 KiB\n│   Active: 115.5 ms (including 20.1 ms garbage collection)\n│   Idle: 107.2 ms';
+    expect(parseCheckStartup(startup)).toEqual({ activeMs: 115.5, gcMs: 20.1, bundleKiB: 5997.38, gzipKiB: 593.09 });
+    const time = '\tUser time (seconds): 6.10\n\tSystem time (seconds): 0.52\n\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:07.46\n\tMaximum resident set size (kbytes): 213872\n';
+    expect(parseTimeV(time)).toEqual({ userS: 6.1, sysS: 0.52, wallS: 7.46, maxRssKiB: 213872 });
+    expect(parseTimeV('Elapsed (wall clock) time (h:mm:ss or m:ss): 1:02:03.5').wallS).toBe(3723.5);
+  });
+});
