@@ -25,14 +25,16 @@ Usage: npx -y mcp-catalogue        (configure with environment variables)
   MCP_UPSTREAM_URL or UPSTREAM_URL   API base URL (default: the catalogue's own)
   MCP_TOOLSETS=a,b  MCP_TOOLS=x,y  MCP_READONLY=1   serve a slice of the catalogue
   MCP_CATALOG=path/to/catalog.txt    serve another generated catalogue
+  UPSTREAM_AUTH_HEADER=x-api-key     send the token as-is in that header instead
   UPSTREAM_TIMEOUT_MS, MAX_RESPONSE_BYTES, MAX_RESULT_TOKENS   limits, as for the worker
 `);
   process.exit(arg === '--help' || arg === '-h' ? 0 : 2);
 }
 
-const bundle = new URL('dist/stdio/main.mjs', root);
-// In a git checkout without a build, Node 22's type stripping runs the TypeScript source directly.
-const { startStdio, UsageError } = await import(existsSync(bundle) ? bundle.href : new URL('src/stdio/main.ts', root).href);
+// The published package carries only the bundle (dist/stdio, built by prepack). In a git checkout the source is
+// there too and wins, so a stale dist/ never runs; Node 22's type stripping runs it directly.
+const source = new URL('src/stdio/main.ts', root);
+const { startStdio, UsageError } = await import(existsSync(source) ? source.href : new URL('dist/stdio/main.mjs', root).href);
 
 const cataloguePath = process.env.MCP_CATALOG?.trim() || new URL('catalog/catalog.txt', root);
 let catalogueText;

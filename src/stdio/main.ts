@@ -4,6 +4,7 @@
 // Environment:
 //   MCP_UPSTREAM_URL | UPSTREAM_URL   the API base URL (default: the catalogue's, e.g. https://api.github.com)
 //   UPSTREAM_TOKEN | API_KEY          sent upstream as `Authorization: Bearer <token>` (omitted when unset)
+//   UPSTREAM_AUTH_HEADER              another header for the token, sent as-is (e.g. x-api-key); default authorization
 //   MCP_TOOLSETS                      comma-separated toolsets to serve (default: all)
 //   MCP_TOOLS                         comma-separated tool names to serve (default: all of the toolsets)
 //   MCP_READONLY=1                    serve read-only tools only
@@ -38,12 +39,15 @@ export function startStdio({ catalogueText, env }: StdioOptions): { close: () =>
       UPSTREAM_TIMEOUT_MS: env.UPSTREAM_TIMEOUT_MS,
       MAX_RESPONSE_BYTES: env.MAX_RESPONSE_BYTES,
       MAX_RESULT_TOKENS: env.MAX_RESULT_TOKENS,
+      UPSTREAM_AUTH_HEADER: env.UPSTREAM_AUTH_HEADER,
     },
     loaded.catalogue.defaultUpstream,
   );
   const token = pick('UPSTREAM_TOKEN', 'API_KEY');
   if (token && !/^[\x21-\x7e]+$/.test(token)) throw new UsageError('UPSTREAM_TOKEN/API_KEY must be a single token of printable characters (no spaces or "Bearer " prefix).');
-  const upstreamHeaders: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const header = config.upstreamAuthHeader;
+  if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(header)) throw new UsageError(`UPSTREAM_AUTH_HEADER is not a valid header name: ${JSON.stringify(header)}`);
+  const upstreamHeaders: Record<string, string> = !token ? {} : header === 'authorization' ? { authorization: `Bearer ${token}` } : { [header]: token };
   const caller = { id: 'stdio', scope: {}, upstreamHeaders };
 
   const spec: SliceSpec = {};

@@ -116,6 +116,18 @@ describe('stdio package', () => {
     }
   });
 
+  it('UPSTREAM_AUTH_HEADER sends the token as-is in another header', async () => {
+    const { client } = await connect('node', [BIN], { MCP_CATALOG: cataloguePath, UPSTREAM_URL: upstream.url, API_KEY: 'raw_key', UPSTREAM_AUTH_HEADER: 'X-Api-Key' });
+    try {
+      const result = await client.callTool({ name: 'echo_get', arguments: { id: 'h' } });
+      const headers = (result.structuredContent as { headers: Record<string, string> }).headers;
+      expect(headers['x-api-key']).toBe('raw_key');
+      expect(headers.authorization).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+  });
+
   it('mcp-inspector-cli --cli lists and calls tools over stdio', async () => {
     const base = [
       '--cli', 'node', BIN,
