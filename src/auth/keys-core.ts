@@ -90,7 +90,7 @@ export function hex(buf: ArrayBuffer | Uint8Array): string {
   return s;
 }
 
-export function fromHex(s: string): Uint8Array {
+export function fromHex(s: string): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(s.length >> 1);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(s.slice(i * 2, i * 2 + 2), 16);
   return out;
@@ -195,7 +195,7 @@ export function toBase64(bytes: Uint8Array): string {
   return btoa(s);
 }
 
-export function fromBase64(s: string): Uint8Array {
+export function fromBase64(s: string): Uint8Array<ArrayBuffer> {
   const std = s.replace(/-/g, '+').replace(/_/g, '/');
   const bin = atob(std + '='.repeat((4 - (std.length % 4)) % 4));
   const out = new Uint8Array(bin.length);
