@@ -11,7 +11,9 @@ import { registerPage } from './page/route.ts';
 import { guardHostAndOrigin } from './protocol/host-guard.ts';
 import { buildServer } from './protocol/mcp-server.ts';
 import { clientNameOf, inferProfile, PROFILE_IDS, profileById, type Profile } from './profiles/profiles.ts';
-import { VERSION } from './version.ts';
+import { viewOf } from './profiles/view.ts';
+import { serveToolsList } from './protocol/tools-list.ts';
+import { SERVER_NAME, VERSION } from './version.ts';
 
 type AppEnv = { Bindings: Env };
 
@@ -75,10 +77,14 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
     const slice = sliceOf(served, intersect(requested, auth.caller.scope));
     // Client profile: ?client=, else inferred from the client's name in this message (src/profiles).
     const clientParam = c.req.query('client');
-    const profile = clientParam ? profileById(clientParam) : inferProfile(clientNameOf(await peekJson(c.req.raw)));
+    const message = await peekJson(c.req.raw);
+    const profile = clientParam ? profileById(clientParam) : inferProfile(clientNameOf(message));
     if (!profile) return c.json({ error: 'unknown_client', message: `Unknown client profile: ${clientParam}. Valid client names: ${PROFILE_IDS.join(', ')}`, unknown: [clientParam], valid: PROFILE_IDS }, 400);
     const mode = discover || c.req.query('mode') === 'discover' ? 'discover' : 'tools';
-    return mcp.fetch(c.req.raw, { authInfo: { token: '', clientId: auth.caller.id, scopes: [], extra: { loaded: served, caller: auth.caller, config: cfg, slice, profile, mode } } });
+    const sdk = () => mcp.fetch(c.req.raw, { authInfo: { token: '', clientId: auth.caller.id, scopes: [], extra: { loaded: served, caller: auth.caller, config: cfg, slice, profile, mode } } });
+    // tools/list from ready bytes once proven byte-equal to the SDK's answer (src/protocol/tools-list.ts).
+    if (mode === 'tools') return serveToolsList(c.req.raw, message, viewOf(served, slice, profile), { name: SERVER_NAME, version: VERSION, title: served.catalogue.source.title }, sdk);
+    return sdk();
   };
 
   app.all('/mcp', (c) => serveMcp(c, undefined));

@@ -29,7 +29,7 @@ const NOISE = [
 export function compactDescription(description: string, title: string, max: number): string {
   const paragraphs = description
     .split(/\n\s*\n/)
-    .map((p) => p.replace(LINK, '$1').replace(/\s+/g, ' ').trim())
+    .map((p) => (p.includes('](') ? p.replace(LINK, '$1') : p).replace(/\s+/g, ' ').trim())
     .filter(Boolean);
   if (paragraphs[0] && sameText(paragraphs[0], title) && paragraphs.length > 1) paragraphs.shift();
   const first = paragraphs.find((p) => !NOISE.some((re) => re.test(p))) ?? paragraphs[0] ?? '';
@@ -37,7 +37,9 @@ export function compactDescription(description: string, title: string, max: numb
 }
 
 export function clip(text: string, max: number): string {
-  const t = text.replace(LINK, '$1').replace(/\s+/g, ' ').trim();
+  // Fast path: most property descriptions are short, single-line and link-free.
+  if (text.length <= max && !text.includes('[') && !/\s\s|\n|^\s|\s$/.test(text)) return text;
+  const t = (text.includes('](') ? text.replace(LINK, '$1') : text).replace(/\s+/g, ' ').trim();
   if (t.length <= max) return t;
   const cut = t.slice(0, max);
   const sentence = cut.search(/[.!?](?=\s)[^.!?]*$/);
