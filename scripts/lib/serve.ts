@@ -89,7 +89,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
     log(`starting wrangler dev on 127.0.0.1:${opts.port} (${what}) …`);
     const vars: Record<string, string> = { ...opts.vars, UPSTREAM_URL: upstream, CREDENTIAL_MODE: opts.credentialMode };
     if (opts.credentialMode === 'key') vars.API_KEY = opts.key;
-    const worker = await startWranglerDev({ port: opts.port, vars, catalogueDir: opts.catalogueDir });
+    // Local state in wrangler's default place (or MCP_PERSIST_TO), so keys made with `npm run keys -- create --local`
+    // (and other `wrangler kv --local` writes) are seen here; see docs/keys.md.
+    const persistTo = process.env.MCP_PERSIST_TO || join(repoRoot, '.wrangler', 'state');
+    const worker = await startWranglerDev({ port: opts.port, vars, catalogueDir: opts.catalogueDir, persistTo });
     running.push(worker);
     log(`wrangler dev ready in ${(worker.startMs / 1000).toFixed(1)} s`);
 
