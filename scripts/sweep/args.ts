@@ -9,9 +9,13 @@ const isObj = (x: unknown): x is Schema => !!x && typeof x === 'object' && !Arra
 export interface GenContext {
   root: Schema;
   variant: number;
+  /** Depth up to which optional properties are generated (default MAX_DEPTH); deeper, only required ones. */
+  fullDepth?: number;
 }
 
 const MAX_DEPTH = 6;
+/** Past MAX_DEPTH only required properties are generated (spec-valid, and finite for cyclic specs) up to here. */
+const HARD_DEPTH = 24;
 
 /**
  * Arguments for `variant`. When `valid` is given (a validator for the inputSchema), the next few variants
@@ -29,8 +33,8 @@ export function generateArgs(inputSchema: Schema, variant: number, valid?: (args
 }
 
 /** A value for any schema whose local $refs resolve against `root` (e.g. an OpenAPI document). */
-export function generateValue(schema: unknown, root: Schema, variant = 0): unknown {
-  return gen(schema, { root, variant }, 0, '');
+export function generateValue(schema: unknown, root: Schema, variant = 0, fullDepth = MAX_DEPTH): unknown {
+  return gen(schema, { root, variant, fullDepth }, 0, '');
 }
 
 function deref(s: unknown, ctx: GenContext, seen = 0): Schema {
@@ -78,7 +82,15 @@ function gen(raw: unknown, ctx: GenContext, depth: number, path: string): unknow
   for (const key of ['anyOf', 'oneOf'] as const) {
     if (Array.isArray(s[key]) && s[key].length) {
       const branches = s[key].filter((b: unknown) => deref(b, ctx).type !== 'null');
-      const pool = branches.length ? branches : s[key];
+      let pool = branches.length ? branches : s[key];
+      if (depth > (ctx.fullDepth ?? MAX_DEPTH)) {
+        // Deep inside a (possibly cyclic) structure, prefer a scalar branch (e.g. Stripe's expandable id-or-object).
+        const scalar = pool.filter((b: unknown) => {
+          const t = deref(b, ctx).type;
+          return t === 'string' || t === 'integer' || t === 'number' || t === 'boolean';
+        });
+        if (scalar.length) pool = scalar;
+      }
       const { [key]: _drop, ...rest } = s;
       return gen({ ...rest, ...deref(pool[v % pool.length], ctx) }, ctx, depth, path);
     }
@@ -97,8 +109,8 @@ function gen(raw: unknown, ctx: GenContext, depth: number, path: string): unknow
     case 'string':
       return genString(s, v, path);
     case 'array': {
-      if (depth > MAX_DEPTH) return [];
       const min = Number.isInteger(s.minItems) ? s.minItems : 0;
+      if (depth > (ctx.fullDepth ?? MAX_DEPTH) && min === 0) return [];
       const max = Number.isInteger(s.maxItems) ? s.maxItems : Infinity;
       const n = Math.min(Math.max(min, 1), max);
       const out: unknown[] = [];
@@ -108,12 +120,12 @@ function gen(raw: unknown, ctx: GenContext, depth: number, path: string): unknow
     case 'object':
     default: {
       const out: Record<string, unknown> = {};
-      if (depth > MAX_DEPTH) return out;
+      if (depth > HARD_DEPTH) return out;
       const props: Schema = isObj(s.properties) ? s.properties : {};
       const required = new Set<string>(Array.isArray(s.required) ? s.required : []);
       const names = Object.keys(props);
       names.forEach((name, i) => {
-        const include = required.has(name) || (v === 1) || (v >= 2 && (i + v) % 2 === 0);
+        const include = required.has(name) || (depth <= (ctx.fullDepth ?? MAX_DEPTH) && (v === 1 || (v >= 2 && (i + v) % 2 === 0)));
         if (!include) return;
         // Never send deprecated-only or read-only fields unless required.
         const ps = deref(props[name], ctx);

@@ -11,7 +11,7 @@ import { runSweep } from './run.ts';
 
 const USAGE =
   'npm run sweep -- [--spec <file|url>] [--upstream <url>] [--calls <n>] [--sample <n>] [--tools a,b] [--readonly]\n' +
-  '                 [--overrides <file>] [--write-overrides] [--report <file>] [--all] [--no-nulls] [--no-extras]\n' +
+  '                 [--overrides <file>] [--write-overrides] [--report <file>] [--all] [--no-nulls] [--no-extras] [--mock prism|builtin]\n' +
   'Without --spec: the embedded catalogue (catalog/catalog.txt) and its overrides (catalog/overrides.json).';
 
 export async function main(argv: string[]): Promise<number> {
@@ -33,6 +33,7 @@ export async function main(argv: string[]): Promise<number> {
         'no-nulls': { type: 'boolean', default: false },
         'no-extras': { type: 'boolean', default: false },
         concurrency: { type: 'string', default: '3' },
+        mock: { type: 'string', default: 'prism' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -67,6 +68,10 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write('sweep: --write-overrides with --spec needs --overrides <file> (the overrides file of that catalogue)\n');
     return 2;
   }
+  if (a.mock !== 'prism' && a.mock !== 'builtin') {
+    process.stderr.write(`sweep: --mock must be prism or builtin, got ${a.mock}\n`);
+    return 2;
+  }
   const progress = (l: string) => process.stderr.write(`[sweep] ${l}\n`);
   const report = await runSweep({
     ...(a.spec ? { spec: a.spec } : {}),
@@ -76,6 +81,7 @@ export async function main(argv: string[]): Promise<number> {
     concurrency,
     ...(a.tools ? { tools: a.tools.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
     readOnly: a.readonly,
+    mock: a.mock as 'prism' | 'builtin',
     ...(overrides && (a.overrides || !a.spec) ? { overrides } : {}),
     drift: { nulls: !a['no-nulls'], extras: !a['no-extras'] },
     progress,

@@ -57,6 +57,20 @@ export class SpecIndex {
     this.routes.sort((a, b) => a.params - b.params);
   }
 
+  /** The first success response of `method path` (status and JSON schema), for the built-in mock. */
+  successResponse(method: string, path: string): { status: number; schema?: Schema; json: boolean } | undefined {
+    const route = this.routes.find((r) => r.method === method && r.re.test(path));
+    if (!route) return undefined;
+    const responses = route.op.responses ?? {};
+    const code = Object.keys(responses).filter((k) => /^2(\d\d|XX)$/i.test(k)).sort()[0] ?? (responses.default ? 'default' : undefined);
+    if (!code) return { status: 400, json: false };
+    const status = /^\d+$/.test(code) ? Number(code) : 200;
+    const content = this.deref(responses[code])?.content;
+    if (!isObj(content)) return { status, json: false };
+    const entry = Object.entries<Schema>(content).find(([k]) => /json|\*\/\*/i.test(k))?.[1];
+    return isObj(entry?.schema) ? { status, schema: entry.schema, json: true } : { status, json: false };
+  }
+
   /** The JSON schema of the response to `method path` with `status` (path without query). */
   responseSchema(method: string, path: string, status: number, contentType: string | null): Schema | undefined {
     const route = this.routes.find((r) => r.method === method && r.re.test(path));
@@ -158,6 +172,48 @@ export function drift(idx: SpecIndex, value: unknown, schema: Schema | undefined
     stats.extrasAdded += 2;
   }
   return value;
+}
+
+/**
+ * A spec-driven mock for specs Prism cannot load in time (Stripe's 65-schema $ref cycle keeps it busy for
+ * minutes): answers each operation with its first success response, generated from the response schema
+ * (scripts/sweep/args.ts; deep and cyclic structures cut to required properties). No request validation.
+ */
+export async function startBuiltinMock(idx: SpecIndex): Promise<{ url: string; close(): Promise<void> }> {
+  let n = 0;
+  const server = createServer((req, res) => {
+    void (async () => {
+      for await (const _ of req) {
+        /* drain */
+      }
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const method = req.method ?? 'GET';
+      const r = idx.successResponse(method, path);
+      if (!r) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'no such operation in the spec' }));
+        return;
+      }
+      if (!r.json || !r.schema || r.status === 204) {
+        res.writeHead(r.status === 204 || !r.json ? (r.status >= 200 && r.status < 300 ? 204 : r.status) : r.status).end();
+        return;
+      }
+      const body = JSON.stringify(generateValue(r.schema, idx.doc, n++ % 2 === 0 ? 1 : 2, 3));
+      res.writeHead(r.status, { 'content-type': 'application/json' }).end(body);
+    })().catch((e) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(String(e));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections?.();
+        server.close(() => r());
+      }),
+  };
 }
 
 export interface DriftProxy {

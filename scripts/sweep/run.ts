@@ -13,7 +13,7 @@ import { repoRoot } from '../lib/proc.ts';
 import { startWranglerDev } from '../lib/wrangler.ts';
 import { generateArgs } from './args.ts';
 import { CLASSES, classifyError, classifyResult, connectClient, type CallClass, type ClientName, type ListedTool, type SweepClient } from './clients.ts';
-import { SpecIndex, startDriftProxy, type DriftProxy, type DriftStats } from './drift.ts';
+import { SpecIndex, startBuiltinMock, startDriftProxy, type DriftProxy, type DriftStats } from './drift.ts';
 
 export const SWEEP_KEY = 'mcp_test_sweep0000000000000000000000000000';
 
@@ -32,6 +32,10 @@ export interface SweepOptions {
   readOnly?: boolean;
   /** Overrides file used for the build (and by --write-overrides). */
   overrides?: string;
+  /** Mock upstream when no --upstream: prism (default; falls back to builtin when Prism cannot start) or builtin. */
+  mock?: 'prism' | 'builtin';
+  /** Prism startup timeout, ms (default 420 s). */
+  prismTimeoutMs?: number;
   /** Parallel tools in flight. Default 3. */
   concurrency?: number;
   /** Drift options (both on by default). */
@@ -137,14 +141,25 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
 
     // 2. Upstream (Prism unless --upstream) behind the drift proxy.
     let upstream = opts.upstream;
-    if (!upstream) {
+    let upstreamLabel = opts.upstream ?? '';
+    if (!upstream && (opts.mock ?? 'prism') === 'prism') {
       log(`starting Prism (dynamic) for ${specForMock} …`);
       // Prism enforces the spec's security requirements; the worker sends no upstream credentials in key mode.
       tmp ??= await mkdtemp(join(tmpdir(), 'mcp-sweep-'));
-      // Big specs (Stripe, GitHub) take Prism minutes to read on a busy 2-core machine.
-      const prism: Running = await startPrism({ spec: await mockableSpec(specForMock, tmp), timeoutMs: 420_000 });
-      running.push(prism);
-      upstream = prism.url;
+      try {
+        const prism: Running = await startPrism({ spec: await mockableSpec(specForMock, tmp), timeoutMs: opts.prismTimeoutMs ?? 420_000 });
+        running.push(prism);
+        upstream = prism.url;
+        upstreamLabel = 'prism (dynamic) + drift';
+      } catch (err) {
+        log(`Prism did not start (${String((err as Error).message).split('\n')[0]}); using the built-in mock`);
+      }
+    }
+    if (!upstream) {
+      const mock = await startBuiltinMock(idx);
+      running.push({ stop: mock.close });
+      upstream = mock.url;
+      upstreamLabel = 'builtin mock + drift';
     }
     proxy = await startDriftProxy(upstream, idx, opts.drift);
     log(`drift proxy ${proxy.url} -> ${upstream}`);
@@ -226,7 +241,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
     const listFailed = Object.values(list).some((l) => !l.ok);
     return {
       spec: opts.spec ?? `(embedded) ${catalogue.source.spec}`,
-      upstream: opts.upstream ?? 'prism (dynamic) + drift',
+      upstream: opts.upstream ? `${opts.upstream} + drift` : upstreamLabel,
       startedAt: new Date(t0).toISOString(),
       ms: Date.now() - t0,
       catalogue: {
