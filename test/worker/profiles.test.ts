@@ -172,6 +172,20 @@ describe('tool-count budgets and cache hints (embedded GitHub catalogue)', () =>
     await small.close();
   });
 
+  it('with the recommended DEFAULT_TOOLSETS, bare /mcp serves the default toolsets and /mcp/x/all the whole catalogue', async () => {
+    const withDefaults: Env = { ...env, DEFAULT_TOOLSETS: 'repos_core,issues_core,pulls,search' };
+    const f = async (input: string | URL | Request, init?: RequestInit) => github.fetch(new Request(input, init), withDefaults);
+    const count = async (path: string) => {
+      const client = new ClientV1({ name: 'strict', version: '1.0.0' });
+      await client.connect(new TransportV1(new URL(`${BASE}${path}`), { fetch: f, requestInit: { headers: auth } }));
+      const n = (await client.listTools()).tools.length;
+      await client.close();
+      return n;
+    };
+    expect(await count('/mcp')).toBe(101);
+    expect(await count('/mcp/x/all')).toBe(JSON.parse(catalogText).tools.length);
+  });
+
   it('2026-07-28 tools/list carries cache hints (ttlMs, cacheScope); the 2025 era does not', async () => {
     const bodies: string[] = [];
     const capture = async (input: string | URL | Request, init?: RequestInit) => {
