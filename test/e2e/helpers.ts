@@ -103,7 +103,10 @@ export interface BannerChild {
 
 /** Runs `npm <args>` in the repo (its own process group) and waits for the `endpoint:`/`key:` banner. */
 export async function npmUntilBanner(args: string[], env: Record<string, string | undefined>, timeoutMs = 170_000): Promise<BannerChild> {
-  const child = spawnChild(`npm ${args.join(' ')}`, 'npm', args, { env: childEnv(env), tailLines: 400 });
+  // npm start/serve keep wrangler state in .wrangler/state; tests running side by side each get their own.
+  const state = env.MCP_PERSIST_TO ?? (await mkdtemp(join(tmpdir(), 'mcp-e2e-state-')));
+  const child = spawnChild(`npm ${args.join(' ')}`, 'npm', args, { env: childEnv({ ...env, MCP_PERSIST_TO: state }), tailLines: 400 });
+  if (env.MCP_PERSIST_TO === undefined) void child.exited.then(() => rm(state, { recursive: true, force: true }));
   const out: string[] = [];
   child.onLine((line, stream) => {
     if (stream === 'stdout') out.push(line);
