@@ -124,8 +124,9 @@ function waitUntilOf(c: Context<AppEnv>): ((p: Promise<unknown>) => void) | unde
 }
 
 // The JSON-RPC body, read from a clone so the SDK still gets the stream; undefined when not JSON.
+// Large bodies (uploads in tools/call arguments) are not peeked: they carry nothing the profile or fast path needs.
 async function peekJson(req: Request): Promise<unknown> {
-  if (req.method !== 'POST') return undefined;
+  if (req.method !== 'POST' || Number(req.headers.get('content-length') ?? 0) > 1_048_576) return undefined;
   try {
     return JSON.parse(await req.clone().text());
   } catch {

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/load.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
-import { discoveryTools } from '../../src/discovery/server.ts';
+import { discoveryTools } from '../../src/discovery/tools.ts';
 import { PROFILES, type ProfileId } from '../../src/profiles/profiles.ts';
 import { buildView, type WireTool } from '../../src/profiles/view.ts';
 
