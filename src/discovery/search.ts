@@ -73,7 +73,10 @@ const SYNONYMS: Record<string, string[]> = {
   contents: ['content'],
   user: ['users'],
   me: ['authenticated'],
+  my: ['authenticated'],
   mine: ['authenticated'],
+  approve: ['review'],
+  reject: ['review'],
   comment: ['comment'],
   star: ['starred', 'activity'],
   notification: ['activity'],
@@ -148,10 +151,12 @@ export function searchTools(loaded: LoadedCatalogue, slice: Slice, query: string
   const limit = options.limit ?? 8;
   // Query terms with weights: the word itself 1, its synonyms 0.5 (never above an existing weight).
   const weights = new Map<string, number>();
-  const words = query.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w && !STOP.has(w));
-  for (const w of words) {
+  const raw = query.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const words = raw.filter((w) => !STOP.has(w));
+  for (const w of raw) {
     const s = stem(w);
-    weights.set(s, Math.max(weights.get(s) ?? 0, 1));
+    // Stop words ("my", "me") count only through their synonyms.
+    if (!STOP.has(w)) weights.set(s, Math.max(weights.get(s) ?? 0, 1));
     for (const syn of SYNONYMS[w] ?? SYNONYMS[s] ?? []) {
       const ss = stem(syn);
       if (!weights.has(ss)) weights.set(ss, 0.5);

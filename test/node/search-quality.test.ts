@@ -35,6 +35,11 @@ const QUERIES: Array<[string, { name?: string; title?: string }]> = [
   ['list members of an organization', { name: 'orgs_list_members' }],
   ['delete a repository', { name: 'repos_delete' }],
   ['update a file in a repository', { name: 'repos_create_or_update_file_contents' }],
+  ['list my repositories', { name: 'repos_list_for_authenticated_user' }],
+  ['get the latest release', { name: 'repos_get_latest_release' }],
+  ['trigger a workflow', { name: 'actions_create_workflow_dispatch' }],
+  ['read a file from a repo', { name: 'repos_get_content' }],
+  ['get rate limit', { name: 'rate_limit_get' }],
 ];
 
 describe('search quality (GitHub catalogue)', () => {
