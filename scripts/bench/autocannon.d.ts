@@ -5,6 +5,7 @@ declare module 'autocannon' {
     path?: string;
     headers?: Record<string, string>;
     body?: string;
+    setupRequest?: (req: Request) => Request;
   }
   interface Options {
     url: string;

@@ -20,6 +20,8 @@ import {
 
 const SECTIONS = ['call', 'list', 'client', 'throughput', 'startup', 'build'] as const;
 type Section = (typeof SECTIONS)[number];
+/** The issue's numbering: 1 call, 2 list, 3 startup, 4 client, 5 throughput, 6 build. */
+const ORDER: Section[] = ['call', 'list', 'startup', 'client', 'throughput', 'build'];
 
 const { values: argv } = parseArgs({
   options: {
@@ -37,8 +39,8 @@ const want = (s: Section) => only.has(s);
 
 // Iteration counts: full vs --quick.
 const N = QUICK
-  ? { callIters: 200, callWarm: 30, listIters: { all: 15, slice: 50 }, listWarm: 3, clientReps: { slice: 3, all: 1, defaults: 0 }, tpDuration: 4, tpWarm: 1, tpRounds: 1, startupReps: 2, buildReps: 1 }
-  : { callIters: 2000, callWarm: 200, listIters: { all: 100, slice: 300 }, listWarm: 10, clientReps: { slice: 7, all: 3, defaults: 3 }, tpDuration: 15, tpWarm: 3, tpRounds: 3, startupReps: 9, buildReps: 3 };
+  ? { callIters: 150, callWarm: 30, listIters: { all: 15, slice: 40 }, listWarm: 3, clientReps: { slice: 3, all: 1, defaults: 0 }, tpDuration: 3, tpWarm: 1, tpRounds: 1, tpFloor: false, startupReps: 2, buildReps: 1 }
+  : { callIters: 2000, callWarm: 200, listIters: { all: 100, slice: 300 }, listWarm: 10, clientReps: { slice: 7, all: 3, defaults: 3 }, tpDuration: 15, tpWarm: 3, tpRounds: 3, tpFloor: true, startupReps: 9, buildReps: 3 };
 const CONNECTIONS = 10;
 
 const KEY = 'mcp_bench_0123456789abcdef0123456789abcdef';
@@ -266,7 +268,16 @@ interface Load {
 
 async function load(url: string, req: Req, seconds: number): Promise<Load> {
   const { default: autocannon } = await import('autocannon');
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [{ method: req.method, path: req.path, headers: req.headers, body: req.body }] });
+  // Every request gets its own JSON-RPC id: the peer is stateful, and concurrent requests that reuse an id
+  // within one session collide in its transport (one of them never gets an answer).
+  const template = JSON.parse(req.body ?? '{}') as Record<string, unknown>;
+  let id = 1000;
+  const r = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [{ method: req.method, path: req.path, headers: req.headers, body: req.body, ...(req.body ? { setupRequest: (q: object) => ({ ...q, body: JSON.stringify({ ...template, id: ++id }) }) } : {}) }],
+  });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts, total: r.requests.total };
 }
 
@@ -298,6 +309,8 @@ async function benchThroughput(worker: Server, upstream: Server, wire2025: Wire)
     await load(peer.url, peerCall, N.tpWarm);
     const oursRuns: Load[] = [];
     const peerRuns: Load[] = [];
+    const floorRuns: Load[] = [];
+    const floor: Req = { method: 'GET', path: `/__bench/passthrough${TOOL.upstreamPath}`, headers: { accept: 'application/json' } };
     for (let round = 0; round < N.tpRounds; round++) {
       const order = round % 2 === 0 ? (['ours', 'peer'] as const) : (['peer', 'ours'] as const);
       for (const who of order) {
@@ -305,22 +318,31 @@ async function benchThroughput(worker: Server, upstream: Server, wire2025: Wire)
         if (who === 'ours') oursRuns.push(await load(worker.url, ours, N.tpDuration));
         else peerRuns.push(await load(peer.url, peerCall, N.tpDuration));
       }
+      // Context only: the same harness with no MCP at all (the passthrough floor of section 1).
+      if (N.tpFloor) {
+        log(`throughput round ${round + 1}/${N.tpRounds}: floor (passthrough), ${N.tpDuration} s`);
+        floorRuns.push(await load(worker.url, floor, N.tpDuration));
+      }
     }
     const med = (runs: Load[], k: keyof Load) => median(runs.map((r) => r[k]));
     const o = { rps: med(oursRuns, 'rps'), p99: med(oursRuns, 'p99'), p50: med(oursRuns, 'p50') };
     const p = { rps: med(peerRuns, 'rps'), p99: med(peerRuns, 'p99'), p50: med(peerRuns, 'p50') };
     const bad = [...oursRuns, ...peerRuns].reduce((n, r) => n + r.non2xx + r.errors, 0);
-    raw.throughput = { connections: CONNECTIONS, seconds: N.tpDuration, rounds: N.tpRounds, ours: oursRuns, peer: peerRuns, peerVersions: peer.versions, peerSetupMs: peer.setupMs };
+    raw.throughput = { connections: CONNECTIONS, seconds: N.tpDuration, rounds: N.tpRounds, ours: oursRuns, peer: peerRuns, floor: floorRuns, peerVersions: peer.versions, peerSetupMs: peer.setupMs };
     const rr = (runs: Load[]) => (runs.length > 1 ? ` (rounds: ${runs.map((r) => Math.round(r.rps)).join(', ')})` : '');
     rows.push({ section: 'throughput', measure: `ours: tools/call ${TOOL.ours} (2025 era), c=${CONNECTIONS}`, result: `${fmtInt(o.rps)} req/s · p99 ${fmtMs(o.p99)}${rr(oursRuns)}`, reproduce: cmd('throughput') });
     rows.push({ section: 'throughput', measure: `peer: openapi-mcp-generator 4.0.1, tools/call ${TOOL.peer}, c=${CONNECTIONS}`, result: `${fmtInt(p.rps)} req/s · p99 ${fmtMs(p.p99)}${rr(peerRuns)}`, reproduce: cmd('throughput') });
+    if (floorRuns.length) {
+      const f = { rps: med(floorRuns, 'rps'), p99: med(floorRuns, 'p99') };
+      rows.push({ section: 'throughput', measure: `context: floor passthrough in the same wrangler dev, c=${CONNECTIONS}`, result: `${fmtInt(f.rps)} req/s · p99 ${fmtMs(f.p99)}${rr(floorRuns)}`, reproduce: cmd('throughput') });
+    }
     rows.push({
       section: 'throughput',
       measure: 'ours / peer',
       result: `req/s ${fmtRatio(ratio(o.rps, p.rps))} · p99 ${fmtRatio(ratio(o.p99, p.p99))}${bad ? ` · ${bad} non-2xx/errors` : ''}`,
       reproduce: cmd('throughput'),
     });
-    note('throughput', `autocannon 9.0.0 (programmatic, in the bench process), ${CONNECTIONS} connections, ${N.tpDuration} s per run after a ${N.tpWarm} s warm-up of each; ${N.tpRounds} round(s), order alternating per round, medians reported. Same tool (GitHub GET /users/{username}, username=octocat), same loopback upstream. Ours: the exact 2025-era tools/call bytes the v2 client sent (stateless, JSON response). Peer: the server \`${PEER_GENERATOR}\` generates from the same GitHub spec (\`-t streamable-http\`), transpiled with esbuild, run on the same Node ${process.versions.node} with its generated dependencies, except \`@modelcontextprotocol/sdk\` pinned to ${PEER_SDK} (the generated \`^1.10.0\` resolves to a release whose Node transport crashes the generated server with \"ReadableStream is locked\" on the first request after initialize; 1.24.3 is the newest that works, see scripts/bench/servers.ts); one initialize'd session, then tools/call with its mcp-session-id (it answers as SSE). Its per-request log goes to a file. Generated code lives in a temp dir and is never committed; installs are cached in node_modules/.cache/mcp-bench-peer.`);
+    note('throughput', `autocannon 9.0.0 (programmatic, in the bench process), ${CONNECTIONS} connections, ${N.tpDuration} s per run after a ${N.tpWarm} s warm-up of each; ${N.tpRounds} round(s), order alternating per round, medians reported. Same tool (GitHub GET /users/{username}, username=octocat), same loopback upstream; each request carries a fresh JSON-RPC id (set per request by autocannon's setupRequest). Ours: the exact 2025-era tools/call bytes the v2 client sent (stateless, JSON response). Peer: the server \`${PEER_GENERATOR}\` generates from the same GitHub spec (\`-t streamable-http\`), transpiled with esbuild, run on the same Node ${process.versions.node} with its generated dependencies, except \`@modelcontextprotocol/sdk\` pinned to ${PEER_SDK} (the generated \`^1.10.0\` resolves to a release whose Node transport crashes the generated server with \"ReadableStream is locked\" on the first request after initialize; 1.24.3 is the newest that works, see scripts/bench/servers.ts); one initialize'd session, then tools/call with its mcp-session-id (it answers as SSE). Its per-request log goes to a file. Generated code lives in a temp dir and is never committed; installs are cached in node_modules/.cache/mcp-bench-peer.`);
   } finally {
     await peer.stop();
   }
@@ -500,15 +522,17 @@ function markdown(m: Record<string, string>, skipped: string[], totalS: number):
   out.push('## Machine', '');
   for (const [k, v] of Object.entries(m)) out.push(`- **${k}**: ${v}`);
   out.push('');
-  if (skipped.length) out.push(`Skipped in this run: ${skipped.join('; ')}.`, '');
+  if (skipped.length) out.push(`Reduced in this run: ${skipped.join('; ')}.`, '');
   out.push('## Results', '');
   out.push('| # | Measure | Result | Target | Verdict | Reproduce |', '|---|---|---|---|---|---|');
   for (const r of rows) out.push(`| ${TITLES[r.section].split('.')[0]} | ${esc(r.measure)} | ${esc(r.result)} | ${esc(r.target ?? '')} | ${esc(r.verdict ?? '')} | \`${esc(r.reproduce)}\` |`);
   for (const e of errors) out.push(`| ${TITLES[e.section].split('.')[0]} | ${e.section}: ERROR | ${esc(e.error.split('\n')[0]!.slice(0, 300))} | | not measured | \`${cmd(e.section)}\` |`);
   out.push('');
+  const missed = rows.filter((r) => r.verdict?.startsWith('MISSED'));
+  if (missed.length) out.push(`**Missed targets in this run:** ${missed.map((r) => `${r.measure} (${r.verdict!.replace(/^MISSED /, '')})`).join('; ')}.`, '');
   out.push('## How each figure is measured', '');
   out.push(`All runtime figures come from one \`wrangler dev --local\` (workerd ${m.workerd}) serving scripts/bench/worker.ts: the production app from \`createApp\` over the committed GitHub catalogue, plus two bench-only routes (a passthrough floor and a pre-serialised tools/list); production code has neither. Vars: \`CREDENTIAL_MODE=key\`, a bench \`API_KEY\`, \`UPSTREAM_URL\` = the bench upstream. The upstream (scripts/bench/upstream.ts) is a separate Node process on loopback answering GET /users/{username} with GitHub's documented example user (1.2 KB), so the tool's outputSchema check runs on a real, valid body.`, '');
-  for (const s of SECTIONS) {
+  for (const s of ORDER) {
     if (!notes[s]?.length) continue;
     out.push(`### ${TITLES[s]}`, '', ...notes[s]!.map((n) => `${n}`), '', `Reproduce: \`${cmd(s)}\`.`, '');
   }
@@ -523,7 +547,7 @@ async function main(): Promise<number> {
   const m = machine();
   log(`mode ${MODE}; sections ${[...only].join(', ')}; ${m.cpu}; node ${m.node}`);
   const skipped: string[] = [];
-  if (QUICK) skipped.push(`--quick: ${N.callIters} call rounds, ${N.listIters.all}/${N.listIters.slice} list rounds, v1 client ${N.clientReps.slice}×${SLICE} + ${N.clientReps.all}× full (default-toolsets case skipped), throughput ${N.tpDuration} s × 1 round, ${N.startupReps} startup repeats, ${N.buildReps} build per spec`);
+  if (QUICK) skipped.push(`--quick: ${N.callIters} call rounds, ${N.listIters.all}/${N.listIters.slice} list rounds, v1 client ${N.clientReps.slice}×${SLICE} + ${N.clientReps.all}× full (default-toolsets case skipped), throughput ${N.tpDuration} s × 1 round without the floor context run, ${N.startupReps} startup repeats, ${N.buildReps} build per spec`);
   const guard = async (s: Section, fn: () => Promise<void>) => {
     if (!want(s)) return;
     const ts = performance.now();
@@ -568,10 +592,8 @@ async function main(): Promise<number> {
   await guard('startup', benchStartup);
   await guard('build', benchBuild);
 
-  rows.sort((a, b) => SECTIONS.indexOf(a.section) - SECTIONS.indexOf(b.section));
   // Report in the issue's order (1 call, 2 list, 3 startup, 4 client, 5 throughput, 6 build).
-  const order: Section[] = ['call', 'list', 'startup', 'client', 'throughput', 'build'];
-  rows.sort((a, b) => order.indexOf(a.section) - order.indexOf(b.section));
+  rows.sort((a, b) => ORDER.indexOf(a.section) - ORDER.indexOf(b.section));
   const totalS = (performance.now() - t0) / 1000;
   process.stdout.write(`\nBenchmarks (${MODE}, ${m.date}, ${m.cpu}, node ${m.node}, ${totalS.toFixed(0)} s)\n\n${textTable()}\n\n`);
   const md = markdown(m, skipped, totalS);
