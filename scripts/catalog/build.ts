@@ -8,6 +8,14 @@ import { diffCatalogues, type ChangeSummary } from './report.ts';
 import { SchemaConverter, schemaSize, trimText, type ConvertLimits } from './schema.ts';
 import { serializeCatalogue } from './serialize.ts';
 
+// Padded standard base64, so every schema-valid value is one the worker can decode
+// (contentEncoding alone is only an annotation; validators do not check it).
+const BASE64_STRING = {
+  type: 'string',
+  contentEncoding: 'base64',
+  pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$',
+} as const;
+
 export { SpecError } from './load.ts';
 export { OverridesError } from './overrides.ts';
 export type { Overrides, ToolOverride } from './overrides.ts';
@@ -385,7 +393,7 @@ function buildTool(conv: SchemaConverter, o: Op, name: string, descMax: number, 
           s = {
             type: 'object',
             properties: {
-              data: { type: 'string', description: 'File content, base64-encoded.' },
+              data: { ...BASE64_STRING, description: 'File content, base64-encoded.' },
               filename: { type: 'string' },
               contentType: { type: 'string', description: 'Media type of the file, e.g. image/png.' },
             },
@@ -410,7 +418,7 @@ function buildTool(conv: SchemaConverter, o: Op, name: string, descMax: number, 
         s = { type: 'string' };
       } else {
         binary = true;
-        s = { type: 'string', description: `Request body (${pick}), base64-encoded.` };
+        s = { ...BASE64_STRING, description: `Request body (${pick}), base64-encoded.` };
       }
       const rd = typeof rb.description === 'string' ? rb.description : '';
       if (rd && !binary) s.description = trimText(rd, INPUT_DESC);

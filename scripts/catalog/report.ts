@@ -1,5 +1,6 @@
 // Change summary between two catalogues, and the Markdown report.
 import type { Catalogue, CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
+import { sortKeys } from './serialize.ts';
 
 export interface ChangeSummary {
   added: string[];
@@ -14,6 +15,8 @@ export interface ChangeSummary {
 }
 
 const opKey = (t: CatalogueTool) => `${t.http.method} ${t.http.path}`;
+// Key order differs between a freshly built catalogue and one parsed from disk; compare canonical forms.
+const canon = (v: unknown): string => JSON.stringify(sortKeys(v));
 
 export function diffCatalogues(prev: Catalogue, next: Catalogue): ChangeSummary {
   const pm = new Map(prev.tools.map((t) => [opKey(t), t]));
@@ -32,20 +35,20 @@ export function diffCatalogues(prev: Catalogue, next: Catalogue): ChangeSummary 
     for (const a of Object.keys(pp)) if (!(a in np)) s.breakingInput.push({ tool: n.name, change: `argument ${a} removed` });
     for (const a of nreq) if (!preq.has(a)) s.breakingInput.push({ tool: n.name, change: `argument ${a} now required` });
     for (const a of Object.keys(np)) {
-      if (a in pp && JSON.stringify(pp[a]!.type) !== JSON.stringify(np[a]!.type)) s.breakingInput.push({ tool: n.name, change: `argument ${a} type ${JSON.stringify(pp[a]!.type)} -> ${JSON.stringify(np[a]!.type)}` });
+      if (a in pp && canon(pp[a]!.type) !== canon(np[a]!.type)) s.breakingInput.push({ tool: n.name, change: `argument ${a} type ${JSON.stringify(pp[a]!.type)} -> ${JSON.stringify(np[a]!.type)}` });
       const pe = pp[a]?.enum as unknown[] | undefined;
       const ne = np[a]?.enum as unknown[] | undefined;
       if (pe && ne && pe.some((v) => !ne.map((x) => JSON.stringify(x)).includes(JSON.stringify(v)))) s.breakingInput.push({ tool: n.name, change: `argument ${a} enum narrowed` });
     }
-    if (JSON.stringify(p.outputSchema) !== JSON.stringify(n.outputSchema) || p.outputWrapped !== n.outputWrapped) s.outputChanged.push(n.name);
+    if (canon(p.outputSchema) !== canon(n.outputSchema) || p.outputWrapped !== n.outputWrapped) s.outputChanged.push(n.name);
     if (p.description !== n.description || p.title !== n.title) s.descriptionChanged.push(n.name);
-    if (JSON.stringify(p.http) !== JSON.stringify(n.http)) s.bindingChanged.push(n.name);
+    if (canon(p.http) !== canon(n.http)) s.bindingChanged.push(n.name);
   }
   for (const k of Object.keys(s) as (keyof ChangeSummary)[]) {
     const v = s[k];
     if (Array.isArray(v)) v.sort((a: any, b: any) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
   }
-  s.identical = JSON.stringify({ ...prev, hash: undefined }) === JSON.stringify({ ...next, hash: undefined });
+  s.identical = canon({ ...prev, hash: undefined }) === canon({ ...next, hash: undefined });
   return s;
 }
 

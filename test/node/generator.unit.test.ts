@@ -286,6 +286,9 @@ describe('CLI', () => {
       expect(printed).toMatch(/added 1/);
       expect(printed).toMatch(/list_owners/);
       expect(printed).toMatch(/list_pets: argument species now required/);
+      // Only what changed is reported: the catalogue read back from disk must compare equal tool by tool.
+      expect(printed).toMatch(/output schema changes 0,/);
+      expect(printed).toMatch(/binding changes 1\b/);
       expect(readFileSync(join(out, 'catalog.txt'), 'utf8')).toBe(text); // --check never writes
     } finally {
       err.mockRestore();
