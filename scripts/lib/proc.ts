@@ -91,15 +91,23 @@ export function spawnChild(name: string, cmd: string, args: string[], opts: Spaw
     proc.on('exit', (code, signal) => res(code ?? signal ?? 'unknown'));
   });
   let stopping: Promise<void> | undefined;
-  const stop = (graceMs = 5000): Promise<void> => {
+  const stop = (graceMs = 8000): Promise<void> => {
     stopping ??= (async () => {
-      if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) return;
-      signalGroup(proc.pid, 'SIGTERM');
-      const timer = setTimeout(() => signalGroup(proc.pid!, 'SIGKILL'), graceMs);
+      const pid = proc.pid;
+      if (pid === undefined) return;
+      const deadline = Date.now() + graceMs;
+      const leaderRunning = proc.exitCode === null && proc.signalCode === null;
+      if (!leaderRunning && !groupAlive(pid)) return;
+      // A leader that already exited was signalled by someone else; the rest of its group is shutting down,
+      // and a second signal could turn an orderly stop into a forced one. Only wait for it then.
+      if (leaderRunning) signalGroup(pid, 'SIGTERM');
+      const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
       await exited;
+      // The leader may exit before the rest of its group (npm exits at once while the script it runs is still
+      // stopping its own children): give the group the rest of the grace period, then kill what is left.
+      while (groupAlive(pid) && Date.now() < deadline) await sleep(100);
       clearTimeout(timer);
-      // Grandchildren (workerd, esbuild) share the group; make sure none outlive the leader.
-      signalGroup(proc.pid, 'SIGKILL');
+      signalGroup(pid, 'SIGKILL');
     })();
     return stopping;
   };
@@ -113,6 +121,15 @@ export function spawnChild(name: string, cmd: string, args: string[], opts: Spaw
     onLine: (cb) => void listeners.push(cb),
     stop,
   };
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function signalGroup(pid: number, sig: NodeJS.Signals): void {
@@ -130,7 +147,7 @@ function signalGroup(pid: number, sig: NodeJS.Signals): void {
 // Every live child, so a crash or exit of this process never leaves a group running.
 const children = new Set<(graceMs?: number) => Promise<void>>();
 process.on('exit', () => {
-  for (const stop of children) void stop(0);
+  for (const stop of children) void stop(2000); // sends SIGTERM synchronously; nothing after it runs
 });
 
 export function stripAnsi(s: string): string {
@@ -212,17 +229,20 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /**
- * Installs SIGINT/SIGTERM/SIGHUP handlers that run `cleanup` once, then exit with 0
- * (130/143 on a second signal, which forces the exit).
+ * Installs SIGINT/SIGTERM/SIGHUP handlers that run `cleanup` once, then exit with 0. A repeat within 2 s is
+ * ignored (the same Ctrl-C delivered by npm and by the terminal); a later one forces the exit (130/143).
  */
 export function onShutdown(cleanup: () => Promise<void>): void {
-  let running = false;
+  let since = 0;
   const handler = (sig: NodeJS.Signals) => {
-    if (running) {
+    if (since) {
+      // Ctrl-C reaches both npm and this process, and npm forwards it too: the same keypress arrives twice.
+      // Only a signal well after the first one is a second request, which forces the exit.
+      if (Date.now() - since < 2000) return;
       process.stderr.write(`\n${sig} again: forcing exit\n`);
       process.exit(sig === 'SIGINT' ? 130 : 143);
     }
-    running = true;
+    since = Date.now();
     process.stderr.write(`\n${sig}: stopping…\n`);
     cleanup().then(
       () => process.exit(0),

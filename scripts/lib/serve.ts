@@ -2,6 +2,7 @@
 // then `wrangler dev`, then the banner; Ctrl-C stops both children.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { mockableSpec, startPrism, type Running } from './prism.ts';
@@ -79,6 +80,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     if (!upstream) {
       log(`starting Prism mock of ${opts.mockSpec} (dynamic responses; security requirements ignored) …`);
       const mockDir = opts.catalogueDir ?? (await mkdtemp(join(tmpdir(), 'mcp-mock-')));
+      if (!opts.catalogueDir) process.on('exit', () => rmSync(mockDir, { recursive: true, force: true }));
       const prism = await startPrism({ spec: await mockableSpec(opts.mockSpec, mockDir) });
       running.push(prism);
       upstream = prism.url;

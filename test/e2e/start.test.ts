@@ -66,6 +66,7 @@ describe('npm start', () => {
     const code = await child.exited;
     // Our script exits 0; npm, which got the same Ctrl-C, re-raises it on itself.
     expect([0, 'SIGINT']).toContain(code);
+    await child.stop(); // waits for the rest of the process group (the script behind npm) to finish its cleanup
     expect(child.tail()).toMatch(/SIGINT: stopping/);
     expect(child.tail()).not.toMatch(/cleanup failed|forcing exit/);
     // The worker port is free again (wrangler and workerd are gone).
