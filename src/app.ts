@@ -24,7 +24,7 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
   const configFor = (env: Env | undefined): Config => {
     const key = env ?? {};
     let cfg = configs.get(key);
-    if (!cfg) configs.set(key, (cfg = readConfig(key, loaded.catalogue.defaultUpstream)));
+    if (!cfg) configs.set(key, (cfg = readConfig(key, loaded.catalogue.defaultUpstream, loaded.catalogue.defaultToolsets)));
     return cfg;
   };
 

@@ -41,7 +41,7 @@ export interface Config {
   maxResultTokens: number;
 }
 
-export function readConfig(env: Env, defaultUpstream: string): Config {
+export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultToolsets?: string[]): Config {
   const mode = (env.CREDENTIAL_MODE ?? 'key').trim() || 'key';
   if (!(MODES as readonly string[]).includes(mode)) {
     throw new Error(`CREDENTIAL_MODE must be one of ${MODES.join(', ')}; got "${mode}"`);
@@ -53,7 +53,7 @@ export function readConfig(env: Env, defaultUpstream: string): Config {
     keyCacheTtlMs: positiveInt(env.KEY_CACHE_TTL_SECONDS, 30) * 1000,
     upstreamAuthHeader: (env.UPSTREAM_AUTH_HEADER ?? '').trim().toLowerCase() || 'authorization',
     allowedHosts: list(env.ALLOWED_HOSTS)?.map((h) => h.toLowerCase()) ?? [],
-    defaultToolsets: list(env.DEFAULT_TOOLSETS),
+    defaultToolsets: list(env.DEFAULT_TOOLSETS) ?? catalogueDefaultToolsets,
     timeoutMs: positiveInt(env.UPSTREAM_TIMEOUT_MS, 30_000),
     maxResponseBytes: positiveInt(env.MAX_RESPONSE_BYTES, 10 * 1024 * 1024),
     maxResultTokens: positiveInt(env.MAX_RESULT_TOKENS, 25_000),

@@ -248,12 +248,17 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     toolsets[ts] = { description: overrides.toolsets?.[ts]?.description ?? generatedToolsets.get(ts) ?? `Tools in "${ts}".` };
   }
 
+  const defaultToolsets = overrides.defaultToolsets ? [...new Set(overrides.defaultToolsets)].sort() : undefined;
+  const unknownDefaults = (defaultToolsets ?? []).filter((d) => !(d in toolsets));
+  if (unknownDefaults.length) throw new OverridesError(`overrides defaultToolsets name toolsets this catalogue does not have: ${unknownDefaults.join(', ')}`);
+
   const info = isObj(doc.info) ? doc.info : {};
   const catalogue: Catalogue = {
     format: 1,
     source: { title: String(info.title ?? ''), version: String(info.version ?? ''), spec: loaded.label, openapi: loaded.originalVersion },
     defaultUpstream: serverUrl(doc, loaded.baseUrl),
     toolsets,
+    ...(defaultToolsets ? { defaultToolsets } : {}),
     tools: visible.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
   };
   const { text, hash } = serializeCatalogue(catalogue);

@@ -21,6 +21,8 @@ export interface Overrides {
    * adds those tools to the toolset in bulk, on top of their tag toolsets: a way to define curated groups.
    */
   toolsets?: Record<string, { description: string; tools?: string[] }>;
+  /** Toolsets served at bare /mcp; each must exist in the built catalogue. */
+  defaultToolsets?: string[];
 }
 
 export class OverridesError extends Error {
@@ -37,7 +39,7 @@ export function validateOverridesShape(raw: unknown, where: string): Overrides {
   const errs: string[] = [];
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new OverridesError(`${where}: must be an object like {"tools": {}}`);
   const o = raw as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (k !== 'tools' && k !== 'toolsets' && k !== '$comment') errs.push(`unknown top-level key "${k}"`);
+  for (const k of Object.keys(o)) if (k !== 'tools' && k !== 'toolsets' && k !== 'defaultToolsets' && k !== '$comment') errs.push(`unknown top-level key "${k}"`);
   const tools = (o.tools ?? {}) as Record<string, Record<string, unknown>>;
   if (typeof tools !== 'object' || Array.isArray(tools)) errs.push('"tools" must be an object');
   else {
@@ -70,8 +72,15 @@ export function validateOverridesShape(raw: unknown, where: string): Overrides {
           errs.push(`toolsets.${n}.tools: must be an array of tool names matching ${TOOL_NAME_RE}`);
       }
   }
+  const defaults = o.defaultToolsets;
+  if (defaults !== undefined && (!Array.isArray(defaults) || defaults.length === 0 || !defaults.every((d) => typeof d === 'string' && TOOL_NAME_RE.test(d))))
+    errs.push(`defaultToolsets: must be a non-empty array of toolset names matching ${TOOL_NAME_RE}`);
   if (errs.length) throw new OverridesError(`${where}: invalid overrides:\n  - ${errs.join('\n  - ')}`);
-  return { tools: tools as Record<string, ToolOverride>, ...(toolsets ? { toolsets: toolsets as Overrides['toolsets'] } : {}) };
+  return {
+    tools: tools as Record<string, ToolOverride>,
+    ...(toolsets ? { toolsets: toolsets as Overrides['toolsets'] } : {}),
+    ...(defaults ? { defaultToolsets: defaults as string[] } : {}),
+  };
 }
 
 export async function loadOverrides(path: string): Promise<Overrides> {

@@ -94,14 +94,14 @@ export function formatReport(r: TokenReport): string {
   return out.join('\n') + '\n';
 }
 
-/** DEFAULT_TOOLSETS from wrangler.toml [vars] when set, else the recommended list. */
-export function configuredDefaults(wranglerToml = 'wrangler.toml'): string[] {
+/** DEFAULT_TOOLSETS from wrangler.toml [vars] when set, else the catalogue's own defaults, else the recommended list. */
+export function configuredDefaults(catalogueDefaults?: string[], wranglerToml = 'wrangler.toml'): string[] {
   if (existsSync(wranglerToml)) {
     const m = /^\s*DEFAULT_TOOLSETS\s*=\s*"([^"]*)"/m.exec(readFileSync(wranglerToml, 'utf8'));
     const list = (m?.[1] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     if (list.length) return list;
   }
-  return RECOMMENDED_DEFAULTS;
+  return catalogueDefaults ?? RECOMMENDED_DEFAULTS;
 }
 
 /** Entry for `npm run catalog -- --report [--out <dir>]`: reports on <dir>/catalog.txt. Exit code 0 (targets are reported, not enforced). */
@@ -111,6 +111,6 @@ export function runTokenReport(catalogFile: string, write: (s: string) => void =
     return 1;
   }
   const loaded = loadCatalogue(readFileSync(catalogFile, 'utf8'));
-  write(formatReport(tokenReport(loaded, configuredDefaults())));
+  write(formatReport(tokenReport(loaded, configuredDefaults(loaded.catalogue.defaultToolsets))));
   return 0;
 }

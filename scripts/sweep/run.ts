@@ -180,7 +180,8 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
     for (const name of ['v1', 'v2'] as const) {
       const l0 = Date.now();
       try {
-        const c = await connectClient(name, worker.endpoint, SWEEP_KEY);
+        // /mcp/x/all: the sweep covers the whole catalogue, not just the default toolsets at bare /mcp.
+        const c = await connectClient(name, `${worker.endpoint}/x/all`, SWEEP_KEY);
         const tools = await c.listTools();
         clients.push(c);
         list[name] = { ok: true, tools: tools.length, ms: Date.now() - l0 };

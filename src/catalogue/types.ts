@@ -26,6 +26,11 @@ export interface Catalogue {
   hash?: string;
   /** Toolset name -> description. Names match ^[a-z][a-z0-9_]*$. Sorted by name. */
   toolsets: Record<string, { description: string }>;
+  /**
+   * Toolsets served at bare /mcp (from the overrides' `defaultToolsets`). Absent: the whole catalogue.
+   * The DEFAULT_TOOLSETS var overrides it per deployment. They live with the catalogue because they name its toolsets.
+   */
+  defaultToolsets?: string[];
   /** One entry per operation (hidden ones removed), sorted by name. */
   tools: CatalogueTool[];
 }

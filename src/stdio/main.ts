@@ -52,7 +52,9 @@ export function startStdio({ catalogueText, env }: StdioOptions): { close: () =>
 
   const spec: SliceSpec = {};
   const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  if (list(env.MCP_TOOLSETS).length) spec.toolsets = list(env.MCP_TOOLSETS);
+  // Same default as bare /mcp: the catalogue's default toolsets; MCP_TOOLSETS=all serves everything.
+  const toolsets = list(env.MCP_TOOLSETS).length ? list(env.MCP_TOOLSETS) : loaded.catalogue.defaultToolsets;
+  if (toolsets) spec.toolsets = toolsets;
   if (list(env.MCP_TOOLS).length) spec.tools = list(env.MCP_TOOLS);
   if (env.MCP_READONLY === '1' || env.MCP_READONLY === 'true') spec.readOnly = true;
   try {

@@ -32,7 +32,7 @@ describe('embedded GitHub catalogue over wrangler dev', () => {
   });
 
   it('v1 client (Ajv-validating) lists every tool in one call and calls repos_get against the mock', async () => {
-    const client = await connectV1(worker!.endpoint, worker!.auth);
+    const client = await connectV1(`${worker!.endpoint}/x/all`, worker!.auth);
     try {
       const listed = await client.listTools();
       expect(listed.nextCursor).toBeUndefined();
@@ -51,7 +51,7 @@ describe('embedded GitHub catalogue over wrangler dev', () => {
   });
 
   it('v2 client pinned to 2026-07-28 lists every tool in one call and calls repos_get', async () => {
-    const client = await connectV2(worker!.endpoint, worker!.auth);
+    const client = await connectV2(`${worker!.endpoint}/x/all`, worker!.auth);
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
       const listed = await client.listTools();

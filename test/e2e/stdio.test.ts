@@ -104,8 +104,8 @@ describe('stdio package', () => {
   });
 
   it('the packed catalogue (every tool) passes the strict v1 client listTools', async () => {
-    const embedded = JSON.parse(await readFile(join(repoRoot, 'catalog', 'catalog.txt'), 'utf8')) as { tools: unknown[] };
-    const { client } = await connect('npx', ['-y', tarball], { UPSTREAM_URL: upstream.url });
+    const embedded = JSON.parse(await readFile(join(repoRoot, 'catalog', 'catalog.txt'), 'utf8')) as { tools: { toolsets: string[] }[]; defaultToolsets: string[] };
+    const { client } = await connect('npx', ['-y', tarball], { UPSTREAM_URL: upstream.url, MCP_TOOLSETS: 'all' });
     try {
       const t0 = Date.now();
       const { tools } = await client.listTools();
@@ -113,6 +113,15 @@ describe('stdio package', () => {
       expect(tools.length).toBe(embedded.tools.length);
     } finally {
       await client.close();
+    }
+    // Without MCP_TOOLSETS the package serves the catalogue's default toolsets, like bare /mcp.
+    const defaults = await connect('npx', ['-y', tarball], { UPSTREAM_URL: upstream.url });
+    try {
+      const expected = embedded.tools.filter((t) => t.toolsets.some((s) => embedded.defaultToolsets.includes(s))).length;
+      expect(expected).toBeLessThan(embedded.tools.length);
+      expect((await defaults.client.listTools()).tools.length).toBe(expected);
+    } finally {
+      await defaults.client.close();
     }
   });
 

@@ -246,6 +246,14 @@ describe('overrides', () => {
     await expect(buildCatalogue(MINI, { overrides: { tools: {}, toolsets: { core: { description: 'x', tools: ['nope'] } } } })).rejects.toThrow(/nope/);
   });
 
+  it('records defaultToolsets (served at bare /mcp) and rejects toolsets the catalogue does not have', async () => {
+    const r = await buildCatalogue(MINI, { overrides: { tools: {}, defaultToolsets: ['pets'] } });
+    expect(r.catalogue.defaultToolsets).toEqual(['pets']);
+    expect((await buildCatalogue(MINI, { overrides: { tools: {} } })).catalogue.defaultToolsets).toBeUndefined();
+    await expect(buildCatalogue(MINI, { overrides: { tools: {}, defaultToolsets: ['nope'] } })).rejects.toThrow(/defaultToolsets.*nope/);
+    await expect(buildCatalogue(MINI, { overrides: { tools: {}, defaultToolsets: [] } as never })).rejects.toThrow(/defaultToolsets/);
+  });
+
   it('rejects unknown tools, bad keys, outputSchema:false without reason and name conflicts', async () => {
     await expect(buildCatalogue(MINI, { overrides: { tools: { no_such_tool: { hidden: true } } } })).rejects.toThrow(OverridesError);
     await expect(buildCatalogue(MINI, { overrides: { tools: { no_such_tool: { hidden: true } } } })).rejects.toThrow(/no_such_tool/);

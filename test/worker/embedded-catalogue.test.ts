@@ -12,16 +12,35 @@ const KEY = 'mcp_test_0123456789abcdef0123456789abcdef';
 const env: Env = { API_KEY: KEY, UPSTREAM_URL: inject('upstreamUrl') };
 const fetchWorker = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => worker.fetch(new Request(input, init), env);
 
+async function connect(url: string): Promise<ClientV1> {
+  const client = new ClientV1({ name: 'strict', version: '1.0.0' });
+  await client.connect(new TransportV1(new URL(url), { fetch: fetchWorker, requestInit: { headers: { Authorization: `Bearer ${KEY}` } } }));
+  return client;
+}
+
 describe('embedded GitHub catalogue', () => {
   it('the v1 strict client lists every tool in one call', async () => {
     const expected = (JSON.parse(catalogText) as { tools: unknown[] }).tools.length;
     expect(expected).toBeGreaterThan(1000);
-    const client = new ClientV1({ name: 'strict', version: '1.0.0' });
-    await client.connect(new TransportV1(new URL('http://127.0.0.1:8787/mcp'), { fetch: fetchWorker, requestInit: { headers: { Authorization: `Bearer ${KEY}` } } }));
+    const client = await connect('http://127.0.0.1:8787/mcp/x/all');
     const { tools, nextCursor } = await client.listTools();
     expect(nextCursor).toBeUndefined();
     expect(tools).toHaveLength(expected);
     expect(tools.find((t) => t.name === 'repos_get')?.annotations?.readOnlyHint).toBe(true);
+    await client.close();
+  });
+
+  it('bare /mcp serves the catalogue default toolsets, each small enough for tool-capped clients', async () => {
+    const catalogue = JSON.parse(catalogText) as { defaultToolsets: string[]; tools: { name: string; toolsets: string[] }[] };
+    expect(catalogue.defaultToolsets.length).toBeGreaterThan(0);
+    const expected = catalogue.tools.filter((t) => t.toolsets.some((s) => catalogue.defaultToolsets.includes(s))).map((t) => t.name);
+    const client = await connect('http://127.0.0.1:8787/mcp');
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(expected.sort());
+    expect(tools.length).toBeLessThanOrEqual(128); // OpenAI and VS Code cap a request at 128 tools
+    for (const set of catalogue.defaultToolsets) {
+      expect(catalogue.tools.filter((t) => t.toolsets.includes(set)).length).toBeLessThanOrEqual(40);
+    }
     await client.close();
   });
 
