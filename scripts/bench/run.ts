@@ -93,7 +93,7 @@ async function captureWire(base: string, mode: 'legacy' | { pin: string }): Prom
     return fetch(input, init);
   };
   const client = new Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { fetch: recording, requestInit: { headers: AUTH } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp/x/all`), { fetch: recording, requestInit: { headers: AUTH } }));
   const result = await client.callTool({ name: TOOL.ours, arguments: TOOL.args });
   if (result.isError || !result.structuredContent) throw new Error(`tools/call ${TOOL.ours} did not succeed: ${JSON.stringify(result).slice(0, 500)}`);
   await client.listTools();
