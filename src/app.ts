@@ -61,17 +61,19 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
     if (c.req.method === 'GET' || c.req.method === 'DELETE') {
       return c.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }, 405, { allow: 'POST' });
     }
-    const requested = requestedSlice(c, toolsets ?? cfg.defaultToolsets);
-    try {
-      validateSliceSpec(loaded, requested);
-    } catch (error) {
-      if (error instanceof UnknownNamesError) {
-        return c.json({ error: `unknown_${error.kind}`, message: `${error.message}. Valid ${error.kind} names: ${error.valid.join(', ')}`, unknown: error.unknown, valid: error.valid }, 400);
-      }
-      throw error;
-    }
+    let requested = requestedSlice(c, toolsets);
+    const unknown = unknownNames(requested);
+    if (unknown) return unknown;
     const auth = await authenticate(c.req.raw, cfg, { env: c.env, waitUntil: waitUntilOf(c) });
     if (!auth.ok) return auth.response;
+    // Bare /mcp with no ?tools= serves the default toolsets, unless the key is itself scoped to toolsets or
+    // tools: then its scope is the natural default (a key for `gists` pasted as .../mcp should see gists).
+    const { scope } = auth.caller;
+    if (!requested.toolsets && !requested.tools && !scope.toolsets?.length && !scope.tools?.length && cfg.defaultToolsets) {
+      requested = { ...requested, toolsets: cfg.defaultToolsets };
+      const misconfigured = unknownNames(requested);
+      if (misconfigured) return misconfigured;
+    }
     // The catalogue as this isolate serves it: the runtime schema drop list applied (src/admin/drops.ts).
     const served = await withSchemaDrops(loaded, c.env as DropsEnv);
     const slice = sliceOf(served, intersect(requested, auth.caller.scope));
@@ -92,6 +94,17 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
   app.all('/mcp/discover', (c) => serveMcp(c, ['all'], true));
   // Toolsets by URL, for clients that cannot send custom headers: /mcp/x/repos+issues
   app.all('/mcp/x/:toolsets', (c) => serveMcp(c, splitList(c.req.param('toolsets'), '+')));
+
+  // HTTP 400 listing the valid names when a slice names toolsets or tools the catalogue lacks.
+  function unknownNames(spec: SliceSpec): Response | undefined {
+    try {
+      validateSliceSpec(loaded, spec);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof UnknownNamesError)) throw error;
+      return Response.json({ error: `unknown_${error.kind}`, message: `${error.message}. Valid ${error.kind} names: ${error.valid.join(', ')}`, unknown: error.unknown, valid: error.valid }, { status: 400 });
+    }
+  }
 
   function requestedSlice(c: Context<AppEnv>, toolsets: string[] | undefined): SliceSpec {
     const spec: SliceSpec = {};

@@ -180,6 +180,20 @@ describe('scope', () => {
     await client.close();
   });
 
+  it('at bare /mcp a scoped key sees its own scope, not the default toolsets; ?tools= picks from the whole catalogue', async () => {
+    const withDefaults = baseEnv({ DEFAULT_TOOLSETS: 'echo' });
+    const scoped = await makeKey({ toolsets: ['admin'] });
+    const client = await v1(scoped.key, withDefaults);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo_remove']);
+    await client.close();
+    const unscoped = await v1(OPERATOR_KEY, withDefaults);
+    expect((await unscoped.listTools()).tools.map((t) => t.name)).toEqual(['echo_get']);
+    await unscoped.close();
+    const picked = await v1(OPERATOR_KEY, withDefaults, `${URL_MCP}?tools=echo_remove`);
+    expect((await picked.listTools()).tools.map((t) => t.name)).toEqual(['echo_remove']);
+    await picked.close();
+  });
+
   it('a key limited to tools sees only those tools', async () => {
     const { key } = await makeKey({ tools: ['echo_remove'] });
     const client = await v2(key);
