@@ -36,7 +36,7 @@ export function createApp(loaded: LoadedCatalogue): Hono<AppEnv> {
       if (!extra) throw new Error('mcp: request reached the handler without authentication');
       return buildServer({ loaded: extra.loaded, config: extra.config, caller: extra.caller, slice: extra.slice, profile: extra.profile, mode: extra.mode });
     },
-    { responseMode: 'json', onerror: (e) => console.log(JSON.stringify({ event: 'mcp_error', error: e.message })) },
+    { onerror: (e) => console.log(JSON.stringify({ event: 'mcp_error', error: e.message })) },
   );
 
   app.get('/healthz', async (c) =>
