@@ -2,7 +2,7 @@
 // scope, read-only, rate limit, revoke (picked up within KEY_CACHE_TTL_SECONDS), last-used day, and the
 // per-customer upstream credential encrypted by the CLI and decrypted by the Worker.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,6 +50,7 @@ const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { prot
 
 describe('keys CLI against wrangler dev', () => {
   let state: string;
+  let customerState: string | undefined;
   let worker: RunningWorker | undefined;
   let customerWorker: RunningWorker | undefined;
   let upstream: { url: string; close: () => Promise<void> };
@@ -71,10 +72,12 @@ describe('keys CLI against wrangler dev', () => {
     const revoked = await keys(['revoke', revokedBefore.id, '--persist-to', state]);
     expect(revoked.code).toBe(0);
     const common = { UPSTREAM_URL: upstream.url, KEY_CACHE_TTL_SECONDS: '1' };
-    [worker, customerWorker] = await Promise.all([
-      startWranglerDev({ persistTo: state, vars: { ...common, CREDENTIAL_MODE: 'key' } }),
-      startWranglerDev({ persistTo: state, vars: { ...common, CREDENTIAL_MODE: 'customer', CREDENTIAL_ENCRYPTION_KEY: ENCRYPTION_SECRET } }),
-    ]);
+    // Two workerd processes opening one SQLite-backed state dir at once can fail with SQLITE_BUSY at start-up,
+    // so the customer-mode worker gets its own copy of the state (same key records).
+    customerState = `${state}-customer`;
+    await cp(state, customerState, { recursive: true });
+    worker = await startWranglerDev({ persistTo: state, vars: { ...common, CREDENTIAL_MODE: 'key' } });
+    customerWorker = await startWranglerDev({ persistTo: customerState, vars: { ...common, CREDENTIAL_MODE: 'customer', CREDENTIAL_ENCRYPTION_KEY: ENCRYPTION_SECRET } });
   });
 
   afterAll(async () => {
@@ -82,6 +85,7 @@ describe('keys CLI against wrangler dev', () => {
     await customerWorker?.stop();
     await upstream?.close();
     if (state) await rm(state, { recursive: true, force: true });
+    if (customerState) await rm(customerState, { recursive: true, force: true });
   });
 
   it('a scoped read-only key sees only the read-only tools of its toolset (v1 and v2 clients)', async () => {
