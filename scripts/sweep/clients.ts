@@ -35,6 +35,18 @@ export interface SweepClient {
 
 const TIMEOUT = 60_000;
 
+// Both SDK clients page tools/list the same way; collect every page.
+async function listAll(page: (cursor: string | undefined) => Promise<{ tools: unknown[]; nextCursor?: string }>): Promise<ListedTool[]> {
+  const all: ListedTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const p = await page(cursor);
+    all.push(...(p.tools as ListedTool[]));
+    cursor = p.nextCursor;
+  } while (cursor);
+  return all;
+}
+
 export async function connectClient(name: ClientName, endpoint: string, key: string): Promise<SweepClient> {
   const headers = { Authorization: `Bearer ${key}` };
   if (name === 'v1') {
@@ -42,16 +54,7 @@ export async function connectClient(name: ClientName, endpoint: string, key: str
     await client.connect(new TransportV1(new URL(endpoint), { requestInit: { headers } }));
     return {
       name,
-      listTools: async () => {
-        const all: ListedTool[] = [];
-        let cursor: string | undefined;
-        do {
-          const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: TIMEOUT });
-          all.push(...(page.tools as ListedTool[]));
-          cursor = page.nextCursor;
-        } while (cursor);
-        return all;
-      },
+      listTools: () => listAll((cursor) => client.listTools(cursor ? { cursor } : undefined, { timeout: TIMEOUT })),
       callTool: (tool, args) => client.callTool({ name: tool, arguments: args }, undefined, { timeout: TIMEOUT }),
       close: () => client.close(),
     };
@@ -60,16 +63,7 @@ export async function connectClient(name: ClientName, endpoint: string, key: str
   await client.connect(new TransportV2(new URL(endpoint), { requestInit: { headers } }));
   return {
     name,
-    listTools: async () => {
-      const all: ListedTool[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: TIMEOUT });
-        all.push(...(page.tools as ListedTool[]));
-        cursor = page.nextCursor;
-      } while (cursor);
-      return all;
-    },
+    listTools: () => listAll((cursor) => client.listTools(cursor ? { cursor } : undefined, { timeout: TIMEOUT })),
     callTool: (tool, args) => client.callTool({ name: tool, arguments: args }, { timeout: TIMEOUT }),
     close: () => client.close(),
   };
