@@ -19,7 +19,7 @@ export function isJsonStreamMediaType(mediaType: string): boolean {
 
 /**
  * One JSON document: application/json, text/json, any +json suffix, and vendor or x- types ending in json
- * (application/vnd.github.v3+json, application/x-amz-json-1.1 is not, application/vnd.api.json is).
+ * (application/vnd.github.v3+json, application/vnd.api.json, application/x-json).
  * Wildcards are not JSON here; callers that treat an undeclared format as JSON say so with isWildcardMediaType.
  */
 export function isJsonMediaType(mediaType: string): boolean {
