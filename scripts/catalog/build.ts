@@ -1,12 +1,15 @@
 // buildCatalogue(spec, options): OpenAPI spec (file or URL) -> Catalogue + deterministic text + report.
 // In-process API used by the CLI (scripts/catalog/cli.ts), the serve script and tests.
 import type { BodyBinding, Catalogue, CatalogueTool, HttpBinding, JsonSchema, ParamBinding, ParamLocation, ParamStyle } from '../../src/catalogue/types.ts';
+import { keepRenamedAliases, type Rename } from './aliases.ts';
 import { loadSpec, type LoadOptions } from './load.ts';
-import { argName, assignToolNames, snake, toIdentifier, TOOL_NAME_RE } from './naming.ts';
+import { NAME_BUDGET } from './name-budget.ts';
+import { argName, nameTools, snake, toIdentifier, TOOL_NAME_RE } from './naming.ts';
 import { loadOverrides, OverridesError, validateOverridesShape, type Overrides } from './overrides.ts';
 import { diffCatalogues, type ChangeSummary } from './report.ts';
 import { SchemaConverter, schemaSize, trimText, type ConvertLimits } from './schema.ts';
 import { serializeCatalogue } from './serialize.ts';
+import { scopesOf, toolTitle, withScopeLine } from './titles.ts';
 
 // Padded standard base64, so every schema-valid value is one the worker can decode
 // (contentEncoding alone is only an annotation; validators do not check it).
@@ -22,7 +25,7 @@ export type { Overrides, ToolOverride } from './overrides.ts';
 export type { ChangeSummary } from './report.ts';
 
 export interface BuildOptions {
-  /** Max tool name length (default 40). */
+  /** Max tool name length (default NAME_BUDGET, docs/naming.md). */
   maxName?: number;
   /** Overrides file path, or an already-parsed object. Unknown tool names are an error. */
   overrides?: string | Overrides | null;
@@ -59,6 +62,8 @@ export interface BuildReport {
   warnings: Record<string, WarningGroup>;
   /** Differences against `options.previous`, when given. */
   changes?: ChangeSummary;
+  /** Tool names (docs/naming.md): the budget, how many were shortened, the hashed ones, deprecated aliases kept. */
+  names: { budget: number; shortened: number; hashed: string[]; deprecated: Rename[]; skipped: Rename[] };
   hash: string;
   bytes: number;
   ms: number;
@@ -120,11 +125,6 @@ function serverUrl(doc: any, baseUrl?: string): string {
   return url.replace(/\/+$/, '');
 }
 
-function humanize(name: string): string {
-  const s = name.replace(/_/g, ' ').trim();
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
 function pathToolset(path: string): string {
   const seg = path.split('/').filter((s) => s && !/^\{.*\}$/.test(s) && !/^v\d+(\.\d+)*$/i.test(s) && s.toLowerCase() !== 'api')[0];
   return seg ? toIdentifier(seg, 'ts') : 'default';
@@ -132,7 +132,7 @@ function pathToolset(path: string): string {
 
 export async function buildCatalogue(spec: string, options: BuildOptions = {}): Promise<BuildResult> {
   const t0 = performance.now();
-  const maxName = options.maxName ?? 40;
+  const maxName = options.maxName ?? NAME_BUDGET;
   if (!Number.isInteger(maxName) || maxName < 12 || maxName > 64) throw new Error(`maxName must be an integer in 12..64 (got ${maxName})`);
   const descMax = options.descriptionMax ?? 1024;
   const progress = options.progress ?? (() => {});
@@ -166,10 +166,12 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     }
   }
   ops.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const names = assignToolNames(
-    ops.map((o) => ({ key: o.key, operationId: typeof o.op.operationId === 'string' ? o.op.operationId : undefined, method: o.method, path: o.path })),
+  const naming = nameTools(
+    ops.map((o) => ({ key: o.key, operationId: typeof o.op.operationId === 'string' ? o.op.operationId : undefined, method: o.method, path: o.path, tags: Array.isArray(o.op.tags) ? o.op.tags.filter((t: unknown) => typeof t === 'string') : [], summary: typeof o.op.summary === 'string' ? o.op.summary : undefined })),
     maxName,
   );
+  const names = naming.names;
+  const scopes = scopesOf(ops);
   progress(`[catalog] ${ops.length} operations`);
 
   // ---- toolsets from tags
@@ -188,6 +190,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     if (++i % 200 === 0) progress(`[catalog] ${i}/${ops.length} operations`);
     const name = names.get(o.key)!;
     const tool = buildTool(conv, o, name, descMax, warn);
+    tool.description = withScopeLine(tool.description, scopes.get(o.key), descMax);
     const tags = (Array.isArray(o.op.tags) ? o.op.tags : []).filter((t: unknown) => typeof t === 'string' && snake(t as string));
     tool.toolsets = tags.length ? [...new Set(tags.map((t: string) => toIdentifier(t, 'ts')))].sort() : [pathToolset(o.path)];
     for (const ts of tool.toolsets) {
@@ -261,17 +264,20 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     ...(defaultToolsets ? { defaultToolsets } : {}),
     tools: visible.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
   };
-  const { text, hash } = serializeCatalogue(catalogue);
-  (catalogue as Catalogue & { hash?: string }).hash = hash;
-
-  let changes: ChangeSummary | undefined;
+  let previous: Catalogue | undefined;
   if (options.previous) {
     try {
-      changes = diffCatalogues(JSON.parse(options.previous) as Catalogue, catalogue);
+      previous = JSON.parse(options.previous) as Catalogue;
     } catch {
-      warn('previous-unreadable', 'previous catalogue is not valid JSON; no change report');
+      warn('previous-unreadable', 'previous catalogue is not valid JSON; no change report, no deprecated aliases');
     }
   }
+  const aliases = keepRenamedAliases(catalogue, previous);
+  const { text, hash } = serializeCatalogue(catalogue);
+  (catalogue as Catalogue & { hash?: string }).hash = hash;
+  const changes = previous ? diffCatalogues(previous, catalogue) : undefined;
+  const hashedNames = naming.hashed.map((k) => names.get(k)!).sort();
+  if (hashedNames.length) progress(`[catalog] ${hashedNames.length} tool names needed a hash suffix: ${hashedNames.join(', ')}`);
   const report: BuildReport = {
     spec: loaded.label,
     openapi: loaded.originalVersion,
@@ -284,6 +290,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     dropped: visible.filter((t) => t.outputSchemaDropped).map((t) => ({ tool: t.name, reason: t.outputSchemaDropped! })),
     warnings: Object.fromEntries(Object.entries(warnings).sort(([a], [b]) => (a < b ? -1 : 1))),
     changes,
+    names: { budget: maxName, shortened: naming.shortened.length, hashed: hashedNames, deprecated: aliases.deprecated, skipped: aliases.skipped },
     hash,
     bytes: Buffer.byteLength(text),
     ms: Math.round(performance.now() - t0),
@@ -495,7 +502,7 @@ function buildTool(conv: SchemaConverter, o: Op, name: string, descMax: number, 
   // ---- text
   const summary = typeof op.summary === 'string' ? op.summary.trim() : '';
   const longDesc = typeof op.description === 'string' ? op.description.trim() : '';
-  const title = summary ? trimText(summary.split('\n')[0]!, 100) : humanize(name);
+  const title = toolTitle(op, method, path);
   let description = summary && longDesc && !longDesc.startsWith(summary) ? `${summary}\n\n${longDesc}` : longDesc || summary || `${method.toUpperCase()} ${path}`;
   if (op.deprecated === true) description = `[Deprecated] ${description}`;
   description = trimText(description, descMax);

@@ -105,7 +105,9 @@ export async function main(argv: string[]): Promise<number> {
   // Snapshots by default for the embedded default spec (the committed catalogue), opt-in otherwise.
   if (args.toolsnaps ?? args.spec === DEFAULT_SPEC) await writeToolsnaps(join(out, 'toolsnaps'), catalogue);
   if (report.changes && !args.quiet) process.stderr.write(changeSummaryText(report.changes, 20) + '\n');
-  process.stderr.write(`catalog: wrote ${catalogFile} (${report.tools} tools, ${report.bytes} bytes, hash ${report.hash}) in ${report.ms} ms\n`);
+  if (report.names.hashed.length) process.stderr.write(`catalog: ${report.names.hashed.length} tool names needed a hash suffix: ${report.names.hashed.join(', ')}\n`);
+  const n = report.names;
+  process.stderr.write(`catalog: wrote ${catalogFile} (${report.tools} tools, ${n.shortened} names shortened, ${n.hashed.length} hashed, ${n.deprecated.length} deprecated aliases; ${report.bytes} bytes, hash ${report.hash}) in ${report.ms} ms\n`);
   return 0;
 }
 

@@ -79,6 +79,7 @@ export function reportMarkdown(r: import('./build.ts').BuildReport): string {
   if (r.changes) {
     out.push('## Changes since the previous catalogue', '', '```', changeSummaryText(r.changes, 100), '```', '');
   }
+  out.push(...namesSection(r.names), '');
   out.push('## Dropped output schemas', '', list(r.dropped.map((d) => `${d.tool}: ${d.reason}`), 200), '');
   out.push('## Lossy conversions', '');
   const kinds = Object.entries(r.warnings);
@@ -87,4 +88,15 @@ export function reportMarkdown(r: import('./build.ts').BuildReport): string {
     out.push(`### ${k} (${g.count})`, '', ...g.examples.map((e) => `- ${e}`), '');
   }
   return out.join('\n') + '\n';
+}
+
+function namesSection(n: import('./build.ts').BuildReport['names']): string[] {
+  const out = ['## Tool names', ''];
+  out.push(`- budget: ${n.budget} characters (docs/naming.md); shortened by meaning: ${n.shortened}`);
+  out.push(`- hashed names (last resort): ${n.hashed.length}`);
+  out.push(`- deprecated aliases (renamed tools; the old name still works in tools/call for this catalogue version): ${n.deprecated.length}`, '');
+  if (n.hashed.length) out.push('### Hashed names', '', ...n.hashed.map((h) => `- ${h}`), '');
+  if (n.deprecated.length) out.push('### Renames kept as deprecated aliases', '', ...n.deprecated.map((d) => `- ${d.from} -> ${d.to} (${d.op})`), '');
+  if (n.skipped.length) out.push('### Renames without an alias (the old name now belongs to another tool)', '', ...n.skipped.map((d) => `- ${d.from} -> ${d.to} (${d.op})`), '');
+  return out;
 }

@@ -8,6 +8,8 @@ import { sliceOf } from '../../src/catalogue/slices.ts';
 import { discoveryTools } from '../../src/discovery/tools.ts';
 import { PROFILES, type ProfileId } from '../../src/profiles/profiles.ts';
 import { buildView, type WireTool } from '../../src/profiles/view.ts';
+import { NAME_BUDGET } from './name-budget.ts';
+import { isHashedName } from './naming.ts';
 
 /** Recommended DEFAULT_TOOLSETS for the GitHub catalogue (each ≤ 40 tools and ≤ 15k tokens). */
 export const RECOMMENDED_DEFAULTS = ['repos_core', 'issues_core', 'pulls', 'search'];
@@ -33,6 +35,8 @@ export interface TokenReport {
   uncompacted: Measure;
   /** Mean tokens per typed tool (default profile, each entry tokenised alone). */
   meanTokensPerTool: number;
+  /** Tool names as the catalogue has them (docs/naming.md). */
+  names: { tools: number; hashed: string[]; longest: number; overBudget: string[]; aliases: number };
   checks: Array<{ target: string; ok: boolean; measured: string }>;
 }
 
@@ -54,7 +58,17 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
   const discovery = (Object.keys(PROFILES) as ProfileId[]).map((profile) => ({ profile, ...measure(discoveryTools(PROFILES[profile])) }));
   const all = view(undefined, 'default');
   const meanTokensPerTool = all.reduce((n, t) => n + encode(JSON.stringify(t)).length, 0) / Math.max(1, all.length);
+  const tools = loaded.catalogue.tools;
+  const names = {
+    tools: tools.length,
+    hashed: tools.map((t) => t.name).filter(isHashedName),
+    longest: Math.max(0, ...tools.map((t) => t.name.length)),
+    overBudget: tools.map((t) => t.name).filter((n) => n.length > NAME_BUDGET),
+    aliases: tools.reduce((n, t) => n + (t.aliases?.length ?? 0), 0),
+  };
   const checks: TokenReport['checks'] = [];
+  checks.push({ target: 'hashed tool names ≤ 1%', ok: names.hashed.length <= names.tools / 100, measured: `${names.hashed.length} of ${names.tools}` });
+  checks.push({ target: `every tool name ≤ ${NAME_BUDGET} characters`, ok: !names.overBudget.length, measured: `longest ${names.longest}` });
   const worstDiscovery = Math.max(...discovery.map((d) => d.tokens));
   checks.push({ target: `discovery mode ≤ ${TARGETS.discoveryTokens} tokens (every profile)`, ok: worstDiscovery <= TARGETS.discoveryTokens, measured: `${worstDiscovery} tokens at most` });
   for (const t of toolsets.filter((t) => t.isDefault)) {
@@ -69,6 +83,7 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
     discovery,
     uncompacted: measure(loaded.listed),
     meanTokensPerTool,
+    names,
     checks,
   };
 }
@@ -89,6 +104,8 @@ export function formatReport(r: TokenReport): string {
   for (const t of [...r.toolsets].sort((a, b) => Number(b.isDefault) - Number(a.isDefault) || b.tokens - a.tokens)) {
     out.push(row([t.name, t.isDefault ? 'yes' : '', t.tools, t.bytes, t.tokens, Math.round(t.tokens / Math.max(1, t.tools))]));
   }
+  out.push('', '## Tool names', '', `- ${n(r.names.tools)} tools; hashed names: ${r.names.hashed.length}${r.names.hashed.length ? ` (${r.names.hashed.join(', ')})` : ''}`);
+  out.push(`- longest name: ${r.names.longest} characters (budget ${NAME_BUDGET}); aliases (deprecated renames and hand renames, never listed): ${r.names.aliases}`);
   out.push('', '## Targets', '');
   for (const c of r.checks) out.push(`- ${c.ok ? 'met' : 'MISSED'}: ${c.target} (${c.measured})`);
   return out.join('\n') + '\n';
