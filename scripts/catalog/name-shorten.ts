@@ -49,10 +49,11 @@ export function shortenName(full: string, ctx: ShortenContext, budget: number): 
 
   // 1. Filler words; a word or two-word phrase said again right after ("customers_customer"); then toolset words after the leading ones (the final word too when the prefix says it):
   //    version tokens first, then the rest.
+  const repeated = repeatedIndexes(words);
   const isVersion = (w: string) => /^v\d+([a-z]+\d*)?$/.test(w);
   const drops: Array<(t: Token, i: number) => boolean> = [
     (t, i) => !t.kept && i >= prefix && FILLER.has(t.word),
-    (t, i) => !t.kept && i >= prefix && repeatsNext(words, i),
+    (t, i) => !t.kept && i >= prefix && repeated.has(i),
     (t, i) => !t.kept && i >= prefix && tagWords.has(t.word) && isVersion(t.word),
     (t, i) => (!t.kept && i >= prefix && tagWords.has(t.word)) || (prefix > 0 && i === words.length - 1 && words.slice(0, prefix).includes(t.word)),
   ];
@@ -134,14 +135,18 @@ function prefixLength(words: string[], toolset: string[][]): number {
   return Math.max(0, ...toolset.filter((t) => t.length && t.length < words.length && t.every((w, i) => words[i] === w)).map((t) => t.length));
 }
 
-/** True when the word (or the two-word phrase) at i is said again, in any number, right after it. */
-function repeatsNext(words: string[], i: number): boolean {
-  for (const n of [1, 2]) {
-    const a = words.slice(i, i + n).map(stem).join('_');
-    const b = words.slice(i + n, i + 2 * n).map(stem).join('_');
-    if (words.length >= i + 2 * n && a === b) return true;
+/** Indexes of a word or two-word phrase said again, in any number, right after it ("payment_methods_payment_method"). */
+function repeatedIndexes(words: string[]): Set<number> {
+  const out = new Set<number>();
+  for (let i = 0; i < words.length; i++) {
+    for (const n of [1, 2]) {
+      if (words.length < i + 2 * n) continue;
+      const a = words.slice(i, i + n).map(stem).join('_');
+      const b = words.slice(i + n, i + 2 * n).map(stem).join('_');
+      if (a === b) for (let k = i; k < i + n; k++) out.add(k);
+    }
   }
-  return false;
+  return out;
 }
 
 /** Tokens with the words that must stay marked, and compound units from the summary's hyphenated words. */

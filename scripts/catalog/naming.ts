@@ -63,10 +63,10 @@ interface Named extends NameCandidate {
 /**
  * Assign unique names (docs/naming.md). Each operation first gets its full name shortened by meaning, a pure
  * function of the operation. Operations whose names then collide (also when they differ only by an
- * abbreviation or a plural: `config` vs `configuration`) form a group: the first by rank keeps the name (an
- * unshortened name, then an operationId, then an operationId equal to the name, then the shorter full name,
- * then the smallest "METHOD path"); the others are shortened again keeping the words that tell them apart,
- * else get the path word that does; a hash suffix is the last resort.
+ * abbreviation: `config` vs `configuration`) form a group. Unshortened names stay (they are the spec's own);
+ * else the first by rank keeps the name (an operationId, then an operationId equal to the name, then the
+ * shorter full name, then the smallest "METHOD path"). The others are shortened again keeping the words that
+ * tell them apart, else get the path word that does; a hash suffix is the last resort.
  * So a name depends on other operations only when they collide with it.
  */
 export function nameTools(cands: NameCandidate[], max: number): NameAssignment {
@@ -94,9 +94,10 @@ export function nameTools(cands: NameCandidate[], max: number): NameAssignment {
   };
   for (const [b, g] of [...groups.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))) {
     g.sort(byRank);
-    const losers = b ? g.slice(1) : g;
-    if (b) names.set(g[0]!.key, g[0]!.first.name);
-    for (const c of losers) {
+    // Unshortened names are the spec's own: each distinct one stays. Else the first by rank keeps its name.
+    const winners = b ? g.filter((c, i) => (c.first.step === 0 || i === 0) && !g.slice(0, i).some((w) => w.first.name === c.first.name)) : [];
+    for (const w of winners) names.set(w.key, w.first.name);
+    for (const c of g.filter((x) => !winners.includes(x))) {
       let n = distinguish(c, g, max, taken);
       if (!n) {
         n = hashName(c, c.first.name, max, taken);
@@ -110,19 +111,30 @@ export function nameTools(cands: NameCandidate[], max: number): NameAssignment {
   return { names, hashed: hashed.sort(), shortened: shortened.sort() };
 }
 
+/** Keys of the operations whose first names collide: the only operations whose names depend on each other. */
+export function collisionGroups(cands: NameCandidate[], max: number): string[][] {
+  const groups = new Map<string, string[]>();
+  for (const c of cands) {
+    const toolset = (c.tags ?? []).map((t) => snake(t).split('_')).filter((w) => w[0]);
+    const first = shortenName(baseToolName(c.operationId, c.method, c.path), { toolset, summary: c.summary, path: c.path }, max);
+    const k = first.fits ? sameness(first.name) : `\0${c.key}`;
+    groups.set(k, [...(groups.get(k) ?? []), c.key]);
+  }
+  return [...groups.values()].filter((g) => g.length > 1);
+}
+
 /** Names only (see nameTools). */
 export function assignToolNames(cands: NameCandidate[], max: number): Map<string, string> {
   return nameTools(cands, max).names;
 }
 
-const LONG_FORM = new Map(Object.entries(ABBREVIATIONS).map(([long, short]) => [short, long.split('_')[0]!]));
+const LONG_FORM = new Map(Object.entries(ABBREVIATIONS).map(([long, short]) => [short, long]));
 
-/** Two names a model would read as the same: abbreviations expanded, plurals folded. */
+/** Two names a model would read as the same: equal once abbreviations are expanded (`config`, `configuration`). */
 function sameness(name: string): string {
   return name
     .split('_')
     .map((w) => LONG_FORM.get(w) ?? w)
-    .map((w) => (w.length > 3 ? w.replace(/(ies|es|s)$/, '') : w))
     .join('_');
 }
 

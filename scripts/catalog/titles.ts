@@ -37,20 +37,25 @@ export interface ScopedOp {
  * key -> the scope in words ("organization", "repository", "the authenticated user").
  */
 export function scopesOf(ops: ScopedOp[]): Map<string, string> {
-  const groups = new Map<string, { key: string; scope: string; label: string }[]>();
+  type Member = { key: string; noun: string; own: boolean; label: string };
+  const groups = new Map<string, Member[]>();
   for (const o of ops) {
     const split = splitScope(o.path);
     if (!split) continue;
     const k = `${o.method.toUpperCase()} ${split.rest}`;
-    groups.set(k, [...(groups.get(k) ?? []), { key: o.key, scope: split.scope, label: split.label }]);
+    groups.set(k, [...(groups.get(k) ?? []), { key: o.key, ...split }]);
   }
   const out = new Map<string, string>();
-  for (const g of groups.values()) if (new Set(g.map((m) => m.scope)).size > 1) for (const m of g) out.set(m.key, m.label);
+  for (const g of groups.values()) {
+    // A scope is a parameter (`/orgs/{org}`); a bare segment only when it is the caller's own of one (`/user` next to `/users/{username}`).
+    const scoped = g.filter((m) => !m.own || g.some((o) => !o.own && o.noun === m.noun));
+    if (new Set(scoped.map((m) => m.label)).size > 1) for (const m of scoped) out.set(m.key, m.label);
+  }
   return out;
 }
 
 /** Leading version/"api" segments skipped, the scope is the first static segment and the parameters right after it. */
-function splitScope(path: string): { scope: string; rest: string; label: string } | undefined {
+function splitScope(path: string): { noun: string; own: boolean; rest: string; label: string } | undefined {
   const segs = path.split('/').filter(Boolean);
   let i = 0;
   while (i < segs.length && /^(v\d+(\.\d+)*|api)$/i.test(segs[i]!)) i++;
@@ -61,7 +66,8 @@ function splitScope(path: string): { scope: string; rest: string; label: string 
   const rest = segs.slice(j);
   if (!rest.some((s) => !s.startsWith('{'))) return undefined;
   const noun = longForm(singular(snake(head)));
-  return { scope: segs.slice(0, j).map((s) => (s.startsWith('{') ? '{}' : s)).join('/'), rest: rest.join('/'), label: j > i + 1 ? noun : `the authenticated ${noun === 'me' ? 'user' : noun}` };
+  const own = j === i + 1;
+  return { noun, own, rest: rest.join('/'), label: own ? `the authenticated ${noun}` : noun };
 }
 
 const singular = (w: string) => w.replace(/ies$/, 'y').replace(/([^s])s$/, '$1');

@@ -7,7 +7,8 @@ import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildCatalogue, OverridesError, SpecError, type BuildResult } from '../../scripts/catalog/build.ts';
 import { main } from '../../scripts/catalog/cli.ts';
-import { assignToolNames, argName, baseToolName, fitName } from '../../scripts/catalog/naming.ts';
+import { assignToolNames, argName, baseToolName, isHashedName } from '../../scripts/catalog/naming.ts';
+import { loadCatalogue } from '../../src/catalogue/load.ts';
 import type { CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
 import { listWithV1Client, namesProblems, structuralProblems, wireTools } from './fixtures/corpus-suite.ts';
 
@@ -39,17 +40,7 @@ describe('naming', () => {
     expect(baseToolName(undefined, 'get', '/pets/{petId}/photos')).toBe('get_pets_by_pet_id_photos');
   });
 
-  it('shortens long names with a stable hash suffix at a word boundary', () => {
-    const long = 'actions_create_or_update_environment_secret_for_the_repository';
-    const a = fitName(long, 40);
-    expect(a.length).toBeLessThanOrEqual(40);
-    expect(a).toBe(`actions_create_or_update_${a.slice(-6)}`); // cut at a word boundary, not mid-word
-    expect(a).toMatch(/_[0-9a-f]{6}$/);
-    expect(fitName(long, 40)).toBe(a);
-    expect(fitName(`${long}x`, 40)).not.toBe(a);
-  });
-
-  it('resolves collisions deterministically: the operationId owner keeps the plain name', () => {
+  it('resolves collisions deterministically: the operationId owner keeps the plain name, the others get the path word that tells them apart', () => {
     const cands = [
       { key: 'GET /b', operationId: 'list-things', method: 'get', path: '/b' },
       { key: 'GET /a', operationId: 'listThings', method: 'get', path: '/a' },
@@ -60,7 +51,10 @@ describe('naming', () => {
     const n2 = assignToolNames([...cands].reverse(), 40);
     expect([...n1.entries()].sort()).toEqual([...n2.entries()].sort());
     expect(n1.get('GET /a')).toBe('list_things'); // operationId, smallest key
-    expect(n1.get('GET /b')).toMatch(/^list_things_[0-9a-f]{6}$/);
+    expect(n1.get('GET /b')).toBe('list_things_b');
+    expect(n1.get('GET /list/things')).toBe('get_list_things');
+    expect(n1.get('POST /list_things')).toBe('post_list_things');
+    expect([...n1.values()].some(isHashedName)).toBe(false);
     expect(new Set(n1.values()).size).toBe(cands.length);
   });
 
@@ -93,7 +87,8 @@ describe('naming', () => {
 
   it('honours --max-name', async () => {
     const r = await buildCatalogue(MINI, { maxName: 20 });
-    expect(namesProblems(r.catalogue.tools, 20)).toEqual([]);
+    expect(r.catalogue.tools.map((t) => t.name).filter((n) => n.length > 20)).toEqual([]);
+    expect(new Set(r.catalogue.tools.map((t) => t.name)).size).toBe(r.catalogue.tools.length);
     await expect(buildCatalogue(MINI, { maxName: 5 })).rejects.toThrow(/maxName/);
   });
 });
@@ -194,8 +189,8 @@ describe('mini spec conversion', () => {
 
   it('cuts recursion without overflowing, within the size budget', () => {
     const t = r.catalogue.tools.find((x) => x.http.path === '/tree')!;
-    expect(t.name.length).toBeLessThanOrEqual(40);
-    expect(t.name).toMatch(/^get_the_whole_tree_of_nodes_[0-9a-f]{6}$/);
+    expect(t.name).toBe('get_tree_every_descendant_recursively'); // shortened by meaning (filler and frequent words out, verb and head noun kept), no hash
+    expect(t.title).toBe('Get the whole tree of nodes including every descendant recursively'); // from the operationId, not the name
     expect(JSON.stringify(t.outputSchema).length).toBeLessThan(30_000);
     expect(r.report.warnings['depth-cut']!.count).toBeGreaterThan(0);
   });
@@ -344,6 +339,69 @@ describe('CLI', () => {
     } finally {
       err.mockRestore();
     }
+  });
+});
+
+describe('deprecated aliases for renamed tools', () => {
+  const quiet = () => vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  const read = (out: string) => JSON.parse(readFileSync(join(out, 'catalog.txt'), 'utf8')) as { tools: CatalogueTool[] };
+  const byPath = (out: string, path: string) => read(out).tools.find((t) => t.http.path === path)!;
+
+  it('keeps a renamed tool\'s old name as an alias for one catalogue version; --check stays stable; hand renames stay', async () => {
+    const err = quiet();
+    try {
+      const dir = tmp();
+      const spec = join(dir, 'spec.yaml');
+      const out = join(dir, 'out');
+      copyFileSync(MINI, spec);
+      writeFileSync(join(dir, 'overrides.json'), JSON.stringify({ tools: { create_pet: { rename: 'pets_create' } } }));
+      const run = (...more: string[]) => main(['--spec', spec, '--out', out, '--overrides', join(dir, 'overrides.json'), '--quiet', ...more]);
+      expect(await run()).toBe(0);
+      expect(byPath(out, '/counts').name).toBe('counts_get_all');
+
+      // A regeneration that renames the tool (same METHOD path): the old name becomes an alias.
+      const doc = YAML.parse(readFileSync(spec, 'utf8'));
+      doc.paths['/counts'].get.operationId = 'counts/tally';
+      writeFileSync(spec, YAML.stringify(doc));
+      expect(await run()).toBe(0);
+      const renamed = byPath(out, '/counts');
+      expect(renamed).toMatchObject({ name: 'counts_tally', aliases: ['counts_get_all'] });
+      expect(byPath(out, '/pets').aliases ?? []).toEqual([]);
+      const report = readFileSync(join(out, 'report.md'), 'utf8');
+      expect(report).toMatch(/counts_get_all -> counts_tally \(GET \/counts\)/);
+      expect(report).toMatch(/hashed names \(last resort\): 0/);
+
+      // The runtime resolves the alias in tools/call and never lists it.
+      const loaded = loadCatalogue(readFileSync(join(out, 'catalog.txt'), 'utf8'));
+      expect(loaded.byName.get('counts_get_all')?.name).toBe('counts_tally');
+      expect(loaded.listed.map((t) => t.name)).not.toContain('counts_get_all');
+
+      // Regenerating the same catalogue keeps it, so --check compares like with like.
+      const text = readFileSync(join(out, 'catalog.txt'), 'utf8');
+      expect(await run('--check')).toBe(0);
+      expect(await run()).toBe(0);
+      expect(readFileSync(join(out, 'catalog.txt'), 'utf8')).toBe(text);
+
+      // The next catalogue version (anything else changes) drops it; the hand rename's alias stays.
+      doc.paths['/owners'] = { get: { operationId: 'listOwners', responses: { 200: { description: 'ok' } } } };
+      writeFileSync(spec, YAML.stringify(doc));
+      expect(await run()).toBe(0);
+      expect(byPath(out, '/counts').aliases).toBeUndefined();
+      expect(read(out).tools.find((t) => t.name === 'pets_create')!.aliases).toEqual(['create_pet']);
+    } finally {
+      err.mockRestore();
+    }
+  });
+
+  it('does not give an old name to a tool when another tool now has it', async () => {
+    const first = await buildCatalogue(MINI);
+    const swapped = miniVariant((d) => {
+      d.paths['/counts'].get.operationId = 'listPets';
+      d.paths['/pets'].get.operationId = 'counts/get-all';
+    });
+    const r = await buildCatalogue(swapped, { previous: first.text });
+    expect(r.catalogue.tools.flatMap((t) => t.aliases ?? [])).toEqual([]);
+    expect(r.report.names.skipped.map((x) => `${x.from} -> ${x.to}`).sort()).toEqual(['counts_get_all -> list_pets', 'list_pets -> counts_get_all']);
   });
 });
 
