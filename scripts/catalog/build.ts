@@ -190,7 +190,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     if (++i % 200 === 0) progress(`[catalog] ${i}/${ops.length} operations`);
     const name = names.get(o.key)!;
     const tool = buildTool(conv, o, name, descMax, warn);
-    tool.description = withScopeLine(tool.description, scopes.get(o.key), descMax);
+    tool.description = withScopeLine(tool.description, scopes.get(o.key), descMax, typeof o.op.summary === 'string' ? o.op.summary : '');
     const tags = (Array.isArray(o.op.tags) ? o.op.tags : []).filter((t: unknown) => typeof t === 'string' && snake(t as string));
     tool.toolsets = tags.length ? [...new Set(tags.map((t: string) => toIdentifier(t, 'ts')))].sort() : [pathToolset(o.path)];
     for (const ts of tool.toolsets) {

@@ -74,12 +74,20 @@ const singular = (w: string) => w.replace(/ies$/, 'y').replace(/([^s])s$/, '$1')
 const LONG = new Map(Object.entries(ABBREVIATIONS).map(([long, short]) => [short, long]));
 const longForm = (w: string) => (LONG.get(w) ?? w).replace(/_/g, ' ');
 
-/** Puts "Scope: <scope>." first unless the description's first line already names it. */
-export function withScopeLine(description: string, scope: string | undefined, max: number): string {
+/**
+ * Starts the description proper with "Scope: <scope>." unless its first line already names the scope. The
+ * description proper is the first paragraph after a leading summary paragraph: the summary is the title, and
+ * compact listings show the paragraph after it.
+ */
+export function withScopeLine(description: string, scope: string | undefined, max: number, summary = ''): string {
   if (!scope) return description;
-  const firstLine = description.split('\n')[0]!.toLowerCase();
+  const lead = /^(.*?)\n[ \t]*\n/s.exec(description);
+  const afterSummary = !!lead && !!summary.trim() && lead[1]!.trim() === summary.trim();
+  const head = afterSummary ? lead![0] : '';
+  const body = description.slice(head.length);
+  const firstLine = body.split('\n')[0]!.toLowerCase();
   const noun = scope.replace(/^the authenticated /, '');
   const short = ABBREVIATIONS[noun];
   const named = scope.startsWith('the authenticated ') ? /\bauthenticated\b/.test(firstLine) : new RegExp(`\\b(${noun}|${short ?? noun})s?\\b`).test(firstLine);
-  return named ? description : trimText(`Scope: ${scope}.\n\n${description}`, max);
+  return named ? description : trimText(`${head}Scope: ${scope}. ${body}`, max);
 }

@@ -221,9 +221,12 @@ describe('titles and scope lines', () => {
       'GET /user/starred': 'the authenticated user',
       'GET /users/{username}/starred': 'user',
     });
-    expect(withScopeLine('Get cache usage\n\nDetails.', 'enterprise', 1024)).toBe('Scope: enterprise.\n\nGet cache usage\n\nDetails.');
-    expect(withScopeLine('Get cache usage for an enterprise', 'enterprise', 1024)).toBe('Get cache usage for an enterprise');
+    // After the summary (the title), the description proper says it: compact listings show that paragraph.
+    expect(withScopeLine('Get cache usage\n\nGets the usage.\nMore.', 'enterprise', 1024, 'Get cache usage')).toBe('Get cache usage\n\nScope: enterprise. Gets the usage.\nMore.');
+    expect(withScopeLine('Get cache usage', 'enterprise', 1024, 'Get cache usage')).toBe('Scope: enterprise. Get cache usage');
+    expect(withScopeLine('Get usage\n\nGets the usage for an enterprise.', 'enterprise', 1024, 'Get usage')).toBe('Get usage\n\nGets the usage for an enterprise.');
     expect(withScopeLine('List repos for the org', 'organization', 1024)).toBe('List repos for the org');
+    expect(withScopeLine('Lists your stars', 'the authenticated user', 1024)).toBe('Scope: the authenticated user. Lists your stars');
     expect(withScopeLine('Anything', undefined, 1024)).toBe('Anything');
   });
 });
