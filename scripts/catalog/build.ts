@@ -276,7 +276,8 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
   const { text, hash } = serializeCatalogue(catalogue);
   (catalogue as Catalogue & { hash?: string }).hash = hash;
   const changes = previous ? diffCatalogues(previous, catalogue) : undefined;
-  const hashedNames = naming.hashed.map((k) => names.get(k)!).sort();
+  const listedNames = new Set(visible.map((t) => t.name));
+  const hashedNames = naming.hashed.map((k) => names.get(k)!).filter((n) => listedNames.has(n)).sort();
   if (hashedNames.length) progress(`[catalog] ${hashedNames.length} tool names needed a hash suffix: ${hashedNames.join(', ')}`);
   const report: BuildReport = {
     spec: loaded.label,

@@ -76,10 +76,10 @@ export function reportMarkdown(r: import('./build.ts').BuildReport): string {
   out.push(`- operations: ${r.operations}; tools: ${r.tools}; hidden: ${r.hidden.length}`);
   out.push(`- output schemas: ${r.withOutputSchema} (${r.wrappedOutputs} wrapped as {result}); without: ${r.withoutOutputSchema}`);
   out.push(`- catalogue: ${r.bytes} bytes, hash \`${r.hash}\``, '');
+  out.push(...namesSection(r.names));
   if (r.changes) {
     out.push('## Changes since the previous catalogue', '', '```', changeSummaryText(r.changes, 100), '```', '');
   }
-  out.push(...namesSection(r.names), '');
   out.push('## Dropped output schemas', '', list(r.dropped.map((d) => `${d.tool}: ${d.reason}`), 200), '');
   out.push('## Lossy conversions', '');
   const kinds = Object.entries(r.warnings);
