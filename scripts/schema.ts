@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DROPS_KEY, parseDrops, type DropList } from '../src/admin/drops.ts';
+import { DROPS_KEY, parseDrops, type DropList } from '../src/catalogue/schema-drop-list.ts';
 import { binDir, childEnv, repoRoot } from './lib/proc.ts';
 
 const USAGE =

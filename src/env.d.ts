@@ -7,10 +7,8 @@ declare module '*.txt' {
   export default text;
 }
 
-// Bindings from wrangler.toml, as seen by `import { env } from 'cloudflare:workers'` (tests) and DOs.
+// `import { env } from 'cloudflare:workers'` (tests) and Durable Objects see the Worker's one Env type.
+type WorkerEnv = import('./config.ts').Env;
 declare namespace Cloudflare {
-  interface Env {
-    KEYS: KVNamespace;
-    KEY_RATE_LIMITER: DurableObjectNamespace<import('./auth/rate-limit.ts').KeyRateLimiter>;
-  }
+  interface Env extends WorkerEnv {}
 }

@@ -3,9 +3,9 @@
 // Measures the exact entries the worker serves (src/profiles/view.ts, src/discovery/server.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/load.ts';
+import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
-import { discoveryTools } from '../../src/discovery/tools.ts';
+import { discoveryTools } from '../../src/discovery/listing.ts';
 import { PROFILES, type ProfileId } from '../../src/profiles/profiles.ts';
 import { buildView, type WireTool } from '../../src/profiles/view.ts';
 

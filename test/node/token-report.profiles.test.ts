@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import { PROFILES, SERVER_NAME_ALLOWANCE, type ProfileId } from '../../src/profiles/profiles.ts';
 import { buildView } from '../../src/profiles/view.ts';

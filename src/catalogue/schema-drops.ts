@@ -1,9 +1,8 @@
 // Runtime drop list: tools whose outputSchema the operator switched off without a redeploy
 // (`npm run schema -- drop|restore <tool> --reason …`, docs/sweep.md).
 //
-// Storage: one JSON value under the key `schema-drops` in the CONFIG KV namespace when bound, else in
-// KEYS (whose own keys are prefixed `key:`/`used:`, so they never collide). Shape:
-//   { "tools": { "<tool name>": { "reason": "…", "at": "2026-11-30T…Z" } } }
+// Storage: one JSON value under the key `schema-drops` (src/catalogue/schema-drop-list.ts) in the CONFIG KV
+// namespace when bound, else in KEYS (whose own keys are prefixed `key:`/`used:`, so they never collide).
 //
 // Propagation: a new isolate reads the list before its first MCP request, so it honours it at once.
 // A running isolate re-reads it when its copy is older than SCHEMA_DROPS_TTL_SECONDS (default 60 s);
@@ -14,51 +13,17 @@
 // distinct list and reused by every request of the isolate (slices and profile views are cached per
 // LoadedCatalogue, so they are rebuilt once for the new view, not per request). Dropped tools then
 // advertise no outputSchema in tools/list and tools/call sends no structuredContent for them.
-import type { ListedTool, LoadedCatalogue } from '../catalogue/load.ts';
-import type { CatalogueTool } from '../catalogue/types.ts';
+import type { Env } from '../config.ts';
+import type { LoadedCatalogue, ToolDefinition } from './loaded-catalogue.ts';
+import { DROPS_KEY, parseDrops, type DropEntry, type DropList } from './schema-drop-list.ts';
+import type { CatalogueTool } from './types.ts';
 
-export const DROPS_KEY = 'schema-drops';
-export const DEFAULT_DROPS_TTL_SECONDS = 60;
+const DEFAULT_DROPS_TTL_SECONDS = 60;
 
-/** The KV surface used here (a subset of KVNamespace, so tests can pass a Map-backed fake). */
-export interface KvLike {
-  get(key: string, type: 'text'): Promise<string | null>;
-}
+/** The bindings and vars the drop list reads. */
+type DropsEnv = Pick<Env, 'CONFIG' | 'KEYS' | 'SCHEMA_DROPS_TTL_SECONDS'>;
 
-export interface DropsEnv {
-  CONFIG?: KvLike;
-  KEYS?: KvLike;
-  SCHEMA_DROPS_TTL_SECONDS?: string;
-}
-
-export interface DropEntry {
-  reason: string;
-  at?: string;
-}
-
-export interface DropList {
-  tools: Record<string, DropEntry>;
-}
-
-/** Parses the stored value; anything malformed yields an empty list plus an error message. */
-export function parseDrops(text: string | null): { list: DropList; error?: string } {
-  if (!text) return { list: { tools: {} } };
-  try {
-    const raw = JSON.parse(text) as unknown;
-    const tools = (raw as { tools?: unknown })?.tools;
-    if (!tools || typeof tools !== 'object' || Array.isArray(tools)) return { list: { tools: {} }, error: `${DROPS_KEY}: expected {"tools": {...}}` };
-    const out: Record<string, DropEntry> = {};
-    for (const [name, e] of Object.entries(tools as Record<string, unknown>)) {
-      const entry = (e ?? {}) as Partial<DropEntry>;
-      out[name] = { reason: typeof entry.reason === 'string' ? entry.reason : 'dropped by the operator', ...(typeof entry.at === 'string' ? { at: entry.at } : {}) };
-    }
-    return { list: { tools: out } };
-  } catch (e) {
-    return { list: { tools: {} }, error: `${DROPS_KEY}: not JSON (${(e as Error).message})` };
-  }
-}
-
-const views = new WeakMap<LoadedCatalogue, { key: string; view: LoadedCatalogue; dropped: Map<string, DropEntry> }>();
+const views = new WeakMap<LoadedCatalogue, { key: string; view: LoadedCatalogue }>();
 
 /**
  * The catalogue with the listed tools' outputSchema removed. Names may be aliases; unknown names are ignored
@@ -86,13 +51,13 @@ export function applyDrops(loaded: LoadedCatalogue, list: DropList): LoadedCatal
   });
   const byName = new Map<string, CatalogueTool>();
   for (const [name, t] of loaded.byName) byName.set(name, replaced.get(t) ?? t);
-  const listed: ListedTool[] = loaded.listed.map((l) => {
+  const listed: ToolDefinition[] = loaded.listed.map((l) => {
     if (!dropped.has(l.name)) return l;
     const { outputSchema: _schema, ...rest } = l;
     return rest;
   });
   const view: LoadedCatalogue = { ...loaded, catalogue: { ...loaded.catalogue, tools }, byName, listed };
-  views.set(loaded, { key, view, dropped });
+  views.set(loaded, { key, view });
   return view;
 }
 
@@ -106,7 +71,7 @@ interface IsolateState {
 // Per isolate: one state per catalogue.
 const states = new WeakMap<LoadedCatalogue, IsolateState>();
 
-function kvOf(env: DropsEnv | undefined): KvLike | undefined {
+function kvOf(env: DropsEnv | undefined): KVNamespace | undefined {
   return env?.CONFIG ?? env?.KEYS;
 }
 
@@ -144,9 +109,4 @@ export async function currentDrops(loaded: LoadedCatalogue, env: DropsEnv | unde
 export async function withSchemaDrops(loaded: LoadedCatalogue, env: DropsEnv | undefined): Promise<LoadedCatalogue> {
   const state = await currentDrops(loaded, env);
   return applyDrops(loaded, state.list);
-}
-
-/** For tests: forget the isolate state. */
-export function resetDropsState(loaded: LoadedCatalogue): void {
-  states.delete(loaded);
 }

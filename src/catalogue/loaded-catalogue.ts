@@ -1,8 +1,10 @@
 // Parses the catalogue text once per isolate and prepares what every request needs:
-// a name index (with aliases) and the tools/list entries, so requests do no per-tool work.
+// a name index (with aliases) and each tool's MCP definition, so requests do no per-tool work.
+import { sha256Hex } from '../lib/bytes.ts';
 import type { Catalogue, CatalogueTool, JsonSchema } from './types.ts';
 
-export interface ListedTool {
+/** A tool's MCP definition as the catalogue states it (before a client profile compacts it for tools/list). */
+export interface ToolDefinition {
   name: string;
   title: string;
   description: string;
@@ -15,9 +17,9 @@ export interface LoadedCatalogue {
   catalogue: Catalogue;
   /** Tool by name or alias. */
   byName: Map<string, CatalogueTool>;
-  /** tools/list entries in catalogue order. */
-  listed: ListedTool[];
-  /** Hex SHA-256 of the catalogue text (resolved lazily: crypto.subtle is async). */
+  /** Tool definitions in catalogue order. */
+  listed: ToolDefinition[];
+  /** The catalogue's content hash, 32 hex (what /healthz, the page and /admin show). */
   hash: () => Promise<string>;
 }
 
@@ -31,18 +33,22 @@ export function loadCatalogue(text: string): LoadedCatalogue {
     byName.set(tool.name, tool);
     for (const alias of tool.aliases ?? []) if (!byName.has(alias)) byName.set(alias, tool);
   }
-  const listed = catalogue.tools.map(toListed);
-  let hashPromise: Promise<string> | undefined;
-  return {
-    catalogue,
-    byName,
-    listed,
-    hash: () => (hashPromise ??= sha256Hex(text)),
-  };
+  const listed = catalogue.tools.map(definitionOf);
+  let hash: Promise<string> | undefined;
+  return { catalogue, byName, listed, hash: () => (hash ??= catalogueHash(catalogue, text)) };
 }
 
-function toListed(tool: CatalogueTool): ListedTool {
-  const entry: ListedTool = {
+/**
+ * The generator writes a content hash into the catalogue: the first 32 hex of SHA-256 over the text rendered without
+ * it. Text without one (written by hand or by a test) gets the same digest of its text as given, so there is one form.
+ */
+async function catalogueHash(catalogue: Catalogue, text: string): Promise<string> {
+  if (typeof catalogue.hash === 'string' && /^[0-9a-f]{32}$/.test(catalogue.hash)) return catalogue.hash;
+  return (await sha256Hex(text)).slice(0, 32);
+}
+
+function definitionOf(tool: CatalogueTool): ToolDefinition {
+  const entry: ToolDefinition = {
     name: tool.name,
     title: tool.title,
     description: tool.description,
@@ -51,9 +57,4 @@ function toListed(tool: CatalogueTool): ListedTool {
   };
   if (tool.outputSchema) entry.outputSchema = tool.outputSchema;
   return entry;
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
