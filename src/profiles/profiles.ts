@@ -1,4 +1,4 @@
-// Client profiles: the known rules of each MCP client (../shared/docs/client-compat.md), applied to tools/list
+// Client profiles: the known rules of each MCP client (docs/slices-profiles-discovery.md), applied to tools/list
 // and tools/call. Chosen by ?client=, or inferred from the client's name (initialize clientInfo, or the
 // 2026-07-28 per-request _meta client info).
 
