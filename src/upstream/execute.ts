@@ -83,7 +83,8 @@ export async function executeTool(tool: CatalogueTool, args: Record<string, unkn
   } catch (e) {
     // A bug here must not become a protocol error or a hang: report it as a tool error.
     const msg = e instanceof Error ? e.message : String(e);
-    return { result: errorResult(`Internal error while calling the upstream for ${tool.name}: ${msg}`), record: { outcome: 'internal_error', validation: 'none', method: tool.http.method, error: msg } };
+    const result = errorResult(`Internal error while calling the upstream for ${tool.name}: ${msg}`);
+    return { result, record: { outcome: 'internal_error', validation: 'none', method: tool.http.method, error: msg } };
   }
 }
 
