@@ -31,14 +31,13 @@ const sdk = createMcpHandler((ctx) => {
 
 export function serveMcp(scope: RequestScope, request: Request, body: McpBody): Promise<Response> {
   const viaSdk = (): Promise<Response> => {
-    if (body.message !== undefined) {
-      scopes.set(request, scope);
-      return sdk.fetch(request, { parsedBody: body.message });
+    if (body.message === undefined) {
+      // Not JSON, or not a JSON POST at all: the SDK reads the raw body itself and answers with its own error
+      // (parse error, 415 or 405). No handler runs, so no scope is needed.
+      return sdk.fetch(body.text === undefined ? request : new Request(request, { body: body.text }));
     }
-    // Not JSON (or not read at all): the SDK reads the raw body itself and answers with its own error.
-    const raw = body.text === undefined ? request : new Request(request, { body: body.text });
-    scopes.set(raw, scope);
-    return sdk.fetch(raw);
+    scopes.set(request, scope);
+    return sdk.fetch(request, { parsedBody: body.message });
   };
   for (const fast of FAST_PATHS) {
     const answered = fast(scope, request, body.message, viaSdk);
