@@ -77,3 +77,12 @@ export function clientNameOf(message: unknown): string | undefined {
   const fromMeta = (meta?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined)?.name;
   return typeof fromMeta === 'string' ? fromMeta : undefined;
 }
+
+/** A result for content-only clients: no structuredContent; the data stays in (or moves to) a text block. */
+export function contentOnly<T extends { content?: unknown[]; structuredContent?: unknown }>(result: T): T {
+  if (result.structuredContent === undefined) return result;
+  const { structuredContent, ...rest } = result;
+  const content = (rest.content ?? []) as Array<{ type?: string }>;
+  if (content.some((b) => b.type === 'text')) return rest as T;
+  return { ...rest, content: [{ type: 'text', text: JSON.stringify(structuredContent) }, ...content] } as T;
+}

@@ -3,7 +3,7 @@
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { discoverySurface } from '../discovery/meta-tools.ts';
-import { contentOnly } from '../profiles/view.ts';
+import { contentOnly } from '../profiles/profiles.ts';
 import { UnknownToolError } from '../tools/call.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import { toolsSurface, type SurfaceResult, type ToolSurface } from '../tools/surface.ts';
