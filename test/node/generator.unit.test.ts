@@ -9,7 +9,8 @@ import { buildCatalogue, OverridesError, SpecError, type BuildResult } from '../
 import { main } from '../../scripts/catalog/cli.ts';
 import { assignToolNames, argName, baseToolName, fitName } from '../../scripts/catalog/naming.ts';
 import type { CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
-import { listWithV1Client, namesProblems, structuralProblems, wireTools } from './fixtures/corpus-suite.ts';
+import { namesProblems, structuralProblems } from '../../scripts/catalog/client-rules.ts';
+import { listWithV1Client, wireTools } from './fixtures/corpus-suite.ts';
 
 const fx = (f: string) => new URL(`./fixtures/${f}`, import.meta.url).pathname;
 const MINI = fx('mini.yaml');
