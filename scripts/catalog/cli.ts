@@ -4,7 +4,8 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCatalogue } from './build.ts';
-import { changeSummaryText, diffCatalogues, reportMarkdown } from './report.ts';
+import { changeSummaryText, diffCatalogues } from './changes.ts';
+import { reportMarkdown } from './report.ts';
 import { sortKeys } from './serialize.ts';
 import type { Catalogue } from '../../src/catalogue/types.ts';
 

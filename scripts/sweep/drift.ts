@@ -3,7 +3,7 @@
 //   - every JSON object, at every level, gets undeclared fields (a scalar and a nested object);
 //   - fields the spec declares nullable are sent as null (every other response, so the non-null
 //     shape of nested objects is exercised too).
-// It needs the spec (OpenAPI 3.x, as loaded by scripts/catalog/load.ts) to find each response's schema.
+// It needs the spec (OpenAPI 3.x, as loaded by scripts/catalog/spec-loader.ts) to find each response's schema.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateValue } from './args.ts';

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 import { validate } from '../../src/catalogue/validator.ts';
-import { buildCatalogue, isJsonMediaType } from '../catalog/build.ts';
-import { loadSpec } from '../catalog/load.ts';
+import { buildCatalogue } from '../catalog/build.ts';
+import { isJsonOrJsonWildcard } from '../catalog/json-media-type.ts';
+import { loadSpec } from '../catalog/spec-loader.ts';
 import { GITHUB_SPEC, mockableSpec, startPrism, type Running } from '../lib/prism.ts';
 import { repoRoot } from '../lib/proc.ts';
 import { startWranglerDev } from '../lib/wrangler.ts';
@@ -135,7 +136,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
     }
     const spec = await loadSpec(specForMock);
     const idx = new SpecIndex(spec.doc);
-    const jsonTools = catalogue.tools.filter((t) => t.http.accept.some(isJsonMediaType));
+    const jsonTools = catalogue.tools.filter((t) => t.http.accept.some(isJsonOrJsonWildcard));
     const withOutputSchema = jsonTools.filter((t) => t.outputSchema).length;
     log(`catalogue: ${catalogue.tools.length} tools, ${withOutputSchema}/${jsonTools.length} JSON tools keep an outputSchema`);
 
