@@ -1,6 +1,6 @@
 // Focused generator tests on small fixture specs: naming, clashes, conversions, overrides, CLI --check, failures, URLs.
 import { createServer, type Server } from 'node:http';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
@@ -299,6 +299,67 @@ describe('CLI', () => {
       expect(printed).toMatch(/output schema changes 0,/);
       expect(printed).toMatch(/binding changes 1\b/);
       expect(readFileSync(join(out, 'catalog.txt'), 'utf8')).toBe(text); // --check never writes
+    } finally {
+      err.mockRestore();
+    }
+  });
+
+  it('--check compares toolsnaps: a changed, extra or missing snapshot fails with its file named', async () => {
+    const err = quiet();
+    const printed = () => err.mock.calls.map((c) => String(c[0])).join('');
+    try {
+      const out = join(tmp(), 'out');
+      const snaps = join(out, 'toolsnaps');
+      expect(await main(['--spec', MINI, '--out', out, '--toolsnaps', '--quiet'])).toBe(0);
+      const files = readdirSync(snaps).sort();
+      expect(files).toHaveLength(9);
+      const check = async () => {
+        err.mockClear();
+        return main(['--spec', MINI, '--out', out, '--toolsnaps', '--check', '--quiet']);
+      };
+      expect(await check()).toBe(0);
+      expect(printed()).toMatch(/toolsnaps is up to date \(9 snapshots\)/);
+
+      const changed = join(snaps, 'list_pets.json');
+      const original = readFileSync(changed, 'utf8');
+      writeFileSync(changed, original.replace('"GET"', '"POST"'));
+      expect(await check()).toBe(1);
+      expect(printed()).toMatch(/toolsnaps is out of date: 1 changed, 0 extra, 0 missing/);
+      expect(printed()).toMatch(/changed: list_pets\.json/);
+      expect(printed()).toMatch(/catalog\.txt is up to date/); // only the snapshot drifted
+      writeFileSync(changed, original);
+
+      writeFileSync(join(snaps, 'gone_tool.json'), '{}\n');
+      expect(await check()).toBe(1);
+      expect(printed()).toMatch(/0 changed, 1 extra, 0 missing/);
+      expect(printed()).toMatch(/extra \(no such tool\): gone_tool\.json/);
+      unlinkSync(join(snaps, 'gone_tool.json'));
+
+      unlinkSync(join(snaps, files[0]!));
+      expect(await check()).toBe(1);
+      expect(printed()).toMatch(/0 changed, 0 extra, 1 missing/);
+      expect(printed()).toContain(`missing: ${files[0]}`);
+      expect(printed()).toMatch(/Run `npm run catalog` to regenerate/);
+      expect(existsSync(join(snaps, files[0]!))).toBe(false); // --check never writes
+
+      // Without --toolsnaps (and not the default spec) snapshots are neither written nor checked.
+      err.mockClear();
+      expect(await main(['--spec', MINI, '--out', out, '--check', '--quiet'])).toBe(0);
+      expect(printed()).not.toMatch(/toolsnaps/);
+      expect(await main(['--spec', MINI, '--out', out, '--toolsnaps', '--quiet'])).toBe(0);
+      expect(await check()).toBe(0);
+    } finally {
+      err.mockRestore();
+    }
+  });
+
+  it('the committed catalogue and its toolsnaps are up to date (what CI checks)', async () => {
+    const err = quiet();
+    try {
+      expect(await main(['--check', '--quiet'])).toBe(0);
+      const printed = err.mock.calls.map((c) => String(c[0])).join('');
+      expect(printed).toMatch(/catalog\/catalog\.txt is up to date/);
+      expect(printed).toMatch(/catalog\/toolsnaps is up to date \(\d+ snapshots\)/);
     } finally {
       err.mockRestore();
     }
