@@ -22,7 +22,7 @@ export function iterations(quick: boolean) {
     ? { callIters: 150, callWarm: 30, listIters: { all: 15, slice: 40 }, listWarm: 3, clientReps: { slice: 3, all: 1, defaults: 0 }, tpDuration: 3, tpWarm: 1, tpRounds: 1, tpFloor: false, startupReps: 2, buildReps: 1, largeIters: 3, largeWarm: 1 }
     : { callIters: 2000, callWarm: 200, listIters: { all: 100, slice: 300 }, listWarm: 10, clientReps: { slice: 7, all: 3, defaults: 3 }, tpDuration: 15, tpWarm: 3, tpRounds: 3, tpFloor: true, startupReps: 9, buildReps: 3, largeIters: 20, largeWarm: 3 };
 }
-export type Iterations = ReturnType<typeof iterations>;
+type Iterations = ReturnType<typeof iterations>;
 
 export interface Plan {
   quick: boolean;

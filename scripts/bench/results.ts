@@ -1,7 +1,7 @@
 // Everything one bench run found: table rows, raw figures (--json), per-section method notes and section errors.
 import type { Section } from './plan.ts';
 
-export interface Row {
+interface Row {
   section: Section;
   measure: string;
   result: string;

@@ -4,7 +4,7 @@
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
 import { OverridesError, type Overrides } from './overrides.ts';
 
-export interface OverridesApplied {
+interface OverridesApplied {
   /** Tools left after hiding, in generation order. */
   visible: CatalogueTool[];
   /** Generated names of hidden tools, sorted. */

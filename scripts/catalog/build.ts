@@ -18,7 +18,7 @@ import { trimText } from './trim-text.ts';
 export { OverridesError } from './overrides.ts';
 export { SpecError } from './spec-loader.ts';
 
-export interface BuildOptions {
+interface BuildOptions {
   /** Max tool name length (default 40). */
   maxName?: number;
   /** Overrides file path, or an already-parsed object. Unknown tool names are an error. */
@@ -38,7 +38,7 @@ export interface BuildOptions {
   load?: LoadOptions;
 }
 
-export interface WarningGroup {
+interface WarningGroup {
   count: number;
   examples: string[];
 }

@@ -14,7 +14,7 @@ export const STYLES = new Set<unknown>(['simple', 'label', 'matrix', 'form', 'sp
 
 const isObj = (x: unknown): x is Record<string, any> => !!x && typeof x === 'object' && !Array.isArray(x);
 
-export interface ParameterInputs {
+interface ParameterInputs {
   properties: Record<string, JsonSchema>;
   required: string[];
   params: ParamBinding[];

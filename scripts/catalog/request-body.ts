@@ -21,7 +21,7 @@ const BASE64_STRING = {
 
 const isObj = (x: unknown): x is Record<string, any> => !!x && typeof x === 'object' && !Array.isArray(x);
 
-export interface BodyInputs {
+interface BodyInputs {
   properties: Record<string, JsonSchema>;
   required: string[];
   body?: BodyBinding;

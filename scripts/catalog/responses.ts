@@ -9,7 +9,7 @@ import type { SchemaConverter, Warn } from './schema-converter.ts';
 
 const isObj = (x: unknown): x is Record<string, any> => !!x && typeof x === 'object' && !Array.isArray(x);
 
-export interface ResponseBinding {
+interface ResponseBinding {
   accept: string[];
   outputSchema?: JsonSchema;
   outputWrapped: boolean;

@@ -22,7 +22,7 @@ const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'objec
 const KNOWN_FORMATS = new Set(['date', 'time', 'date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url', 'email', 'hostname', 'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'relative-json-pointer', 'byte', 'int32', 'int64', 'float', 'double', 'password']);
 const ARG_NAME_RE = /^[a-zA-Z0-9_.-]{1,64}$/;
 
-export interface ConvertLimits {
+interface ConvertLimits {
   /** Max nesting depth (properties/items levels) below the schema passed in. */
   depth: number;
   /** Max chars of description text kept per schema node. */

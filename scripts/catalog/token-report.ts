@@ -20,7 +20,7 @@ export interface Measure {
   tokens: number;
 }
 
-export interface TokenReport {
+interface TokenReport {
   catalogue: { title: string; tools: number };
   defaults: string[];
   /** Per toolset, default profile. */

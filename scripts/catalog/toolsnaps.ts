@@ -28,7 +28,7 @@ export async function writeToolsnaps(dir: string, cat: Catalogue): Promise<void>
   await rm(old, { recursive: true, force: true });
 }
 
-export interface ToolsnapDrift {
+interface ToolsnapDrift {
   /** Snapshots the catalogue has and the directory lacks. */
   missing: string[];
   /** Files in the directory that no tool of the catalogue writes. */

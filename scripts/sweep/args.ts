@@ -6,7 +6,7 @@
 type Schema = Record<string, any>;
 const isObj = (x: unknown): x is Schema => !!x && typeof x === 'object' && !Array.isArray(x);
 
-export interface GenContext {
+interface GenContext {
   root: Schema;
   variant: number;
   /** Depth up to which optional properties are generated (default MAX_DEPTH); deeper, only required ones. */
@@ -226,7 +226,7 @@ function rotate<T>(xs: T[], v: number): T[] {
   return [...xs.slice(k), ...xs.slice(0, k)];
 }
 
-export function testPattern(pattern: string, value: string): boolean {
+function testPattern(pattern: string, value: string): boolean {
   try {
     return new RegExp(pattern, 'u').test(value);
   } catch {

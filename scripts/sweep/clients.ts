@@ -8,11 +8,11 @@ export const CLASSES: CallClass[] = ['ok', 'upstream_error', 'invalid_arguments'
 export type ClientName = 'v1' | 'v2';
 
 /** Server-side check in tool execution (src/upstream/response.ts SCHEMA_MISMATCH_MESSAGE). */
-export const SERVER_MISMATCH = 'did not match the declared output schema';
+const SERVER_MISMATCH = 'did not match the declared output schema';
 /** Client-side check (both SDKs): -32602 with this prefix. */
-export const CLIENT_MISMATCH = 'Structured content does not match';
+const CLIENT_MISMATCH = 'Structured content does not match';
 
-export interface Classified {
+interface Classified {
   class: CallClass;
   /** Which side caught a schema mismatch. */
   side?: 'server' | 'client';

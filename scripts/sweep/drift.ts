@@ -14,7 +14,7 @@ const isObj = (x: unknown): x is Schema => !!x && typeof x === 'object' && !Arra
 export const DRIFT_SCALAR = '_drift_note';
 export const DRIFT_OBJECT = '_drift_meta';
 
-export interface DriftOptions {
+interface DriftOptions {
   /** Set nullable fields to null. */
   nulls: boolean;
   /** Add undeclared fields. */
@@ -129,7 +129,7 @@ function shapeOf(idx: SpecIndex, schemas: Schema[]): Shape {
   return shape;
 }
 
-export function isNullable(idx: SpecIndex, raw: unknown, depth = 0): boolean {
+function isNullable(idx: SpecIndex, raw: unknown, depth = 0): boolean {
   const s = idx.deref(raw);
   if (!s || depth > 5) return false;
   if (s.nullable === true || s['x-nullable'] === true || s.type === 'null') return true;

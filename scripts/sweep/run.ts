@@ -16,9 +16,9 @@ import { generateArgs } from './args.ts';
 import { CLASSES, classifyError, classifyResult, connectClient, type CallClass, type ClientName, type ListedTool, type SweepClient } from './clients.ts';
 import { SpecIndex, startBuiltinMock, startDriftProxy, type DriftProxy, type DriftStats } from './drift.ts';
 
-export const SWEEP_KEY = 'mcp_test_sweep0000000000000000000000000000';
+const SWEEP_KEY = 'mcp_test_sweep0000000000000000000000000000';
 
-export interface SweepOptions {
+interface SweepOptions {
   /** Spec file or URL. Omitted: the embedded catalogue (catalog/catalog.txt) and the spec it was built from. */
   spec?: string;
   /** Real upstream base URL; the drift proxy fronts it instead of a Prism mock. */
@@ -44,7 +44,7 @@ export interface SweepOptions {
   progress?: (line: string) => void;
 }
 
-export interface CallRecord {
+interface CallRecord {
   client: ClientName;
   variant: number;
   class: CallClass;
@@ -93,7 +93,7 @@ export interface SweepReport {
 
 const zero = (): Record<CallClass, number> => Object.fromEntries(CLASSES.map((c) => [c, 0])) as Record<CallClass, number>;
 
-export function sampleTools<T extends { name: string }>(tools: T[], n: number | undefined): T[] {
+function sampleTools<T extends { name: string }>(tools: T[], n: number | undefined): T[] {
   if (!n || n >= tools.length) return tools;
   const h = (s: string) => createHash('sha1').update(s).digest('hex');
   return [...tools].sort((a, b) => (h(a.name) < h(b.name) ? -1 : 1)).slice(0, n);
