@@ -95,6 +95,7 @@ const zero = (): Record<CallClass, number> => Object.fromEntries(CLASSES.map((c)
 
 function sampleTools<T extends { name: string }>(tools: T[], n: number | undefined): T[] {
   if (!n || n >= tools.length) return tools;
+  // node:crypto, not src/lib/bytes.ts: a sort comparator needs a synchronous hash (SHA-1 order fixes the sample).
   const h = (s: string) => createHash('sha1').update(s).digest('hex');
   return [...tools].sort((a, b) => (h(a.name) < h(b.name) ? -1 : 1)).slice(0, n);
 }
