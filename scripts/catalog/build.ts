@@ -2,11 +2,12 @@
 // In-process API used by the CLI (cli.ts), the serve script, the sweep and tests. The steps live in their own
 // modules (docs/generator.md, "Pipeline"); naming happens here: tool names (naming.ts) and each tool's title.
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
+import { isObj } from '../lib/is-object.ts';
 import { applyOverrides } from './apply-overrides.ts';
+import { diffCatalogues, type ChangeSummary } from './changes.ts';
 import { assignToolNames } from './naming.ts';
 import { collectOperations, serverUrl, type Operation } from './operations.ts';
 import { loadOverrides, validateOverridesShape, type Overrides } from './overrides.ts';
-import { diffCatalogues, type ChangeSummary } from './changes.ts';
 import { SchemaConverter } from './schema-converter.ts';
 import { SchemaSweep } from './schema-sweep.ts';
 import { serializeCatalogue } from './serialize.ts';
@@ -113,7 +114,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
   }
 
   const { visible, hidden, toolsets, defaultToolsets } = applyOverrides(tools, overrides, toolsetDescriptions.described);
-  const info = doc.info && typeof doc.info === 'object' && !Array.isArray(doc.info) ? doc.info : {};
+  const info = isObj(doc.info) ? doc.info : {};
   const catalogue: Catalogue = {
     format: 1,
     source: { title: String(info.title ?? ''), version: String(info.version ?? ''), spec: loaded.label, openapi: loaded.originalVersion },

@@ -1,5 +1,6 @@
 // The operations of a spec: every path × method, each with its path-level parameters, in sorted "METHOD path" order
 // (the order every later step, naming included, depends on for determinism).
+import { isObj } from '../lib/is-object.ts';
 import type { SchemaConverter } from './schema-converter.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -13,7 +14,6 @@ export interface Operation {
   pathParams: unknown[];
 }
 
-const isObj = (x: unknown): x is Record<string, any> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 export function collectOperations(doc: any, conv: SchemaConverter): Operation[] {
   const ops: Operation[] = [];

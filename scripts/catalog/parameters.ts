@@ -1,6 +1,7 @@
 // Parameter bindings: path-level parameters overridden by operation-level ones with the same in+name, in the order
 // path, query, header, cookie. Accept, Content-Type and Authorization headers are the transport's, as OpenAPI says.
 import type { JsonSchema, ParamBinding, ParamLocation, ParamStyle } from '../../src/catalogue/types.ts';
+import { isObj } from '../lib/is-object.ts';
 import type { ArgNames } from './arg-names.ts';
 import type { Operation } from './operations.ts';
 import { convertWithBudget, INPUT_DESC } from './schema-budget.ts';
@@ -12,7 +13,6 @@ const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 /** The serialisation styles OpenAPI defines; shared with the form-body encoding. */
 export const STYLES = new Set<unknown>(['simple', 'label', 'matrix', 'form', 'spaceDelimited', 'pipeDelimited', 'deepObject']);
 
-const isObj = (x: unknown): x is Record<string, any> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 interface ParameterInputs {
   properties: Record<string, JsonSchema>;

@@ -3,6 +3,7 @@
 // under one `body` argument. Binary bodies and multipart files travel as base64.
 import type { BodyBinding, JsonSchema, ParamStyle } from '../../src/catalogue/types.ts';
 import { baseMediaType } from '../../src/lib/media-type.ts';
+import { isObj } from '../lib/is-object.ts';
 import type { ArgNames } from './arg-names.ts';
 import { isJsonOrJsonWildcard } from './json-media-type.ts';
 import type { Operation } from './operations.ts';
@@ -19,7 +20,6 @@ const BASE64_STRING = {
   pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$',
 } as const;
 
-const isObj = (x: unknown): x is Record<string, any> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 interface BodyInputs {
   properties: Record<string, JsonSchema>;

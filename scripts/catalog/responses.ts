@@ -2,12 +2,12 @@
 // schema of each 2xx response (different ones become anyOf). An object-ish root stays an object; anything else is
 // wrapped as {result: X}, nullable when some 2xx has no JSON body (the worker then sends {result: null}).
 import type { JsonSchema } from '../../src/catalogue/types.ts';
+import { isObj } from '../lib/is-object.ts';
 import { isJsonOrJsonWildcard } from './json-media-type.ts';
 import type { Operation } from './operations.ts';
 import { convertWithBudget } from './schema-budget.ts';
 import type { SchemaConverter, Warn } from './schema-converter.ts';
 
-const isObj = (x: unknown): x is Record<string, any> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 interface ResponseBinding {
   accept: string[];

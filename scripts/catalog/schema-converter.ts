@@ -8,6 +8,7 @@
 // (ref, mode, depth left), so the result for a ref is a pure function of the spec: adding an
 // operation never changes another tool's schema.
 import type { JsonSchema } from '../../src/catalogue/types.ts';
+import { isObj } from '../lib/is-object.ts';
 import { schemaSize } from './schema-size.ts';
 import { trimText } from './trim-text.ts';
 
@@ -27,10 +28,6 @@ interface ConvertLimits {
   depth: number;
   /** Max chars of description text kept per schema node. */
   descMax: number;
-}
-
-function isObj(x: unknown): x is Record<string, any> {
-  return !!x && typeof x === 'object' && !Array.isArray(x);
 }
 
 const regexCache = new Map<string, boolean>();

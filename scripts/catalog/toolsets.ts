@@ -1,11 +1,11 @@
 // Generated toolsets: an operation's sanitised tags, or for an untagged one its first path segment that is not a
 // parameter, a version (v1, v2.1) or "api". Each toolset is described by its tag's own description, else by
 // the first tag spelling seen.
+import { isObj } from '../lib/is-object.ts';
 import { snake, toIdentifier } from './naming.ts';
 import type { Operation } from './operations.ts';
 import { trimText } from './trim-text.ts';
 
-const isObj = (x: unknown): x is Record<string, any> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 export function operationToolsets(o: Operation): string[] {
   const tags = (Array.isArray(o.op.tags) ? o.op.tags : []).filter((t: unknown) => typeof t === 'string' && snake(t as string));

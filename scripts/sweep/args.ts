@@ -3,8 +3,9 @@
 // properties and other enum members / booleans / numbers. Values are chosen to pass a Prism mock's
 // request validation (formats, patterns, bounds), not to be realistic.
 
+import { isObj } from '../lib/is-object.ts';
+
 type Schema = Record<string, any>;
-const isObj = (x: unknown): x is Schema => !!x && typeof x === 'object' && !Array.isArray(x);
 
 interface GenContext {
   root: Schema;

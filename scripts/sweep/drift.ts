@@ -6,10 +6,10 @@
 // It needs the spec (OpenAPI 3.x, as loaded by scripts/catalog/spec-loader.ts) to find each response's schema.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isObj } from '../lib/is-object.ts';
 import { generateValue } from './args.ts';
 
 type Schema = Record<string, any>;
-const isObj = (x: unknown): x is Schema => !!x && typeof x === 'object' && !Array.isArray(x);
 
 export const DRIFT_SCALAR = '_drift_note';
 export const DRIFT_OBJECT = '_drift_meta';
