@@ -181,6 +181,6 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('scripts/schema.ts')) {
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('scripts/schema-drops.ts')) {
   main(process.argv.slice(2)).then((code) => process.exit(code));
 }
