@@ -13,7 +13,7 @@ import { GITHUB_SPEC, mockableSpec, startPrism, type Running } from '../lib/pris
 import { repoRoot } from '../lib/proc.ts';
 import { startWranglerDev } from '../lib/wrangler.ts';
 import { generateArgs } from './args.ts';
-import { CLASSES, classifyError, classifyResult, connectClient, type CallClass, type ClientName, type ListedTool, type SweepClient } from './clients.ts';
+import { CLASSES, classifyError, classifyResult, connectClient, type CallClass, type ClientName, type ToolSeenByClient, type SweepClient } from './clients.ts';
 import { SpecIndex, startBuiltinMock, startDriftProxy, type DriftProxy, type DriftStats } from './drift.ts';
 
 const SWEEP_KEY = 'mcp_test_sweep0000000000000000000000000000';
@@ -178,7 +178,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
     // 4. Both clients list the whole slice.
     const clients: SweepClient[] = [];
     const list = {} as SweepReport['list'];
-    let listed: ListedTool[] = [];
+    let listed: ToolSeenByClient[] = [];
     for (const name of ['v1', 'v2'] as const) {
       const l0 = Date.now();
       try {
