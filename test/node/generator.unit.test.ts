@@ -9,6 +9,7 @@ import { buildCatalogue, OverridesError, SpecError, type BuildResult } from '../
 import { assignToolNames, argName, baseToolName, fitName } from '../../scripts/catalog/naming.ts';
 import type { CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
 import { namesProblems, structuralProblems } from '../../scripts/catalog/client-rules.ts';
+import { isJsonOrJsonWildcard } from '../../scripts/catalog/json-media-type.ts';
 import { listWithV1Client, wireTools } from './fixtures/corpus-suite.ts';
 
 const fx = (f: string) => new URL(`./fixtures/${f}`, import.meta.url).pathname;
@@ -95,6 +96,17 @@ describe('naming', () => {
     const r = await buildCatalogue(MINI, { maxName: 20 });
     expect(namesProblems(r.catalogue.tools, 20)).toEqual([]);
     await expect(buildCatalogue(MINI, { maxName: 5 })).rejects.toThrow(/maxName/);
+  });
+});
+
+describe('JSON media types', () => {
+  it('reads JSON types and the two wildcards a JSON document satisfies as JSON, nothing else', () => {
+    for (const t of ['application/json', 'application/json; charset=utf-8', 'text/json', 'application/vnd.github.v3+json', 'application/vnd.api.json', '*/*', 'application/*', 'Application/*; q=0.5']) {
+      expect(isJsonOrJsonWildcard(t), t).toBe(true);
+    }
+    for (const t of ['text/*', 'image/*', 'application/x-ndjson', 'application/jsonl', 'application/json-seq', 'text/plain', 'application/octet-stream', '']) {
+      expect(isJsonOrJsonWildcard(t), t).toBe(false);
+    }
   });
 });
 
