@@ -20,7 +20,7 @@ export interface Measure {
   tokens: number;
 }
 
-export interface TokenReport {
+interface TokenReport {
   catalogue: { title: string; tools: number };
   defaults: string[];
   /** Per toolset, default profile. */
@@ -95,7 +95,7 @@ export function formatReport(r: TokenReport): string {
 }
 
 /** DEFAULT_TOOLSETS from wrangler.toml [vars] when set, else the catalogue's own defaults, else the recommended list. */
-export function configuredDefaults(catalogueDefaults?: string[], wranglerToml = 'wrangler.toml'): string[] {
+function configuredDefaults(catalogueDefaults?: string[], wranglerToml = 'wrangler.toml'): string[] {
   if (existsSync(wranglerToml)) {
     const m = /^\s*DEFAULT_TOOLSETS\s*=\s*"([^"]*)"/m.exec(readFileSync(wranglerToml, 'utf8'));
     const list = (m?.[1] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -105,12 +105,12 @@ export function configuredDefaults(catalogueDefaults?: string[], wranglerToml = 
 }
 
 /** Entry for `npm run catalog -- --report [--out <dir>]`: reports on <dir>/catalog.txt. Exit code 0 (targets are reported, not enforced). */
-export function runTokenReport(catalogFile: string, write: (s: string) => void = (s) => process.stdout.write(s)): number {
-  if (!existsSync(catalogFile)) {
-    process.stderr.write(`catalog: ${catalogFile} not found; run \`npm run catalog\` first\n`);
+export function runTokenReport(catalogueFile: string, write: (s: string) => void = (s) => process.stdout.write(s)): number {
+  if (!existsSync(catalogueFile)) {
+    process.stderr.write(`catalog: ${catalogueFile} not found; run \`npm run catalog\` first\n`);
     return 1;
   }
-  const loaded = loadCatalogue(readFileSync(catalogFile, 'utf8'));
+  const loaded = loadCatalogue(readFileSync(catalogueFile, 'utf8'));
   write(formatReport(tokenReport(loaded, configuredDefaults(loaded.catalogue.defaultToolsets))));
   return 0;
 }

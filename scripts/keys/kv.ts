@@ -10,7 +10,7 @@ import { binDir, childEnv, repoRoot } from '../lib/proc.ts';
  */
 export const DEFAULT_LOCAL_STATE = join(repoRoot, '.wrangler', 'state');
 
-export interface KvTarget {
+interface KvTarget {
   remote: boolean;
   /** Local state directory (local only). */
   persistTo: string;
@@ -18,7 +18,7 @@ export interface KvTarget {
   config: string;
 }
 
-export interface KvListEntry {
+interface KvListEntry {
   name: string;
   metadata?: Record<string, unknown> | null;
 }

@@ -1,4 +1,4 @@
-// Every profile view of the whole GitHub catalogue obeys its client's rules (../shared/docs/client-compat.md).
+// Every profile view of the whole GitHub catalogue obeys its client's rules (docs/generator.md, "Client rules").
 import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';

@@ -8,6 +8,9 @@
 // (ref, mode, depth left), so the result for a ref is a pure function of the spec: adding an
 // operation never changes another tool's schema.
 import type { JsonSchema } from '../../src/catalogue/types.ts';
+import { isObj } from '../lib/is-object.ts';
+import { schemaSize } from './schema-size.ts';
+import { trimText } from './trim-text.ts';
 
 export type Mode = 'input' | 'output';
 
@@ -18,21 +21,17 @@ export interface Warn {
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
 // Formats that Ajv (ajv-formats) and @cfworker/json-schema know; others become description text.
 const KNOWN_FORMATS = new Set(['date', 'time', 'date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url', 'email', 'hostname', 'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'relative-json-pointer', 'byte', 'int32', 'int64', 'float', 'double', 'password']);
-export const ARG_NAME_RE = /^[a-zA-Z0-9_.-]{1,64}$/;
+const ARG_NAME_RE = /^[a-zA-Z0-9_.-]{1,64}$/;
 
-export interface ConvertLimits {
+interface ConvertLimits {
   /** Max nesting depth (properties/items levels) below the schema passed in. */
   depth: number;
   /** Max chars of description text kept per schema node. */
   descMax: number;
 }
 
-function isObj(x: unknown): x is Record<string, any> {
-  return !!x && typeof x === 'object' && !Array.isArray(x);
-}
-
 const regexCache = new Map<string, boolean>();
-export function compilesWithU(p: string): boolean {
+function compilesWithU(p: string): boolean {
   let ok = regexCache.get(p);
   if (ok === undefined) {
     try {
@@ -44,28 +43,6 @@ export function compilesWithU(p: string): boolean {
     regexCache.set(p, ok);
   }
   return ok;
-}
-
-const HTML_TAG = /<\/?(p|br|code|pre|strong|em|b|i|ul|ol|li|span|div|a)(\s[^<>]*)?\/?>/gi;
-const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
-
-/** Plain-ish text: common HTML tags removed (Stripe writes <p>…</p>), whitespace tidied, cut to `max` chars at a word. */
-export function trimText(s: string, max: number): string {
-  s = s.replace(/\r\n?/g, '\n');
-  if (s.includes('<')) {
-    s = s
-      .replace(/<\/p>\s*<p>/gi, '\n\n')
-      .replace(/<br\s*\/?>/gi, '\n')
-      .replace(/<li>/gi, '\n- ')
-      .replace(HTML_TAG, '')
-      .replace(/&(lt|gt|amp|quot|#39|nbsp);/g, (m) => ENTITIES[m] ?? m);
-  }
-  s = s.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
-  if (s.length <= max) return s;
-  let cut = s.slice(0, max - 1);
-  const ws = cut.search(/\s\S*$/);
-  if (ws > max * 0.6) cut = cut.slice(0, ws);
-  return cut.trimEnd() + '…';
 }
 
 const isNonNegInt = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
@@ -103,6 +80,12 @@ export class SchemaConverter {
     const resolved = this.deref(target, seen + 1);
     if (Object.keys(siblings).length === 0 || !isObj(resolved)) return resolved as T;
     return { ...resolved, ...siblings } as T;
+  }
+
+  /** A binary payload: `type: file` (Swagger 2.0) or a string with `format: binary`. */
+  isBinary(schema: unknown): boolean {
+    const r = this.deref(schema);
+    return isObj(r) && (r.type === 'file' || (r.type === 'string' && r.format === 'binary'));
   }
 
   /** Whether the node (after ref resolution) is flagged readOnly / writeOnly. */
@@ -405,17 +388,4 @@ export class SchemaConverter {
     });
     return uniq.length === 1 ? uniq[0]! : { anyOf: uniq };
   }
-}
-
-/** Approximate serialised size of a schema DAG, memoised on object identity. */
-const sizeCache = new WeakMap<object, number>();
-export function schemaSize(v: unknown): number {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v)?.length ?? 4;
-  const c = sizeCache.get(v as object);
-  if (c !== undefined) return c;
-  let n = 2;
-  if (Array.isArray(v)) for (const x of v) n += schemaSize(x) + 1;
-  else for (const [k, x] of Object.entries(v)) n += k.length + 4 + schemaSize(x);
-  sizeCache.set(v as object, n);
-  return n;
 }

@@ -18,7 +18,7 @@ const USAGE =
   '       npm run schema -- restore <tool> [--local|--remote] [...]\n' +
   '       npm run schema -- list [--local|--remote] [...]';
 
-export interface SchemaCliOptions {
+interface SchemaCliOptions {
   binding: string;
   remote: boolean;
   persistTo?: string;
@@ -37,7 +37,7 @@ function wrangler(args: string[], o: SchemaCliOptions): { status: number; stdout
   return { status: r.status ?? 1, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }
 
-export function readDrops(o: SchemaCliOptions): DropList {
+function readDrops(o: SchemaCliOptions): DropList {
   const r = wrangler(['get', DROPS_KEY, '--text'], o);
   const out = r.stdout.trim();
   if (r.status !== 0 || !out || /^Value not found/i.test(out)) {
@@ -49,7 +49,7 @@ export function readDrops(o: SchemaCliOptions): DropList {
   return parsed.list;
 }
 
-export function writeDrops(list: DropList, o: SchemaCliOptions): void {
+function writeDrops(list: DropList, o: SchemaCliOptions): void {
   const dir = mkdtempSync(join(tmpdir(), 'schema-drops-'));
   try {
     const file = join(dir, 'value.json');
@@ -181,6 +181,6 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('scripts/schema.ts')) {
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('scripts/schema-drops.ts')) {
   main(process.argv.slice(2)).then((code) => process.exit(code));
 }

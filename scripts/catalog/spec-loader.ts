@@ -14,7 +14,7 @@ export interface LoadOptions {
   authHeader?: string;
 }
 
-export interface LoadedSpec {
+interface LoadedSpec {
   /** OpenAPI 3.x document (converted from 2.0 if needed), local refs only. */
   doc: any;
   /** The spec's own version string: "2.0", "3.0.3", "3.1.0". */
@@ -35,7 +35,7 @@ export class SpecError extends Error {
 
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
 
-export function specLabel(spec: string): string {
+function specLabel(spec: string): string {
   if (!isUrl(spec)) return spec;
   try {
     const u = new URL(spec);
@@ -78,7 +78,7 @@ async function readSource(spec: string, opts: LoadOptions): Promise<{ text: stri
   }
 }
 
-export function parseSpecText(text: string, label: string): any {
+function parseSpecText(text: string, label: string): any {
   const trimmed = text.replace(/^\uFEFF/, '').trimStart();
   if (trimmed.startsWith('{')) {
     try {
