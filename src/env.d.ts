@@ -12,5 +12,6 @@ declare namespace Cloudflare {
   interface Env {
     KEYS: KVNamespace;
     KEY_RATE_LIMITER: DurableObjectNamespace<import('./auth/rate-limit.ts').KeyRateLimiter>;
+    USAGE: D1Database;
   }
 }
