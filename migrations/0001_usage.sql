@@ -52,3 +52,10 @@ CREATE TABLE usage_loss (
   calls INTEGER NOT NULL DEFAULT 0,
   rows INTEGER NOT NULL DEFAULT 0
 );
+
+-- Bookkeeping: 'hourly_from' is the newest cutoff the cleanup applied to hourly rows. Hourly rows hold every call
+-- from there on, so readers use them for windows that start no earlier, and daily rows otherwise.
+CREATE TABLE usage_meta (
+  name TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+);

@@ -1,8 +1,7 @@
 // Reading usage: filters → SQL → the report that both `npm run keys -- usage` and /admin/usage return.
 // Runtime-neutral: the Worker runs the SQL on its D1 binding (read.ts), the CLI through `wrangler d1 execute`.
-import type { Retention } from './config.ts';
 import { quantile, RELATIVE_ERROR } from './histogram.ts';
-import { DAY_S, ERROR_KINDS, HIST_COLUMNS, HOUR_S, LOSS_TABLE, MAX_COLUMN, SUM_COLUMNS, TABLE, type ErrorKind, type Grain } from './schema.ts';
+import { DAY_S, ERROR_KINDS, HIST_COLUMNS, HOUR_S, HOURLY_FROM, LOSS_TABLE, MAX_COLUMN, META_TABLE, SUM_COLUMNS, TABLE, type ErrorKind, type Grain } from './schema.ts';
 import type { SqlStatement } from './rows.ts';
 
 export type UsageBy = 'tool' | 'day';
@@ -20,10 +19,9 @@ export interface UsageQueryInput {
 
 export interface UsageQuery {
   key: string | undefined;
-  /** Unix seconds, the window [since, until) after rounding since down to the grain. */
+  /** Unix seconds: the window [since, until), before rounding to the rows' grain. */
   since: number;
   until: number;
-  grain: Grain;
   by: UsageBy;
 }
 
@@ -31,7 +29,7 @@ export class UsageQueryError extends Error {}
 
 const KEY_PATTERN = /^[A-Za-z0-9:_.-]{1,128}$/;
 
-export function parseUsageQuery(input: UsageQueryInput, nowMs: number, retention: Retention): UsageQuery {
+export function parseUsageQuery(input: UsageQueryInput, nowMs: number): UsageQuery {
   const by = input.by ?? 'tool';
   if (by !== 'tool' && by !== 'day') throw new UsageQueryError(`--by must be "tool" or "day", not "${by}"`);
   const key = input.key?.trim() || undefined;
@@ -40,11 +38,7 @@ export function parseUsageQuery(input: UsageQueryInput, nowMs: number, retention
   const since = timeOf(input.since ?? '7d', now, 'since');
   const until = input.until === undefined ? now + 1 : timeOf(input.until, now, 'until');
   if (until <= since) throw new UsageQueryError(`the window is empty: --since ${input.since ?? '7d'} is not before --until ${input.until ?? 'now'}`);
-  // Hourly rows answer to the hour while they are all still kept; longer windows read the daily rows.
-  const oldestHourly = now - (now % HOUR_S) - retention.hourlyDays * DAY_S;
-  const grain: Grain = since >= oldestHourly ? 'h' : 'd';
-  const period = grain === 'h' ? HOUR_S : DAY_S;
-  return { key, since: since - (since % period), until, grain, by };
+  return { key, since, until, by };
 }
 
 function timeOf(raw: string, now: number, flag: string): number {
@@ -56,24 +50,43 @@ function timeOf(raw: string, now: number, flag: string): number {
   return Math.floor(t / 1000);
 }
 
-/** The two reads: usage summed per key and tool (or day), and the calls the metering lost in the window. */
-export function usageStatements(q: UsageQuery): { rows: SqlStatement; loss: SqlStatement } {
+/** What usageReport needs, in this order: where hourly rows start, the hourly and the daily sums, the loss. */
+export interface UsageStatements {
+  hourlyFrom: SqlStatement;
+  hourly: SqlStatement;
+  daily: SqlStatement;
+  loss: SqlStatement;
+}
+
+/**
+ * The reads behind a report. Both grains are summed and the report picks one: hourly rows (to the hour) when the
+ * retention cleanup has kept every one of them since the window's start, else daily rows (to the UTC day). Hourly and
+ * daily rows are written in the same transaction, so whichever is picked holds every call in its window.
+ */
+export function usageStatements(q: UsageQuery): UsageStatements {
+  return {
+    hourlyFrom: { sql: `SELECT value FROM ${META_TABLE} WHERE name = ?`, params: [HOURLY_FROM] },
+    hourly: sumStatement(q, 'h'),
+    daily: sumStatement(q, 'd'),
+    loss: { sql: `SELECT COALESCE(SUM(calls), 0) AS calls, COALESCE(SUM(rows), 0) AS rows FROM ${LOSS_TABLE} WHERE start >= ? AND start < ?`, params: [floor(q.since, 'h'), q.until] },
+  };
+}
+
+function sumStatement(q: UsageQuery, grain: Grain): SqlStatement {
   const group = q.by === 'tool' ? 'tool' : `start - (start % ${DAY_S})`;
   const sums = SUM_COLUMNS.map((c) => `SUM(${c}) AS ${c}`).join(', ');
-  const params: Array<string | number> = [q.grain, q.since, q.until];
+  const params: Array<string | number> = [grain, floor(q.since, grain), q.until];
   let where = 'grain = ? AND start >= ? AND start < ?';
   if (q.key) {
     const bare = q.key.startsWith('key:') ? q.key.slice(4) : q.key;
     where += ' AND (substr(key_id, 1, ?) = ? OR substr(key_id, 1, ?) = ?)';
     params.push(bare.length, bare, bare.length + 4, `key:${bare}`);
   }
-  return {
-    rows: {
-      sql: `SELECT key_id, ${group} AS grp, ${sums}, MAX(${MAX_COLUMN}) AS ${MAX_COLUMN} FROM ${TABLE} WHERE ${where} GROUP BY key_id, grp`,
-      params,
-    },
-    loss: { sql: `SELECT COALESCE(SUM(calls), 0) AS calls, COALESCE(SUM(rows), 0) AS rows FROM ${LOSS_TABLE} WHERE start >= ? AND start < ?`, params: [q.since, q.until] },
-  };
+  return { sql: `SELECT key_id, ${group} AS grp, ${sums}, MAX(${MAX_COLUMN}) AS ${MAX_COLUMN} FROM ${TABLE} WHERE ${where} GROUP BY key_id, grp`, params };
+}
+
+function floor(t: number, grain: Grain): number {
+  return t - (t % (grain === 'h' ? HOUR_S : DAY_S));
 }
 
 export interface UsageFigures {
@@ -110,7 +123,16 @@ export interface UsageReport {
 
 type DbRow = Record<string, unknown>;
 
-export function usageReport(q: UsageQuery, rows: readonly DbRow[], loss: DbRow | undefined): UsageReport {
+export interface UsageResults {
+  hourlyFrom: readonly DbRow[];
+  hourly: readonly DbRow[];
+  daily: readonly DbRow[];
+  loss: readonly DbRow[];
+}
+
+export function usageReport(q: UsageQuery, results: UsageResults): UsageReport {
+  const grain: Grain = floor(q.since, 'h') >= num(results.hourlyFrom[0]?.value) ? 'h' : 'd';
+  const rows = grain === 'h' ? results.hourly : results.daily;
   const total = emptySums();
   const lines = rows.map((r) => {
     const sums = sumsOf(r);
@@ -121,8 +143,9 @@ export function usageReport(q: UsageQuery, rows: readonly DbRow[], loss: DbRow |
   lines.sort((a, b) =>
     a.key < b.key ? -1 : a.key > b.key ? 1 : q.by === 'day' ? a.day!.localeCompare(b.day!) : b.calls + b.rateLimited - (a.calls + a.rateLimited) || a.tool!.localeCompare(b.tool!),
   );
+  const loss = results.loss[0];
   return {
-    window: { since: new Date(q.since * 1000).toISOString(), until: new Date(q.until * 1000).toISOString(), grain: q.grain === 'h' ? 'hour' : 'day' },
+    window: { since: new Date(floor(q.since, grain) * 1000).toISOString(), until: new Date(q.until * 1000).toISOString(), grain: grain === 'h' ? 'hour' : 'day' },
     key: q.key ?? null,
     by: q.by,
     rows: lines,

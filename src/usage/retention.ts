@@ -3,7 +3,7 @@
 // what one run leaves, the next finishes.
 import { retentionOf, type Retention } from './config.ts';
 import type { UsageEnv } from './isolate.ts';
-import { DAY_S, FLUSHES_TABLE, HOUR_S, LOSS_TABLE, TABLE } from './schema.ts';
+import { DAY_S, FLUSHES_TABLE, HOUR_S, HOURLY_FROM, LOSS_TABLE, META_TABLE, TABLE } from './schema.ts';
 
 export interface CleanupResult {
   /** Rows deleted per kind. */
@@ -33,6 +33,11 @@ export async function cleanupUsage(db: D1Database, retention: Retention, nowMs: 
     ['loss', `DELETE FROM ${LOSS_TABLE} WHERE start IN (SELECT start FROM ${LOSS_TABLE} WHERE start < ? LIMIT ?)`, [day - retention.dailyDays * DAY_S]],
     ['batchIds', `DELETE FROM ${FLUSHES_TABLE} WHERE (at, id) IN (SELECT at, id FROM ${FLUSHES_TABLE} WHERE at < ? LIMIT ?)`, [now - BATCH_ID_TTL_S]],
   ];
+  // Readers switch to daily rows for windows that start before this (query.ts); written first, so it is never late.
+  await db
+    .prepare(`INSERT INTO ${META_TABLE} (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)`)
+    .bind(HOURLY_FROM, hour - retention.hourlyDays * DAY_S)
+    .run();
   let budget = maxChunks;
   for (const [kind, sql, params] of jobs) {
     for (;;) {

@@ -42,6 +42,9 @@ export const MAX_COLUMN = 'latency_max_ms';
 export const TABLE = 'usage';
 export const FLUSHES_TABLE = 'usage_flushes';
 export const LOSS_TABLE = 'usage_loss';
+export const META_TABLE = 'usage_meta';
+/** usage_meta row: hourly rows are complete from this unix time on (retention.ts writes it, query.ts reads it). */
+export const HOURLY_FROM = 'hourly_from';
 
 /** Row grains: hourly rows for the recent past, daily rows for the long tail (docs/usage.md). */
 export type Grain = 'h' | 'd';

@@ -1,10 +1,10 @@
 // Reading usage back: percentiles from histograms merged across isolates and rows, filters, grains, loss.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { UsageAggregator } from '../../src/usage/aggregator.ts';
-import { DEFAULT_RETENTION } from '../../src/usage/config.ts';
 import { bucketBounds, bucketOf, BUCKETS, OVERFLOW_MS, quantile, RELATIVE_ERROR } from '../../src/usage/histogram.ts';
 import { UsageQueryError } from '../../src/usage/query.ts';
 import { readUsage } from '../../src/usage/read.ts';
+import { cleanupUsage } from '../../src/usage/retention.ts';
 import { freshUsageDb } from './fixtures/usage-db.ts';
 
 const HOUR = 3_600_000;
@@ -87,7 +87,7 @@ describe('readUsage', () => {
     await isolates[0]!.flush();
     const all = [...samples, samples[0]!];
 
-    const report = await readUsage(db, { since: '24h' }, DEFAULT_RETENTION, NOW);
+    const report = await readUsage(db, { since: '24h' }, NOW);
     expect(report.window.grain).toBe('hour');
     expect(report.rows).toHaveLength(1);
     const line = report.rows[0]!;
@@ -98,8 +98,9 @@ describe('readUsage', () => {
     }
     expect(line.latencyMs.max).toBe(Math.round(Math.max(...all)));
 
-    // The daily rows hold the same histogram.
-    const daily = await readUsage(db, { since: '60d' }, DEFAULT_RETENTION, NOW);
+    // The daily rows hold the same histogram (a window older than the hourly retention reads them).
+    await cleanupUsage(db, { dailyDays: 90, hourlyDays: 14 }, NOW);
+    const daily = await readUsage(db, { since: '60d' }, NOW);
     expect(daily.window.grain).toBe('day');
     expect(daily.rows[0]!.latencyMs).toEqual(line.latencyMs);
     expect(report.totals.latencyMs).toEqual(line.latencyMs);
@@ -116,12 +117,13 @@ describe('readUsage', () => {
     agg.record({ keyId: 'key:bbbb00000002', tool: '', outcome: 'rate_limited', at: at(2) });
     agg.record({ keyId: 'key:bbbb00000002', tool: 'repos_get', outcome: 'ok', latencyMs: 30, resultBytes: 500, at: NOW - 40 * DAY });
     await agg.flush();
+    await cleanupUsage(db, { dailyDays: 90, hourlyDays: 14 }, NOW); // the 40-day-old call keeps only its daily row
     await db.prepare('INSERT INTO usage_loss (start, calls, rows) VALUES (?, 3, 1)').bind((NOW - 3 * HOUR) / 1000 - (((NOW - 3 * HOUR) / 1000) % 3600)).run();
   }
 
   it('per key and tool, busiest first, with error kinds, refusals, bytes and the loss in the window', async () => {
     await seed();
-    const r = await readUsage(db, { since: '7d' }, DEFAULT_RETENTION, NOW);
+    const r = await readUsage(db, { since: '7d' }, NOW);
     expect(r.rows.map((l) => [l.key, l.tool, l.calls, l.ok, l.errors, l.rateLimited])).toEqual([
       ['key:aaaa00000001', 'repos_get', 5, 4, 1, 0],
       ['key:aaaa00000001', 'issues_create', 1, 0, 1, 0],
@@ -138,23 +140,39 @@ describe('readUsage', () => {
   it('filters by key id or prefix (with or without "key:") and by window; --by day', async () => {
     await seed();
     for (const key of ['aaaa', 'key:aaaa', 'aaaa00000001', 'key:aaaa00000001']) {
-      const r = await readUsage(db, { key, since: '7d' }, DEFAULT_RETENTION, NOW);
+      const r = await readUsage(db, { key, since: '7d' }, NOW);
       expect(new Set(r.rows.map((l) => l.key))).toEqual(new Set(['key:aaaa00000001']));
       expect(r.key).toBe(key);
     }
-    expect((await readUsage(db, { key: 'cccc', since: '7d' }, DEFAULT_RETENTION, NOW)).rows).toEqual([]);
-    const recent = await readUsage(db, { since: '24h' }, DEFAULT_RETENTION, NOW);
+    expect((await readUsage(db, { key: 'cccc', since: '7d' }, NOW)).rows).toEqual([]);
+    const recent = await readUsage(db, { since: '24h' }, NOW);
     expect(recent.totals.calls).toBe(6); // the 30-hour-old 5xx is outside
-    const byDay = await readUsage(db, { key: 'aaaa', since: '7d', by: 'day' }, DEFAULT_RETENTION, NOW);
+    const byDay = await readUsage(db, { key: 'aaaa', since: '7d', by: 'day' }, NOW);
     expect(byDay.rows.map((l) => [l.day, l.calls])).toEqual([
       ['2026-11-29', 1],
       ['2026-11-30', 5],
     ]);
-    const long = await readUsage(db, { key: 'bbbb', since: '60d', by: 'day' }, DEFAULT_RETENTION, NOW);
+    const long = await readUsage(db, { key: 'bbbb', since: '60d', by: 'day' }, NOW);
     expect(long.window).toMatchObject({ grain: 'day', since: '2026-10-01T00:00:00.000Z' });
     expect(long.rows.map((l) => l.day)).toEqual(['2026-10-21', '2026-11-30']);
-    const until = await readUsage(db, { since: '2026-10-01', until: '2026-11-01' }, DEFAULT_RETENTION, NOW);
+    const until = await readUsage(db, { since: '2026-10-01', until: '2026-11-01' }, NOW);
     expect(until.rows.map((l) => [l.key, l.calls])).toEqual([['key:bbbb00000002', 1]]);
+  });
+
+  it('answers from hourly rows while they reach back to the window start, else from daily rows', async () => {
+    const agg = new UsageAggregator({ db, ...quiet });
+    agg.record({ keyId: 'key:k1', tool: 't', outcome: 'ok', latencyMs: 5, at: NOW - 20 * DAY });
+    agg.record({ keyId: 'key:k1', tool: 't', outcome: 'ok', latencyMs: 5, at: NOW - 2 * HOUR });
+    await agg.flush();
+    await cleanupUsage(db, { dailyDays: 90, hourlyDays: 14 }, NOW);
+    const month = await readUsage(db, { since: '30d' }, NOW);
+    expect(month.window).toMatchObject({ grain: 'day', since: '2026-10-31T00:00:00.000Z' });
+    expect(month.totals.calls).toBe(2);
+    const week = await readUsage(db, { since: '7d' }, NOW);
+    expect(week.window).toMatchObject({ grain: 'hour', since: '2026-11-23T12:00:00.000Z' });
+    expect(week.totals.calls).toBe(1);
+    expect((await readUsage(db, { since: '3h' }, NOW)).totals.calls).toBe(1);
+    expect((await readUsage(db, { since: '1h' }, NOW)).totals.calls).toBe(0);
   });
 
   it('refuses bad filters with a message naming the flag', async () => {
@@ -166,7 +184,7 @@ describe('readUsage', () => {
       [{ since: '1d', until: '2d' }, /window is empty/],
     ];
     for (const [input, message] of bad) {
-      const error: unknown = await readUsage(db, input, DEFAULT_RETENTION, NOW).catch((e: unknown) => e);
+      const error: unknown = await readUsage(db, input, NOW).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UsageQueryError);
       expect((error as Error).message).toMatch(message);
     }
