@@ -4,7 +4,8 @@
 // Failure model (docs/usage.md): a batch is retried; a batch the store refuses is split so only the refused rows are
 // dropped; while the store is unreachable the cells wait in memory (bounded) and later flushes back off; cells that
 // cannot be kept are counted as lost, logged, and added to usage_loss once the store takes writes again.
-import { addEvent, cellKey, hourOf, mergeCell, newCell, type UsageCell, type UsageEvent } from './rows.ts';
+import { CellTable } from './cells.ts';
+import { addEvent, hourOf, mergeCell, type UsageCell, type UsageEvent } from './rows.ts';
 import { writeCells, writeLoss } from './writer.ts';
 
 export interface AggregatorOptions {
@@ -52,7 +53,7 @@ export class UsageAggregator {
   private readonly cellsPerBatch: number;
   private readonly log: (line: Record<string, unknown>) => void;
 
-  private cells = new Map<string, UsageCell>();
+  private cells = new CellTable();
   private pendingCalls = 0;
   private scheduledAt: number | undefined;
   private scheduledWait = 0;
@@ -75,18 +76,27 @@ export class UsageAggregator {
     this.log = opts.log ?? ((line) => console.log(JSON.stringify(line)));
   }
 
+  /**
+   * What the call path calls once per metered request: record() and flushSoon() with one clock read.
+   * `waitUntil` is the request's ctx.waitUntil. Never throws, never waits.
+   */
+  track(e: UsageEvent, waitUntil?: (p: Promise<unknown>) => void): void {
+    const now = Date.now();
+    this.add(e, e.at ?? now);
+    this.flushSoon(waitUntil, now);
+  }
+
   /** Counts one metered request. Never throws. */
   record(e: UsageEvent): void {
+    this.add(e, e.at ?? Date.now());
+  }
+
+  private add(e: UsageEvent, at: number): void {
     try {
-      const start = hourOf(e.at ?? Date.now());
-      const k = cellKey(start, e.keyId, e.tool);
-      let cell = this.cells.get(k);
+      const cell = this.cells.cell(hourOf(at), e.keyId, e.tool, this.maxCells);
       if (!cell) {
-        if (this.cells.size >= this.maxCells) {
-          this.lose(1, 0, 'memory_full');
-          return;
-        }
-        this.cells.set(k, (cell = newCell(start, e.keyId, e.tool)));
+        this.lose(1, 0, 'memory_full');
+        return;
       }
       addEvent(cell, e);
       this.pendingCalls++;
@@ -99,9 +109,8 @@ export class UsageAggregator {
    * Makes sure a flush of what is pending runs soon, inside `waitUntil` (the request's ctx.waitUntil). At most one
    * flush is scheduled at a time. Without waitUntil the flush runs unattended (tests, or no execution context).
    */
-  flushSoon(waitUntil?: (p: Promise<unknown>) => void): void {
+  flushSoon(waitUntil?: (p: Promise<unknown>) => void, now = Date.now()): void {
     if (this.cells.size === 0 && this.unreported.size === 0) return;
-    const now = Date.now();
     // A scheduled flush whose request was cut off would otherwise block every later one.
     if (this.scheduledAt !== undefined && now - this.scheduledAt < this.scheduledWait + 30_000) return;
     const wait = Math.max(this.flushDelayMs, this.retryAt - now);
@@ -125,8 +134,8 @@ export class UsageAggregator {
 
   private async flushNow(): Promise<void> {
     if (this.cells.size === 0 && this.unreported.size === 0) return;
-    const cells = [...this.cells.values()];
-    this.cells = new Map();
+    const cells = this.cells.values();
+    this.cells = new CellTable();
     this.pendingCalls = 0;
     const db = this.db;
     if (!db) {
@@ -177,15 +186,14 @@ export class UsageAggregator {
     let kept = 0;
     for (const c of cells) {
       c.attempts++;
-      const k = cellKey(c.start, c.keyId, c.tool);
-      const now = this.cells.get(k);
+      const now = this.cells.find(c);
       if (c.attempts >= this.maxAttempts || (!now && this.cells.size >= this.maxCells)) {
         lostCalls += c.calls;
         lostCells++;
         continue;
       }
       if (now) mergeCell(now, c);
-      else this.cells.set(k, c);
+      else this.cells.put(c);
       this.pendingCalls += c.calls;
       kept++;
     }

@@ -2,6 +2,8 @@
 import { describe, expect, it, beforeEach, vi } from 'vitest';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { UsageAggregator } from '../../src/usage/aggregator.ts';
+import { readUsageConfig } from '../../src/usage/config.ts';
+import { isolateUsageStats, usageFor } from '../../src/usage/isolate.ts';
 import { MAX_COLUMN, SUM_COLUMNS } from '../../src/usage/schema.ts';
 import { countingDb, freshUsageDb } from './fixtures/usage-db.ts';
 
@@ -73,14 +75,11 @@ describe('flush', () => {
     expect(h).toMatchObject({ ok: 3, timeout: 1, latency_max_ms: 30_000, latency_sum_ms: 30_512 });
   });
 
-  it('flushSoon schedules one flush in waitUntil for all the calls that arrive meanwhile', async () => {
+  it('track() schedules one flush in waitUntil for all the calls that arrive meanwhile', async () => {
     const counted = countingDb(db);
     const agg = new UsageAggregator({ db: counted, ...quiet, flushDelayMs: 50 });
     const ctx = createExecutionContext();
-    for (let i = 0; i < 20; i++) {
-      agg.record({ keyId: 'key:k1', tool: `t${i % 4}`, outcome: 'ok', latencyMs: 3 });
-      agg.flushSoon((p) => ctx.waitUntil(p));
-    }
+    for (let i = 0; i < 20; i++) agg.track({ keyId: 'key:k1', tool: `t${i % 4}`, outcome: 'ok', latencyMs: 3 }, (p) => ctx.waitUntil(p));
     expect(counted.batches).toBe(0); // nothing touched the store on the call path
     await waitOnExecutionContext(ctx);
     expect(counted.batches).toBe(1);
@@ -181,5 +180,34 @@ describe('failures', () => {
     expect(agg.stats()).toMatchObject({ pending: { cells: 3, calls: 4 }, lost: { calls: 2, cells: 0 } });
     await agg.flush();
     expect(await db.prepare('SELECT calls FROM usage_loss').first()).toEqual({ calls: 2 });
+  });
+});
+
+describe('configuration', () => {
+  it('vars: metering on unless "off", flush delay capped at 20 s, retention defaults 90 daily / 14 hourly days', () => {
+    expect(readUsageConfig({})).toEqual({ enabled: true, flushDelayMs: 5000, retention: { dailyDays: 90, hourlyDays: 14 } });
+    expect(readUsageConfig({ USAGE_METERING: 'off', USAGE_FLUSH_MS: '0', USAGE_RETENTION_DAYS: '400', USAGE_HOURLY_RETENTION_DAYS: '3' })).toEqual({
+      enabled: false,
+      flushDelayMs: 0,
+      retention: { dailyDays: 400, hourlyDays: 3 },
+    });
+    expect(readUsageConfig({ USAGE_FLUSH_MS: '60000', USAGE_RETENTION_DAYS: '-1', USAGE_HOURLY_RETENTION_DAYS: 'x' })).toMatchObject({ flushDelayMs: 20_000, retention: { dailyDays: 90, hourlyDays: 14 } });
+  });
+
+  it('usageFor: one aggregator per isolate; none when metering is off or the binding is missing', async () => {
+    expect(usageFor({ USAGE: db, USAGE_METERING: 'off' })).toBeUndefined();
+    const spy = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    expect(usageFor({})).toBeUndefined();
+    expect(usageFor({})).toBeUndefined();
+    expect(spy.mock.calls.filter(([l]) => String(l).includes('usage_disabled'))).toHaveLength(1);
+    spy.mockRestore();
+    const a = usageFor({ USAGE: db, USAGE_FLUSH_MS: '0' })!;
+    expect(usageFor({ USAGE: db, USAGE_FLUSH_MS: '0' })).toBe(a);
+    const ctx = createExecutionContext();
+    a.track({ keyId: 'key:k1', tool: 't', outcome: 'ok', latencyMs: 1, resultBytes: 5 }, (p) => ctx.waitUntil(p));
+    expect(isolateUsageStats()).toMatchObject({ pending: { calls: 1 } });
+    await waitOnExecutionContext(ctx);
+    expect(isolateUsageStats()).toMatchObject({ pending: { calls: 0 }, written: { calls: 1 } });
+    expect((await usageRows('h'))[0]).toMatchObject({ ok: 1, result_bytes: 5 });
   });
 });
