@@ -1,8 +1,9 @@
-// Per-isolate usage aggregate. record() is a map lookup and a few additions; flushSoon() writes everything gathered
-// in the next USAGE_FLUSH_MS as one D1 batch inside ctx.waitUntil. Nothing here can delay, fail or throw into a call.
+// Per-isolate usage aggregate. track() (record + flushSoon) is two map lookups and a few additions; the flush writes
+// everything gathered in the next USAGE_FLUSH_MS as one D1 batch inside ctx.waitUntil. Nothing here can delay, fail
+// or throw into a call.
 //
 // Failure model (docs/usage.md): a batch is retried; a batch the store refuses is split so only the refused rows are
-// dropped; while the store is unreachable the cells wait in memory (bounded) and later flushes back off; cells that
+// dropped; while the store is unavailable the cells wait in memory (bounded) and later flushes back off; cells that
 // cannot be kept are counted as lost, logged, and added to usage_loss once the store takes writes again.
 import { CellTable } from './cells.ts';
 import { addEvent, hourOf, mergeCell, type UsageCell, type UsageEvent } from './rows.ts';

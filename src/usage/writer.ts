@@ -15,7 +15,7 @@ export interface WriteOptions {
 
 export interface WriteResult {
   written: UsageCell[];
-  /** Cells the store refused on their own (it took the others): dropped. */
+  /** Cells the store refused on their own while it took others: dropped. */
   refused: UsageCell[];
   /** Cells not written because the store is unreachable or unusable (no table, outage): the caller may retry later. */
   unavailable: UsageCell[];
@@ -33,33 +33,53 @@ export async function writeCells(db: D1Database, cells: readonly UsageCell[], op
     return result;
   }
   result.error = first;
-  // Is it the store or the data? A store that answers a trivial read of the table is up, so the batch held a row it refuses.
+  // Is it the store or the data? A store that answers a trivial read of the table is up: the batch may hold a row it
+  // refuses, so split it.
   if (!(await reachable(db))) {
     result.unavailable.push(...cells);
     return result;
   }
-  await split(db, cells, opts, result);
+  const state: SplitState = { down: false, spent: 0, alone: [] };
+  if (cells.length === 1) state.alone.push(cells[0]!);
+  else await split(db, cells, opts, result, state);
+  // A cell that fails alone is the row's fault only if the store took other rows meanwhile and still answers;
+  // otherwise it is kept for a later flush like the rest.
+  if (state.alone.length) {
+    if (result.written.length && (await reachable(db))) result.refused.push(...state.alone);
+    else result.unavailable.push(...state.alone);
+  }
   return result;
 }
 
+/** Batches a split may spend, so a flush stays well inside a request's subrequest limit. */
+const SPLIT_BATCHES = 32;
+/** Split batches that may fail before anything is written: past that the store refuses everything, not a row. */
+const SPLIT_FAILURES_BEFORE_GIVING_UP = 8;
+
+interface SplitState {
+  down: boolean;
+  spent: number;
+  /** Cells that failed on their own. */
+  alone: UsageCell[];
+}
+
 /**
- * Halves a refused set until each refused cell stands alone; every other cell is written. If the store stops
- * answering meanwhile, what is left is unavailable rather than refused.
+ * Halves a failing set until each failing cell stands alone; every other cell is written. When the store refuses
+ * everything or the budget runs out, what is left is unavailable (kept for a later flush).
  */
-async function split(db: D1Database, cells: readonly UsageCell[], opts: WriteOptions, result: WriteResult, state = { down: false }): Promise<void> {
-  if (state.down) {
-    result.unavailable.push(...cells);
-  } else if (cells.length === 1) {
-    if (await reachable(db)) result.refused.push(cells[0]!);
-    else {
-      state.down = true;
-      result.unavailable.push(cells[0]!);
+async function split(db: D1Database, cells: readonly UsageCell[], opts: WriteOptions, result: WriteResult, state: SplitState): Promise<void> {
+  const mid = Math.ceil(cells.length / 2);
+  for (const half of [cells.slice(0, mid), cells.slice(mid)]) {
+    if (state.down || state.spent >= SPLIT_BATCHES) {
+      result.unavailable.push(...half);
+      continue;
     }
-  } else {
-    const mid = Math.ceil(cells.length / 2);
-    for (const half of [cells.slice(0, mid), cells.slice(mid)]) {
-      const error = state.down ? 'store unavailable' : await attempt(db, half, opts.nextBatchId(), opts, result);
-      if (error === undefined) result.written.push(...half);
+    state.spent++;
+    const error = await attempt(db, half, opts.nextBatchId(), opts, result);
+    if (error === undefined) result.written.push(...half);
+    else {
+      if (!result.written.length && state.spent >= SPLIT_FAILURES_BEFORE_GIVING_UP) state.down = true;
+      if (half.length === 1) state.alone.push(half[0]!);
       else await split(db, half, opts, result, state);
     }
   }

@@ -154,6 +154,20 @@ describe('failures', () => {
     expect(agg.stats()).toMatchObject({ unreportedLoss: { calls: 0 }, lost: { calls: 11 } });
   });
 
+  it('a store that answers reads but refuses every write keeps the cells for later, within a bounded split', async () => {
+    await db.exec("CREATE TRIGGER usage_read_only BEFORE INSERT ON usage BEGIN SELECT RAISE(ABORT, 'read only'); END");
+    const counted = countingDb(db);
+    const agg = new UsageAggregator({ db: counted, ...quiet });
+    for (let i = 0; i < 64; i++) agg.record({ keyId: 'key:k1', tool: `t${i}`, outcome: 'ok', latencyMs: 2, at: T0 });
+    await agg.flush();
+    expect(counted.batches).toBeLessThanOrEqual(3 + 8 + 4); // the batch and its retries, then a split that gives up early
+    expect(agg.stats()).toMatchObject({ pending: { cells: 64, calls: 64 }, lost: { calls: 0 }, failedFlushes: 1 });
+    await db.exec('DROP TRIGGER usage_read_only');
+    await agg.flush();
+    expect(await usageRows('h')).toHaveLength(64);
+    expect(agg.stats()).toMatchObject({ pending: { cells: 0 }, lost: { calls: 0 } });
+  });
+
   it('a store back within the attempts loses nothing', async () => {
     await db.exec('ALTER TABLE usage RENAME TO usage_offline');
     const agg = new UsageAggregator({ db, ...quiet });
