@@ -23,11 +23,22 @@ export const OUTCOMES = [
 ] as const;
 export type UsageOutcome = (typeof OUTCOMES)[number];
 
+/**
+ * The usage outcome of a tools/call, from the executor's outcome name (the `outcome` of its tool_call log line) and
+ * the upstream HTTP status: `upstream_error` splits into 4xx and 5xx; a name this table does not know is counted as
+ * internal_error.
+ */
+export function outcomeOf(executorOutcome: string, status?: number): UsageOutcome {
+  if (executorOutcome === 'upstream_error') return status !== undefined && status >= 500 ? 'upstream_5xx' : 'upstream_4xx';
+  return executorOutcome in OUTCOME_INDEX && executorOutcome !== 'rate_limited' ? (executorOutcome as UsageOutcome) : 'internal_error';
+}
+
 /** The isError kinds: every outcome except success and refusals. */
 export const ERROR_KINDS = OUTCOMES.filter((o) => o !== 'ok' && o !== 'rate_limited') as Exclude<UsageOutcome, 'ok' | 'rate_limited'>[];
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
-export const OUTCOME_INDEX: Readonly<Record<string, number>> = Object.fromEntries(OUTCOMES.map((o, i) => [o, i]));
+/** Outcome name → column index; no prototype, so only outcome names are found in it. */
+export const OUTCOME_INDEX: Readonly<Record<string, number>> = Object.assign(Object.create(null) as Record<string, number>, Object.fromEntries(OUTCOMES.map((o, i) => [o, i])));
 export const RATE_LIMITED = OUTCOME_INDEX.rate_limited!;
 export const INTERNAL_ERROR = OUTCOME_INDEX.internal_error!;
 

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { UsageAggregator } from '../../src/usage/aggregator.ts';
 import { bucketBounds, bucketOf, BUCKETS, OVERFLOW_MS, quantile, RELATIVE_ERROR } from '../../src/usage/histogram.ts';
 import { UsageQueryError } from '../../src/usage/query.ts';
+import { outcomeOf } from '../../src/usage/schema.ts';
 import { readUsage } from '../../src/usage/read.ts';
 import { cleanupUsage } from '../../src/usage/retention.ts';
 import { freshUsageDb } from './fixtures/usage-db.ts';
@@ -67,6 +68,26 @@ describe('histogram', () => {
       }
     }
     expect(quantile(new Array<number>(BUCKETS).fill(0), 0.5, 0)).toBeUndefined();
+  });
+});
+
+describe('outcomes', () => {
+  it('maps the executor outcome and status onto the stored kinds; unknown names count as internal_error', () => {
+    expect(outcomeOf('ok')).toBe('ok');
+    expect(outcomeOf('upstream_error', 404)).toBe('upstream_4xx');
+    expect(outcomeOf('upstream_error', 429)).toBe('upstream_4xx');
+    expect(outcomeOf('upstream_error', 503)).toBe('upstream_5xx');
+    for (const same of ['invalid_arguments', 'timeout', 'schema_mismatch', 'invalid_json', 'network_error', 'too_large', 'redirect_not_followed', 'internal_error']) {
+      expect(outcomeOf(same)).toBe(same);
+    }
+    for (const odd of ['rate_limited', 'constructor', 'toString', 'something_new']) expect(outcomeOf(odd)).toBe('internal_error');
+  });
+
+  it('an event with an unknown outcome is counted as internal_error, not dropped', async () => {
+    const agg = new UsageAggregator({ db, ...quiet });
+    agg.record({ keyId: 'key:k1', tool: 't', outcome: 'constructor' as never, latencyMs: 3, at: NOW });
+    await agg.flush();
+    expect((await readUsage(db, { since: '1d' }, NOW)).totals).toMatchObject({ calls: 1, errorsByKind: { internal_error: 1 } });
   });
 });
 
