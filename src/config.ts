@@ -28,6 +28,8 @@ export interface Env {
   SCHEMA_DROPS_TTL_SECONDS?: string;
   /** Bearer for /admin routes; unset disables them. */
   ADMIN_TOKEN?: string;
+  /** Usage store (src/usage, docs/usage.md); absent = no metering. */
+  USAGE?: D1Database;
 }
 
 type CredentialMode = 'key' | 'passthrough' | 'gateway' | 'customer';

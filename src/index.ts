@@ -2,7 +2,10 @@
 import catalogueText from 'catalog-data';
 import { createApp } from './app.ts';
 import { loadCatalogue } from './catalogue/loaded-catalogue.ts';
+import { usageScheduled } from './usage/retention.ts';
 
-export default createApp(loadCatalogue(catalogueText));
+const app = createApp(loadCatalogue(catalogueText));
+// scheduled: the usage retention cleanup on the cron trigger (wrangler.toml [triggers]).
+export default { fetch: app.fetch, scheduled: usageScheduled };
 // Durable Object classes must be exported by the Worker entry.
 export { KeyRateLimiter } from './auth/rate-limit.ts';

@@ -81,7 +81,7 @@ interface RunResult {
 }
 
 /** Runs wrangler; retries a few times when the local state is busy (another wrangler holds it for a moment). */
-async function run(args: string[], allowFailure = false): Promise<RunResult> {
+export async function run(args: string[], allowFailure = false): Promise<RunResult> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await runOnce(args, allowFailure);
