@@ -10,5 +10,8 @@ declare module '*.txt' {
 // `import { env } from 'cloudflare:workers'` (tests) and Durable Objects see the Worker's one Env type.
 type WorkerEnv = import('./config.ts').Env;
 declare namespace Cloudflare {
-  interface Env extends WorkerEnv {}
+  interface Env extends WorkerEnv {
+    // Bound in wrangler.toml, so tests can rely on it.
+    USAGE: D1Database;
+  }
 }
