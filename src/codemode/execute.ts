@@ -3,9 +3,9 @@
 // Never throws: every failure is an outcome the model can read (format.ts).
 import type { ToolCall } from './api-reply.ts';
 import { HARNESS_MODULE, HARNESS_SOURCE } from './harness.ts';
-import type { CodeModeApiProps } from './host-api.ts';
 import type { CodeLimits } from './limits.ts';
-import { closeRun, openRun } from './runs.ts';
+import type { ExecError, ExecErrorKind, ExecuteOutcome } from './outcome.ts';
+import { closeRun, openRun, type CodeModeApiProps } from './runs.ts';
 
 /** The sandbox's compatibility date; no compatibility flags (no nodejs_compat). */
 export const SANDBOX_COMPATIBILITY_DATE = '2026-10-01';
@@ -23,31 +23,6 @@ export interface ExecuteCodeOptions {
   limits: CodeLimits;
   /** One line per execute (never the code, arguments or values). Default: console.log(JSON.stringify(line)). */
   log?: (line: Record<string, unknown>) => void;
-}
-
-export type ExecErrorKind = 'syntax' | 'forbidden' | 'too_long' | 'error' | 'api' | 'limit' | 'internal';
-
-export interface ExecError {
-  kind: ExecErrorKind;
-  /** Error class name for thrown errors (TypeError, ApiError, LimitError, …). */
-  name?: string;
-  message: string;
-  /** 1-based line of the model's code. */
-  line?: number;
-  /** For kind 'api': the tool whose failure the program did not catch. */
-  tool?: string;
-}
-
-export interface ExecuteOutcome {
-  ok: boolean;
-  /** The return value as JSON; absent when the program returned nothing. */
-  json?: string;
-  error?: ExecError;
-  logs: string;
-  /** Characters of console output dropped over the log budget. */
-  droppedLogChars: number;
-  calls: number;
-  ms: number;
 }
 
 interface SandboxReply {

@@ -1,7 +1,7 @@
 // The execute tool's CallToolResult: the return value's JSON, then the console output; or, for a failure, an
 // isError text with the message, the line and that line of the program, so the model can fix it and retry.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ExecError, ExecuteOutcome } from './execute.ts';
+import type { ExecError, ExecuteOutcome } from './outcome.ts';
 
 const EXCERPT_CHARS = 160;
 

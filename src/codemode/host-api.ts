@@ -3,12 +3,7 @@
 // Must be exported by the Worker entry (src/index.ts) so ctx.exports.CodeModeApi exists.
 import { WorkerEntrypoint } from 'cloudflare:workers';
 import type { ApiReply } from './api-reply.ts';
-import { callInRun } from './runs.ts';
-
-export interface CodeModeApiProps {
-  /** The execution's random id (runs.ts); no scope, key or credential. */
-  run: string;
-}
+import { callInRun, type CodeModeApiProps } from './runs.ts';
 
 export class CodeModeApi extends WorkerEntrypoint<unknown, CodeModeApiProps> {
   async call(name: unknown, args: unknown): Promise<ApiReply> {

@@ -4,6 +4,12 @@
 // the execution ends, so a stub kept past its execution is worthless (docs/code-mode.md, "Props").
 import type { ApiReply, ToolCall } from './api-reply.ts';
 
+/** ctx.props of the sandbox's CodeModeApi binding. */
+export interface CodeModeApiProps {
+  /** The execution's random id; no scope, key or credential. */
+  run: string;
+}
+
 interface Run {
   call: ToolCall;
   maxCalls: number;
