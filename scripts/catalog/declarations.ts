@@ -7,6 +7,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Catalogue, CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
 import type { DeclarationsDoc, ToolDeclaration } from '../../src/codemode/declarations.ts';
+import { sortKeys } from './serialize.ts';
 import { forEachObject, renderObjectBody, renderType, ShapeIds, singular, type RenderOptions } from './ts-type.ts';
 
 /** Inline object levels per declaration; deeper unshared objects become `object`. */
@@ -191,12 +192,6 @@ export function serializeDeclarations(doc: DeclarationsDoc): string {
       .map((k) => `${JSON.stringify(k)}:${JSON.stringify(sortKeys(record[k]))}`)
       .join(',\n');
   return `{"catalogueHash":${JSON.stringify(doc.catalogueHash)},"format":${doc.format},"tools":{\n${entries(doc.tools)}\n},"types":{\n${entries(doc.types)}\n}}\n`;
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
-  return v;
 }
 
 export function main(argv: string[]): number {

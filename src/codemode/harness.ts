@@ -190,6 +190,24 @@ function installAllocationCharges(charge) {
     // new Uint8Array(1).constructor and [].constructor must not lead back to the unwrapped constructor.
     Object.defineProperty(Original.prototype, 'constructor', { value: Wrapped, writable: true, configurable: true });
   };
+  // Buffer (present without nodejs_compat at this compatibility date) allocates outside the wrapped Uint8Array.
+  const B = globalThis.Buffer;
+  if (typeof B === 'function') {
+    for (const name of ['alloc', 'allocUnsafe', 'allocUnsafeSlow']) wrapMethod(B, name, (_, args) => Number(args[0]) || 0);
+    wrapMethod(B, 'from', (_, args) => (typeof args[0] === 'string' ? args[0].length : len(args[0]) || (args[0] && args[0].byteLength) || 0));
+    wrapMethod(B, 'concat', (_, args) => (isArray(args[0]) ? args[0].reduce((n, b) => n + len(b), 0) : 0));
+  }
+  const partsSize = (parts) => (isArray(parts) ? parts.reduce((n, p) => n + (typeof p === 'string' ? p.length : p && (p.byteLength || p.size || 0)), 0) : 0);
+  for (const name of ['Blob', 'File']) {
+    const Original = globalThis[name];
+    if (typeof Original !== 'function') continue;
+    globalThis[name] = new Proxy(Original, { construct: (target, args, newTarget) => { charge(partsSize(args[0])); return construct(target, args, newTarget); } });
+  }
+  wrapMethod(TextEncoder.prototype, 'encode', (_, args) => toStr(args[0] ?? '').length * 3);
+  wrapMethod(ArrayBuffer.prototype, 'resize', (_, args) => Number(args[0]) || 0);
+  if (ArrayBuffer.prototype.transfer) wrapMethod(ArrayBuffer.prototype, 'transfer', (b, args) => (args[0] === undefined ? 0 : Number(args[0]) || 0));
+  // WebAssembly.Memory allocates gigabytes without compiling anything; programs have no use for WebAssembly.
+  Object.defineProperty(globalThis, 'WebAssembly', { value: undefined, writable: false, configurable: false });
   wrapConstructor('Array', 8);
   wrapConstructor('ArrayBuffer', 1);
   for (const name of ['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array']) {

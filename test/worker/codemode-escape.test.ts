@@ -112,12 +112,19 @@ describe('code mode: escape attempts', () => {
       'return new ArrayBuffer(4e9).byteLength;',
       'return [].constructor(1e9).fill(1).length;',
       'const parts = [];\nfor (;;) parts.push(Array(100000).join("ab"));',
+      'const b = [];\nfor (;;) b.push(Buffer.alloc(1e7));',
+      'const big = "x".repeat(1e6);\nreturn new Blob(new Array(1000).fill(big)).size;',
+      'const e = new TextEncoder();\nconst s = "y".repeat(1e6);\nconst out = [];\nfor (;;) out.push(e.encode(s));',
+      'const r = new ArrayBuffer(1, { maxByteLength: 2 ** 31 });\nr.resize(2 ** 31 - 1);',
     ];
     for (const code of bombs) {
       const error = await refused(code);
       expect(error, code).toMatchObject({ kind: 'limit' });
       expect(error.message, code).toMatch(/^Memory limit: the program allocated more than 64 MB/);
     }
+    // WebAssembly.Memory would allocate gigabytes without any code: the sandbox has no WebAssembly.
+    const wasm = await refused('return new WebAssembly.Memory({ initial: 65536 });');
+    expect(wasm).toMatchObject({ kind: 'error', name: 'TypeError' });
     // Doubling a string ends in V8's own string length limit, a catchable RangeError.
     const strings = await refused('let s = "ab";\nfor (;;) s += s;');
     expect(strings).toMatchObject({ kind: 'error', name: 'RangeError', line: 2 });
