@@ -44,8 +44,9 @@ export class AuthorizationServers {
       authorizeEndpoint: AUTHORIZE_PATH,
       tokenEndpoint: TOKEN_PATH,
       clientRegistrationEndpoint: REGISTER_PATH,
-      // Advertised only when the global_fetch_strictly_public compatibility flag is set too (docs/oauth.md).
-      clientIdMetadataDocumentEnabled: true,
+      // CIMD needs the global_fetch_strictly_public compatibility flag (docs/oauth.md). Enabled without it, the
+      // library throws a plain Error (a 500) for every URL client_id; off, such a client gets "Invalid client_id".
+      clientIdMetadataDocumentEnabled: cimdAvailable(),
       scopesSupported: this.scopesSupported,
       accessTokenTTL: settings.accessTokenTtl,
       refreshTokenTTL: settings.refreshTokenTtl,
@@ -77,6 +78,10 @@ export async function validateAccessToken(server: OAuthAuthorizationServer<OAuth
 
 export function helpersFor(server: OAuthAuthorizationServer<OAuthEnv>, env: OAuthEnv): OAuthHelpers {
   return server.getOAuthApi(env);
+}
+
+function cimdAvailable(): boolean {
+  return typeof Cloudflare !== 'undefined' && Cloudflare.compatibilityFlags?.global_fetch_strictly_public === true;
 }
 
 function servable(origin: string): boolean {

@@ -96,7 +96,7 @@ export async function handleAuthorize(request: Request, deps: ConsentDeps): Prom
       const allowed = allowedToolsets(deps.loaded, status.record?.toolsets);
       const chosen = [...new Set(form.getAll('toolset').filter((v): v is string => typeof v === 'string'))];
       const outside = chosen.filter((t) => !allowed.includes(t));
-      if (outside.length || chosen.length === 0) {
+      if (outside.length || (chosen.length === 0 && allowed.length > 0)) {
         const why = outside.length ? `This key does not allow ${outside.join(', ')}.` : 'Choose at least one toolset.';
         return review(frame, deps, ref, status.record, authRequest, csp, why, chosen);
       }

@@ -57,10 +57,7 @@ export function reviewStep(frame: PageFrame, key: KeySummary, toolsets: ToolsetC
 <dt>Allows</dt><dd>${key.facts.map(esc).join('<br>')}</dd></dl>
 <form method="post" autocomplete="off">
 <input type="hidden" name="handle" value="${esc(frame.handle)}"><input type="hidden" name="step" value="review">
-<fieldset><legend>Toolsets ${esc(frame.client.clientName)} may use</legend>
-<ul class="sets">
-${boxes}
-</ul></fieldset>
+${toolsets.length ? `<fieldset><legend>Toolsets ${esc(frame.client.clientName)} may use</legend>\n<ul class="sets">\n${boxes}\n</ul></fieldset>` : ''}
 <p><label><input type="checkbox" name="readonly" value="1"${readOnly.checked || readOnly.forced ? ' checked' : ''}${readOnly.forced ? ' disabled' : ''}> Read-only: only tools that change nothing</label>${readOnly.forced ? ' <span class="muted">(this key is read-only)</span>' : ''}</p>
 ${error ? `<p class="err" role="alert">${esc(error)}</p>` : ''}
 <p><button name="decision" value="approve">Allow</button> <button name="decision" value="deny">Deny</button></p>

@@ -139,6 +139,14 @@ describe('step 1: the key form', () => {
     expect(await res.text()).toContain('Invalid redirect URI');
   });
 
+  it('answers a URL client_id with an error page while CIMD is unavailable, not a 500', async () => {
+    const { challenge } = await pkce();
+    const res = await h.fetch(authorizeUrl('https://client.example/oauth/metadata.json', challenge));
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.text()).toContain('Invalid client_id');
+  });
+
   it('refuses a wrong key without echoing it and keeps the same handle usable', async () => {
     const { key } = await makeKey();
     const flow = await start();
