@@ -126,7 +126,7 @@ function withCredential(config: Config, credential: string): UpstreamOutcome {
 const NO_CREDENTIAL: UpstreamOutcome = { ok: true, headers: {}, secrets: [] };
 
 /** The operator key: gateway (and customer, when set) send UPSTREAM_TOKEN; key mode sends nothing. */
-function operatorUpstream(config: Config, env: Env): UpstreamOutcome {
+export function operatorUpstream(config: Config, env: Env): UpstreamOutcome {
   if (config.credentialMode === 'gateway') return gatewayUpstream(config, env);
   if (config.credentialMode === 'customer' && env.UPSTREAM_TOKEN) return withCredential(config, env.UPSTREAM_TOKEN);
   return NO_CREDENTIAL;
@@ -140,7 +140,7 @@ function gatewayUpstream(config: Config, env: Env): UpstreamOutcome {
   return withCredential(config, env.UPSTREAM_TOKEN);
 }
 
-async function customerUpstream(config: Config, env: Env, record: KeyRecord): Promise<UpstreamOutcome> {
+export async function customerUpstream(config: Config, env: Env, record: KeyRecord): Promise<UpstreamOutcome> {
   if (config.credentialMode === 'gateway') return gatewayUpstream(config, env);
   if (config.credentialMode !== 'customer') return NO_CREDENTIAL;
   if (!record.upstreamCredential) {
@@ -180,14 +180,14 @@ function encryptionKey(secret: string): Promise<CryptoKey> {
   return aes.key;
 }
 
-function refuse(request: Request, error: string, description: string): AuthOutcome {
+export function refuse(request: Request, error: string, description: string): AuthOutcome {
   // RFC 6750 §3.1: a request with no credentials gets a challenge without an error code.
   const detail = error === 'missing_token' ? '' : ` error="${error}", error_description="${description.replace(/"/g, "'")}",`;
   const challenge = `Bearer realm="mcp",${detail} resource_metadata="${resourceMetadataUrl(request)}"`;
   return { ok: false, response: jsonResponse(401, { error, error_description: description }, { 'www-authenticate': challenge }) };
 }
 
-function tooManyRequests(record: KeyRecord, d: RateDecision): Response {
+export function tooManyRequests(record: KeyRecord, d: RateDecision): Response {
   const per = record.rate!.period;
   return jsonResponse(
     429,
