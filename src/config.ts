@@ -32,7 +32,7 @@ export interface Env {
   USAGE?: D1Database;
 }
 
-type CredentialMode = 'key' | 'passthrough' | 'gateway' | 'customer';
+export type CredentialMode = 'key' | 'passthrough' | 'gateway' | 'customer';
 const MODES: readonly CredentialMode[] = ['key', 'passthrough', 'gateway', 'customer'];
 
 /** Defaults of the per-call limits; the vars above override the first three. */

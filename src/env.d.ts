@@ -12,6 +12,7 @@ type WorkerEnv = import('./config.ts').Env;
 declare namespace Cloudflare {
   interface Env extends WorkerEnv {
     // Bound in wrangler.toml, so tests can rely on it.
+    KEYS: KVNamespace;
     USAGE: D1Database;
   }
 }

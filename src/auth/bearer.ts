@@ -24,9 +24,9 @@ export interface Caller {
   secrets?: string[];
 }
 
-type AuthOutcome = { ok: true; caller: Caller } | { ok: false; response: Response };
+export type AuthOutcome = { ok: true; caller: Caller } | { ok: false; response: Response };
 
-interface AuthContext {
+export interface AuthContext {
   /** Worker bindings and secrets (KEYS, KEY_RATE_LIMITER, UPSTREAM_TOKEN, CREDENTIAL_ENCRYPTION_KEY). */
   env?: Env;
   /** ctx.waitUntil when available; background work (last-used day) must not delay the response. */

@@ -1,7 +1,7 @@
 // Per-execution limits of code mode, read from wrangler vars. Every limit is enforced twice where it can be:
 // by the platform in production (Dynamic Worker `limits`, isolate memory) and by our own guards, because local
 // workerd enforces neither CPU nor memory (docs/code-mode.md).
-import { CHARS_PER_TOKEN, DEFAULT_MAX_RESULT_TOKENS } from '../upstream/limits.ts';
+import { CHARS_PER_TOKEN, LIMIT_DEFAULTS } from '../config.ts';
 
 /** The wrangler vars code mode reads (all optional strings; invalid or empty values fall back to the default). */
 export interface CodeModeVars {
@@ -43,7 +43,7 @@ export function readCodeLimits(vars: CodeModeVars): CodeLimits {
 }
 
 function limitsFrom(vars: CodeModeVars): CodeLimits {
-  const resultChars = positiveInt(vars.MAX_RESULT_TOKENS, DEFAULT_MAX_RESULT_TOKENS) * CHARS_PER_TOKEN;
+  const resultChars = positiveInt(vars.MAX_RESULT_TOKENS, LIMIT_DEFAULTS.maxResultTokens) * CHARS_PER_TOKEN;
   return {
     timeoutMs: positiveInt(vars.CODE_TIMEOUT_MS, 30_000),
     cpuMs: positiveInt(vars.CODE_CPU_MS, 1_000),

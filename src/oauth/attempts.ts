@@ -17,7 +17,7 @@ export function clientIp(request: Request): string {
 export type AttemptDecision = { ok: true } | { ok: false; retryAfter: number } | { ok: false; unavailable: true };
 
 /** Counts one key submission from this IP. Fails closed: without the limiter, consent waits rather than allow guessing. */
-export async function countKeyAttempt(ns: DurableObjectNamespace<KeyRateLimiter> | undefined, ip: string, rate: Rate): Promise<AttemptDecision> {
+export async function countKeyAttempt(ns: DurableObjectNamespace | undefined, ip: string, rate: Rate): Promise<AttemptDecision> {
   if (!ns) return { ok: false, unavailable: true };
   let decision: RateDecision;
   try {

@@ -8,7 +8,7 @@
 //   POST /authorize?…  step=review         narrowing checked → approveConsent → completeAuthorization → 302 code
 //   POST …             decision=deny       denyConsent → 302 access_denied
 import { AuthorizationError, CimdFetchError, authorizationErrorRedirect, type AuthRequest, type ConsentDescription, type OAuthHelpers } from '@cloudflare/workers-oauth-provider';
-import type { LoadedCatalogue } from '../catalogue/load.ts';
+import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { SliceSpec } from '../catalogue/slices.ts';
 import type { Config } from '../config.ts';
 import { clientIp, countKeyAttempt } from './attempts.ts';

@@ -4,12 +4,12 @@
 import { env as bindings } from 'cloudflare:workers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { metadataOf, newKey, RECORD_PREFIX, type KeyRecord, type NewKeyOptions } from '../../src/auth/keys-core.ts';
-import { clearKeyCache, revokeKey } from '../../src/auth/store.ts';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { clearKeyCache } from '../../src/auth/store.ts';
+import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { validateAccessToken } from '../../src/oauth/authorization-server.ts';
 import { callerFromGrant } from '../../src/oauth/grant-caller.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
-import { authorizeUrl, CookieJar, form, handleOf, harness, oauthEnv, ORIGIN, pkce, REDIRECT, registerClient, RESOURCE, tokenRequest, type Harness } from './fixtures/oauth.ts';
+import { authorizeUrl, CookieJar, form, handleOf, harness, oauthEnv, ORIGIN, pkce, REDIRECT, registerClient, RESOURCE, revokeStoredKey, tokenRequest, type Harness } from './fixtures/oauth.ts';
 
 const loaded = loadCatalogue(JSON.stringify(fixtureCatalogue()));
 const OPERATOR_KEY = 'mcp_test_consentoperator000000000000000000';
@@ -28,7 +28,7 @@ afterAll(() => {
 
 async function makeKey(opts: Partial<NewKeyOptions> = {}) {
   const made = await newKey({ prefix: 'mcp_test_', customer: { id: 'acme', name: 'Acme & <Co>' }, ...opts });
-  await bindings.KEYS.put(RECORD_PREFIX + made.hash, JSON.stringify(made.record), { metadata: metadataOf(made.record) });
+  await bindings.KEYS!.put(RECORD_PREFIX + made.hash, JSON.stringify(made.record), { metadata: metadataOf(made.record) });
   secrets.push(made.key, made.hash.slice(12));
   return made;
 }
@@ -242,7 +242,7 @@ describe('the grant', () => {
     const before = await callerFromGrant(request, validated.props, access, h.config, { env: h.env });
     expect(before.ok && before.caller.scope).toEqual({ toolsets: ['echo'], readOnly: true });
 
-    await revokeKey(bindings.KEYS, record.id);
+    await revokeStoredKey(bindings.KEYS!, record);
     const after = await callerFromGrant(request, validated.props, access, h.config, { env: h.env });
     expect(after.ok).toBe(false);
     if (!after.ok) {

@@ -3,15 +3,15 @@
 // credentials (decrypted from the record, never carried in the grant), and malformed props.
 import { env as bindings } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { importEncryptionKey, metadataOf, newKey, RECORD_PREFIX, toBase64, type NewKeyOptions } from '../../src/auth/keys-core.ts';
-import { clearKeyCache, revokeKey } from '../../src/auth/store.ts';
+import { importEncryptionKey, metadataOf, newKey, RECORD_PREFIX, type NewKeyOptions } from '../../src/auth/keys-core.ts';
+import { clearKeyCache } from '../../src/auth/store.ts';
 import { readConfig, type Config } from '../../src/config.ts';
-import { sha256Hex } from '../../src/lib/bytes.ts';
+import { bytesToBase64, sha256Hex } from '../../src/lib/bytes.ts';
 import { callerFromGrant, keyStatus } from '../../src/oauth/grant-caller.ts';
 import type { GrantProps } from '../../src/oauth/grant.ts';
-import { oauthEnv, RESOURCE } from './fixtures/oauth.ts';
+import { oauthEnv, RESOURCE, revokeStoredKey } from './fixtures/oauth.ts';
 
-const ENC_SECRET = toBase64(crypto.getRandomValues(new Uint8Array(32)));
+const ENC_SECRET = bytesToBase64(crypto.getRandomValues(new Uint8Array(32)));
 const env = oauthEnv({ API_KEY: 'mcp_test_grantoperator00000000000000000000', CREDENTIAL_ENCRYPTION_KEY: ENC_SECRET });
 const config: Config = readConfig(env, 'http://127.0.0.1:9');
 const TOKEN = 'user:grant:accesstokensecret';
@@ -19,7 +19,7 @@ const request = () => new Request(RESOURCE, { method: 'POST' });
 
 async function makeKey(opts: Partial<NewKeyOptions> = {}) {
   const made = await newKey({ prefix: 'mcp_test_', customer: { id: 'globex', name: 'Globex' }, ...opts });
-  await bindings.KEYS.put(RECORD_PREFIX + made.hash, JSON.stringify(made.record), { metadata: metadataOf(made.record) });
+  await bindings.KEYS!.put(RECORD_PREFIX + made.hash, JSON.stringify(made.record), { metadata: metadataOf(made.record) });
   return made;
 }
 
@@ -45,7 +45,7 @@ describe('callerFromGrant', () => {
   it('refuses revoked, expired and unknown keys with a 401 invalid_token challenge naming the resource metadata', async () => {
     const revoked = await makeKey();
     expect((await callerFromGrant(request(), propsFor(revoked), TOKEN, config, { env })).ok).toBe(true);
-    await revokeKey(bindings.KEYS, revoked.record.id);
+    await revokeStoredKey(bindings.KEYS!, revoked.record);
     const expired = await makeKey({ expiresAt: new Date(Date.now() - 1000).toISOString() });
     const unknown = { hash: 'ab'.repeat(32), record: { id: 'abababababab' } };
     for (const made of [revoked, expired, unknown]) {
