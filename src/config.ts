@@ -1,5 +1,6 @@
 // Worker configuration: the one Env type (wrangler vars, secrets and bindings) and the Config derived from it.
-// No imports, so every folder can depend on it.
+// It imports only the limit defaults, so every folder can depend on it.
+import { LIMIT_DEFAULTS } from './limit-defaults.ts';
 
 export interface Env {
   UPSTREAM_URL?: string;
@@ -35,17 +36,6 @@ export interface Env {
 export type CredentialMode = 'key' | 'passthrough' | 'gateway' | 'customer';
 const MODES: readonly CredentialMode[] = ['key', 'passthrough', 'gateway', 'customer'];
 
-/** Defaults of the per-call limits; the vars above override the first three. */
-export const LIMIT_DEFAULTS = {
-  timeoutMs: 30_000,
-  maxResponseBytes: 10 * 1024 * 1024,
-  maxResultTokens: 25_000,
-  /** Largest image/audio/file body embedded as base64 (also capped by maxResponseBytes). */
-  maxBinaryBytes: 5 * 1024 * 1024,
-} as const;
-
-/** Approximate characters per token, for turning the result token budget into characters. */
-export const CHARS_PER_TOKEN = 4;
 
 export interface Config {
   upstreamUrl: string;

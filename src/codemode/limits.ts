@@ -1,7 +1,7 @@
 // Per-execution limits of code mode, read from wrangler vars. Every limit is enforced twice where it can be:
 // by the platform in production (Dynamic Worker `limits`, isolate memory) and by our own guards, because local
 // workerd enforces neither CPU nor memory (docs/code-mode.md).
-import { CHARS_PER_TOKEN, LIMIT_DEFAULTS } from '../config.ts';
+import { CHARS_PER_TOKEN, LIMIT_DEFAULTS } from '../limit-defaults.ts';
 
 /** The wrangler vars code mode reads (all optional strings; invalid or empty values fall back to the default). */
 export interface CodeModeVars {

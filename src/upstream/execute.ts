@@ -2,7 +2,7 @@
 // Runs after argument validation (src/tools/call.ts); never throws: every failure becomes an isError result.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { CatalogueTool } from '../catalogue/types.ts';
-import { LIMIT_DEFAULTS } from '../config.ts';
+import { LIMIT_DEFAULTS } from '../limit-defaults.ts';
 import { errorResult } from '../lib/tool-result.ts';
 import { httpErrorResult, MAX_ERROR_BODY_BYTES } from './errors.ts';
 import { BodyAbortedError, readBodyLimited, ResponseTooLargeError } from './limits.ts';

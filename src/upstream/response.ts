@@ -4,7 +4,7 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/server';
 import type { CatalogueTool } from '../catalogue/types.ts';
 import { validate } from '../catalogue/validator.ts';
-import { CHARS_PER_TOKEN } from '../config.ts';
+import { CHARS_PER_TOKEN } from '../limit-defaults.ts';
 import { bytesToBase64 } from '../lib/bytes.ts';
 import { baseMediaType, isJsonMediaType, isTextMediaType } from '../lib/media-type.ts';
 import { errorResult } from '../lib/tool-result.ts';
