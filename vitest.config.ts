@@ -1,14 +1,21 @@
-import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
 const catalogData = new URL('./catalog/catalog.txt', import.meta.url).pathname;
+const migrationsDir = new URL('./migrations', import.meta.url).pathname;
 
 export default defineConfig({
   test: {
     projects: [
       {
         // Tests that run inside workerd (the real Workers runtime).
-        plugins: [cloudflareTest({ wrangler: { configPath: './wrangler.toml' } })],
+        // The D1 migrations travel as a binding; usage tests apply them with applyD1Migrations (test/worker/usage-db.ts).
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: { bindings: { USAGE_MIGRATIONS: await readD1Migrations(migrationsDir) } },
+          })),
+        ],
         resolve: { alias: { 'catalog-data': catalogData } },
         test: {
           name: 'worker',

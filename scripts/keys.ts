@@ -5,6 +5,7 @@
 //                          [--upstream-credential-env <VAR>] [--live|--test] [--local|--remote]
 //   npm run keys -- list [--all] [--json] [--local|--remote]
 //   npm run keys -- revoke <id|prefix> [--local|--remote]
+//   npm run keys -- usage [--key <id|prefix>] [--since 7d] [--until <date>] [--by tool|day] [--json] [--local|--remote]
 //
 // --local (the default) writes the `wrangler dev` state in .wrangler/state (or --persist-to <dir> /
 // MCP_PERSIST_TO); --remote goes through wrangler to the deployed KEYS namespace.
@@ -28,6 +29,9 @@ import {
 } from '../src/auth/keys-core.ts';
 import { repoRoot } from './lib/proc.ts';
 import { DEFAULT_LOCAL_STATE, KvError, WranglerKv } from './keys/kv.ts';
+import { WranglerD1 } from './keys/d1.ts';
+import { usageCommand } from './keys/usage.ts';
+import { UsageQueryError } from '../src/usage/query.ts';
 
 const USAGE = `Usage:
   npm run keys -- create --name <customer name> [options]
@@ -43,9 +47,14 @@ const USAGE = `Usage:
       --catalogue <file>           catalogue to check names against (default catalog/catalog.txt)
   npm run keys -- list [--all] [--json]       --all includes revoked and expired keys
   npm run keys -- revoke <id|prefix>          a key id, a unique prefix of one, or a key hint (mcp_live_AbCd)
+  npm run keys -- usage [options]             calls per key and tool: outcomes, refusals, p50/p95, bytes (docs/usage.md)
+      --key <id|prefix>            one key, or every key whose id starts so
+      --since 7d|24h|<date>        window start (default 7d); --until <date> its end (default now)
+      --by tool|day                one row per key and tool (default), or per key and UTC day
+      --json                       the report as JSON (what GET /admin/usage returns)
 Target (every command):
   --local (default)      the wrangler dev state directory (--persist-to <dir>, default .wrangler/state)
-  --remote               the deployed KEYS namespace (wrangler must be logged in)
+  --remote               the deployed KEYS namespace and USAGE database (wrangler must be logged in)
   --config <file>        wrangler config (default wrangler.toml)`;
 
 class UsageError extends Error {}
@@ -72,6 +81,10 @@ async function main(argv: string[]): Promise<void> {
       config: { type: 'string' },
       all: { type: 'boolean' },
       json: { type: 'boolean' },
+      key: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      by: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -96,6 +109,13 @@ async function main(argv: string[]): Promise<void> {
   } else if (command === 'revoke') {
     if (rest.length !== 1) throw new UsageError('revoke takes one key id or prefix');
     await revoke(kv, rest[0]!);
+  } else if (command === 'usage') {
+    if (rest.length) throw new UsageError(`unexpected argument: ${rest[0]}`);
+    const d1 = new WranglerD1(kv.target);
+    const out = await usageCommand({ d1, key: o.key, since: o.since, until: o.until, by: o.by, json: Boolean(o.json) }).catch((e: unknown) => {
+      throw e instanceof UsageQueryError ? new UsageError(e.message) : e;
+    });
+    process.stdout.write(out + '\n');
   } else {
     throw new UsageError(`unknown command "${command}"`);
   }

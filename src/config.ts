@@ -1,4 +1,6 @@
-// Worker configuration, read from wrangler vars and secrets.
+// Worker configuration: the one Env type (wrangler vars, secrets and bindings) and the Config derived from it.
+// It imports only the limit defaults, so every folder can depend on it.
+import { LIMIT_DEFAULTS } from './limit-defaults.ts';
 
 export interface Env {
   UPSTREAM_URL?: string;
@@ -11,8 +13,8 @@ export interface Env {
   MAX_RESULT_TOKENS?: string;
   /** Key records (src/auth); absent = only API_KEY is accepted. */
   KEYS?: KVNamespace;
-  /** Per-key rate limits (src/auth/rate-limit.ts). */
-  KEY_RATE_LIMITER?: DurableObjectNamespace<import('./auth/rate-limit.ts').KeyRateLimiter>;
+  /** Per-key rate limits: the KeyRateLimiter Durable Object (src/auth/rate-limit.ts types its stubs). */
+  KEY_RATE_LIMITER?: DurableObjectNamespace;
   /** Seconds a key record is reused per isolate before KV is read again (default 30). */
   KEY_CACHE_TTL_SECONDS?: string;
   /** gateway mode: the operator's upstream secret. */
@@ -21,10 +23,19 @@ export interface Env {
   UPSTREAM_AUTH_HEADER?: string;
   /** customer mode: base64 of 32 bytes; decrypts the upstream credential stored with each key. */
   CREDENTIAL_ENCRYPTION_KEY?: string;
+  /** Holds the runtime schema drop list (src/catalogue/schema-drops.ts); KEYS is used when absent. */
+  CONFIG?: KVNamespace;
+  /** Seconds an isolate reuses the schema drop list before reading it again (default 60). */
+  SCHEMA_DROPS_TTL_SECONDS?: string;
+  /** Bearer for /admin routes; unset disables them. */
+  ADMIN_TOKEN?: string;
+  /** Usage store (src/usage, docs/usage.md); absent = no metering. */
+  USAGE?: D1Database;
 }
 
 export type CredentialMode = 'key' | 'passthrough' | 'gateway' | 'customer';
 const MODES: readonly CredentialMode[] = ['key', 'passthrough', 'gateway', 'customer'];
+
 
 export interface Config {
   upstreamUrl: string;
@@ -54,9 +65,9 @@ export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultTo
     upstreamAuthHeader: (env.UPSTREAM_AUTH_HEADER ?? '').trim().toLowerCase() || 'authorization',
     allowedHosts: list(env.ALLOWED_HOSTS)?.map((h) => h.toLowerCase()) ?? [],
     defaultToolsets: list(env.DEFAULT_TOOLSETS) ?? catalogueDefaultToolsets,
-    timeoutMs: positiveInt(env.UPSTREAM_TIMEOUT_MS, 30_000),
-    maxResponseBytes: positiveInt(env.MAX_RESPONSE_BYTES, 10 * 1024 * 1024),
-    maxResultTokens: positiveInt(env.MAX_RESULT_TOKENS, 25_000),
+    timeoutMs: positiveInt(env.UPSTREAM_TIMEOUT_MS, LIMIT_DEFAULTS.timeoutMs),
+    maxResponseBytes: positiveInt(env.MAX_RESPONSE_BYTES, LIMIT_DEFAULTS.maxResponseBytes),
+    maxResultTokens: positiveInt(env.MAX_RESULT_TOKENS, LIMIT_DEFAULTS.maxResultTokens),
   };
 }
 

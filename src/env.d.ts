@@ -7,10 +7,12 @@ declare module '*.txt' {
   export default text;
 }
 
-// Bindings from wrangler.toml, as seen by `import { env } from 'cloudflare:workers'` (tests) and DOs.
+// `import { env } from 'cloudflare:workers'` (tests) and Durable Objects see the Worker's one Env type.
+type WorkerEnv = import('./config.ts').Env;
 declare namespace Cloudflare {
-  interface Env {
+  interface Env extends WorkerEnv {
+    // Bound in wrangler.toml, so tests can rely on it.
     KEYS: KVNamespace;
-    KEY_RATE_LIMITER: DurableObjectNamespace<import('./auth/rate-limit.ts').KeyRateLimiter>;
+    USAGE: D1Database;
   }
 }

@@ -1,8 +1,13 @@
 // Worker entry: serves the catalogue embedded at build time (wrangler alias `catalog-data`).
-import catalogText from 'catalog-data';
+import catalogueText from 'catalog-data';
 import { createApp } from './app.ts';
-import { loadCatalogue } from './catalogue/load.ts';
+import { loadCatalogue } from './catalogue/loaded-catalogue.ts';
+import { usageScheduled } from './usage/retention.ts';
 
-export default createApp(loadCatalogue(catalogText));
+const app = createApp(loadCatalogue(catalogueText));
+// scheduled: the usage retention cleanup on the cron trigger (wrangler.toml [triggers]).
+export default { fetch: app.fetch, scheduled: usageScheduled };
 // Durable Object classes must be exported by the Worker entry.
 export { KeyRateLimiter } from './auth/rate-limit.ts';
+// Code mode's sandbox binding (ctx.exports.CodeModeApi): the entry must export it (src/codemode/host-api.ts).
+export { CodeModeApi } from './codemode/host-api.ts';

@@ -9,39 +9,41 @@ export interface Req {
   body?: string;
 }
 
-export interface Res {
+interface Res {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+export class HttpClient {
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
-export function send(base: string, r: Req): Promise<Res> {
-  const url = new URL(r.path, base);
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string | number> = { ...r.headers };
-    if (r.body !== undefined) headers['content-length'] = Buffer.byteLength(r.body);
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: r.method, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
+  send(base: string, r: Req): Promise<Res> {
+    const url = new URL(r.path, base);
+    return new Promise((resolve, reject) => {
+      const headers: Record<string, string | number> = { ...r.headers };
+      if (r.body !== undefined) headers['content-length'] = Buffer.byteLength(r.body);
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: r.method, headers, agent: this.agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.setTimeout(120_000, () => req.destroy(new Error(`timeout: ${r.method} ${url}`)));
+      if (r.body !== undefined) req.write(r.body);
+      req.end();
     });
-    req.on('error', reject);
-    req.setTimeout(120_000, () => req.destroy(new Error(`timeout: ${r.method} ${url}`)));
-    if (r.body !== undefined) req.write(r.body);
-    req.end();
-  });
-}
+  }
 
-/** Sends and returns the elapsed milliseconds (request start to last body byte) with the response. */
-export async function timed(base: string, r: Req): Promise<{ ms: number; res: Res }> {
-  const t0 = performance.now();
-  const res = await send(base, r);
-  return { ms: performance.now() - t0, res };
-}
+  /** Sends and returns the elapsed milliseconds (request start to last body byte) with the response. */
+  async timed(base: string, r: Req): Promise<{ ms: number; res: Res }> {
+    const t0 = performance.now();
+    const res = await this.send(base, r);
+    return { ms: performance.now() - t0, res };
+  }
 
-export function closeAgent(): void {
-  agent.destroy();
+  close(): void {
+    this.agent.destroy();
+  }
 }

@@ -18,7 +18,7 @@ export function median(values: readonly number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-export interface Spread {
+interface Spread {
   median: number;
   min: number;
   max: number;
@@ -29,7 +29,7 @@ export function spread(values: readonly number[]): Spread {
   return { median: median(values), min: values.length ? Math.min(...values) : NaN, max: values.length ? Math.max(...values) : NaN, n: values.length };
 }
 
-export interface LatencySummary {
+interface LatencySummary {
   n: number;
   p50: number;
   p99: number;

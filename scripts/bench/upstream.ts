@@ -1,7 +1,9 @@
-// The bench's loopback upstream: a plain node:http server that answers the one operation every
-// benchmarked path calls, GET /users/{username}, with GitHub's own documented example body
-// (components/examples/public-user-default-response, 1.2 KB), so the MCP tool's outputSchema check
-// runs on a realistic, valid response. Anything else is a 404 problem+json.
+// The bench's loopback upstream: a plain node:http server that answers the operations the benchmarks call, with
+// GitHub's own documented examples, so the tools' outputSchema checks run on realistic, valid bodies:
+//   GET /users/{username}  the example user (public-user-default-response, 1.2 KB): every tools/call figure
+//   GET /search/issues     the example search item repeated to ~9 MB (issue-search-result-item-paginated): the
+//                          large-result section
+// Anything else is a 404 problem+json.
 //
 // It runs as its own process (`node scripts/bench/upstream.ts [--port N]`, prints `listening <url>`)
 // so the load generator in the bench process never shares an event loop with it.
@@ -11,26 +13,30 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { GITHUB_SPEC } from '../lib/prism.ts';
 import { repoRoot } from '../lib/proc.ts';
+import { LARGE } from './plan.ts';
 
-export const GITHUB_SPEC = join(repoRoot, 'node_modules/@octokit/openapi/generated/api.github.com.json');
-
-/** GitHub's example body for GET /users/{username}. */
-export function exampleUser(specPath = GITHUB_SPEC): Buffer {
-  const spec = JSON.parse(readFileSync(specPath, 'utf8'));
-  const value = spec.components.examples['public-user-default-response'].value;
-  return Buffer.from(JSON.stringify(value));
+function exampleBodies(): { user: Buffer; search: Buffer } {
+  const examples = JSON.parse(readFileSync(join(repoRoot, GITHUB_SPEC), 'utf8')).components.examples;
+  const user = Buffer.from(JSON.stringify(examples['public-user-default-response'].value));
+  const page = examples['issue-search-result-item-paginated'].value as { items: Record<string, unknown>[] };
+  const item = page.items[0]!;
+  const count = Math.ceil(LARGE.bytes / JSON.stringify(item).length);
+  const items = Array.from({ length: count }, (_, i) => ({ ...item, id: i + 1, number: i + 1 }));
+  return { user, search: Buffer.from(JSON.stringify({ ...page, total_count: count, incomplete_results: false, items })) };
 }
 
-export function startBenchUpstream(port = 0): Promise<{ url: string; close: () => Promise<void> }> {
-  const body = exampleUser();
+function startBenchUpstream(port = 0): Promise<{ url: string; close: () => Promise<void> }> {
+  const { user, search } = exampleBodies();
   const notFound = Buffer.from(JSON.stringify({ message: 'Not Found', status: '404' }));
   const server = createServer((req, res) => {
     // Drain any request body before answering (keeps keep-alive connections healthy).
     req.resume();
     req.on('end', () => {
       const path = (req.url ?? '/').split('?')[0]!;
-      if (req.method === 'GET' && /^\/users\/[^/]+$/.test(path)) {
+      const body = req.method !== 'GET' ? undefined : /^\/users\/[^/]+$/.test(path) ? user : path === '/search/issues' ? search : undefined;
+      if (body) {
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
         res.end(body);
       } else {

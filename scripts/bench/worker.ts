@@ -14,6 +14,7 @@ export * from '../../src/index.ts';
 
 const PASSTHROUGH = '/__bench/passthrough/';
 const PREBAKED = '/__bench/prebaked/';
+// Module scope on purpose: it is the only state a Worker keeps between requests (one local isolate serves the bench).
 const prebaked = new Map<string, { body: ArrayBuffer; type: string }>();
 
 export default {

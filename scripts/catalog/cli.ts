@@ -1,32 +1,14 @@
-// npm run catalog -- --spec <url|file> [--out <dir>] [--overrides <file>] [--check] [--max-name <n>] [--no-sweep] [--quiet]
+// npm run catalog -- [--spec <url|file>] [--out <dir>] [--overrides <file>] [--check] [--max-name <n>] [--no-sweep|--full-sweep] [--toolsnaps|--no-toolsnaps] [--quiet] [--report]
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCatalogue } from './build.ts';
-import { changeSummaryText, diffCatalogues, reportMarkdown } from './report.ts';
-import { sortKeys } from './serialize.ts';
-import type { Catalogue } from '../../src/catalogue/types.ts';
+import { changeSummaryText, diffCatalogues } from './changes.ts';
+import { reportMarkdown } from './report.ts';
+import { compareToolsnaps, toolsnapDriftText, writeToolsnaps } from './toolsnaps.ts';
 
-export const DEFAULT_SPEC = 'node_modules/@octokit/openapi/generated/api.github.com.json';
-
-/**
- * toolsnaps: one pretty-printed JSON file per tool (schemas, annotations, binding) so every schema change
- * shows up as a readable diff in review. Written to a fresh directory that then replaces the old one.
- */
-export async function writeToolsnaps(dir: string, cat: Catalogue): Promise<void> {
-  const tmp = `${dir}.tmp-${process.pid}`;
-  await rm(tmp, { recursive: true, force: true });
-  await mkdir(tmp, { recursive: true });
-  for (const t of cat.tools) {
-    const { description: _d, title: _t, ...snap } = t;
-    await writeFile(join(tmp, `${t.name}.json`), JSON.stringify(sortKeys(snap), null, 2) + '\n');
-  }
-  const old = `${dir}.old-${process.pid}`;
-  if (existsSync(dir)) await rename(dir, old);
-  await rename(tmp, dir);
-  await rm(old, { recursive: true, force: true });
-}
+const DEFAULT_SPEC = 'node_modules/@octokit/openapi/generated/api.github.com.json';
 
 async function writeAtomic(file: string, text: string): Promise<void> {
   const tmp = `${file}.tmp-${process.pid}`;
@@ -64,12 +46,12 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const out = args.out!;
-  const catalogFile = join(out, 'catalog.txt');
+  const catalogueFile = join(out, 'catalog.txt');
   // --report: token cost of <out>/catalog.txt per toolset, client profile and discovery mode (scripts/catalog/token-report.ts).
-  if (args.report) return (await import('./token-report.ts')).runTokenReport(catalogFile);
+  if (args.report) return (await import('./token-report.ts')).runTokenReport(catalogueFile);
   // Default overrides: <out>/overrides.json when present.
   const overrides = args.overrides ?? (existsSync(join(out, 'overrides.json')) ? join(out, 'overrides.json') : undefined);
-  const previous = existsSync(catalogFile) ? await readFile(catalogFile, 'utf8') : null;
+  const previous = existsSync(catalogueFile) ? await readFile(catalogueFile, 'utf8') : null;
   const maxName = args['max-name'] !== undefined ? Number(args['max-name']) : undefined;
   const progress = args.quiet ? undefined : (l: string) => process.stderr.write(`${l}\n`);
 
@@ -82,32 +64,47 @@ export async function main(argv: string[]): Promise<number> {
   }
   const { text, report, catalogue } = result;
 
+  // Snapshots by default for the embedded default spec (the committed catalogue), opt-in otherwise.
+  const toolsnaps = (args.toolsnaps ?? args.spec === DEFAULT_SPEC) ? join(out, 'toolsnaps') : undefined;
+
   if (args.check) {
-    if (previous === text) {
-      process.stderr.write(`catalog: ${catalogFile} is up to date (${report.tools} tools, hash ${report.hash})\n`);
-      return 0;
+    // Up to date means a regeneration with the same arguments would change no file it writes (report.md aside:
+    // it describes the last run, not the spec).
+    let upToDate = previous === text;
+    if (upToDate) {
+      process.stderr.write(`catalog: ${catalogueFile} is up to date (${report.tools} tools, hash ${report.hash})\n`);
+    } else {
+      process.stderr.write(`catalog: ${catalogueFile} is out of date with ${report.spec}\n`);
+      if (previous) {
+        try {
+          process.stderr.write(changeSummaryText(diffCatalogues(JSON.parse(previous), catalogue)) + '\n');
+        } catch {
+          process.stderr.write('(committed catalogue is not valid JSON)\n');
+        }
+      } else process.stderr.write('(no committed catalogue)\n');
     }
-    process.stderr.write(`catalog: ${catalogFile} is out of date with ${report.spec}\n`);
-    if (previous) {
-      try {
-        process.stderr.write(changeSummaryText(diffCatalogues(JSON.parse(previous), catalogue)) + '\n');
-      } catch {
-        process.stderr.write('(committed catalogue is not valid JSON)\n');
-      }
-    } else process.stderr.write('(no committed catalogue)\n');
+    if (toolsnaps) {
+      const drift = await compareToolsnaps(toolsnaps, catalogue);
+      if (drift.missing.length || drift.extra.length || drift.changed.length) {
+        upToDate = false;
+        process.stderr.write(`catalog: ${toolsnapDriftText(toolsnaps, drift)}\n`);
+      } else process.stderr.write(`catalog: ${toolsnaps} is up to date (${catalogue.tools.length} snapshots)\n`);
+    }
+    if (upToDate) return 0;
     process.stderr.write('Run `npm run catalog` to regenerate.\n');
     return 1;
   }
 
   await mkdir(out, { recursive: true });
-  await writeAtomic(catalogFile, text);
+  await writeAtomic(catalogueFile, text);
   await writeAtomic(join(out, 'report.md'), reportMarkdown({ ...report, ms: 0 }));
-  // Snapshots by default for the embedded default spec (the committed catalogue), opt-in otherwise.
-  if (args.toolsnaps ?? args.spec === DEFAULT_SPEC) await writeToolsnaps(join(out, 'toolsnaps'), catalogue);
+  if (toolsnaps) await writeToolsnaps(toolsnaps, catalogue);
   if (report.changes && !args.quiet) process.stderr.write(changeSummaryText(report.changes, 20) + '\n');
-  if (report.names.hashed.length) process.stderr.write(`catalog: ${report.names.hashed.length} tool names needed a hash suffix: ${report.names.hashed.join(', ')}\n`);
+  if (report.names.hashed.length) process.stderr.write(`catalog: ${report.names.hashed.length} tool names needed a hash suffix: ${report.names.hashed.join(', ')}
+`);
   const n = report.names;
-  process.stderr.write(`catalog: wrote ${catalogFile} (${report.tools} tools, ${n.shortened} names shortened, ${n.hashed.length} hashed, ${n.deprecated.length} deprecated aliases; ${report.bytes} bytes, hash ${report.hash}) in ${report.ms} ms\n`);
+  process.stderr.write(`catalog: wrote ${catalogueFile} (${report.tools} tools, ${n.shortened} names shortened, ${n.hashed.length} hashed, ${n.deprecated.length} deprecated aliases; ${report.bytes} bytes, hash ${report.hash}) in ${report.ms} ms
+`);
   return 0;
 }
 

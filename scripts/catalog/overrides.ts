@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { TOOL_NAME_RE } from './naming.ts';
 
-export interface ToolOverride {
+interface ToolOverride {
   /** false drops the outputSchema; `reason` is then required. */
   outputSchema?: false;
   reason?: string;

@@ -1,6 +1,6 @@
 // Deterministic catalogue text: keys sorted everywhere, tools sorted by name, one tool per line.
-import { createHash } from 'node:crypto';
 import type { Catalogue } from '../../src/catalogue/types.ts';
+import { sha256Hex } from '../../src/lib/bytes.ts';
 
 export function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
@@ -29,8 +29,8 @@ function render(cat: Catalogue): string {
 }
 
 /** Serialise with a content hash (sha256 of the text rendered without the hash field). */
-export function serializeCatalogue(cat: Catalogue): { text: string; hash: string } {
+export async function serializeCatalogue(cat: Catalogue): Promise<{ text: string; hash: string }> {
   const { hash: _h, ...noHash } = cat as Catalogue & { hash?: string };
-  const hash = createHash('sha256').update(render(noHash as Catalogue)).digest('hex').slice(0, 32);
+  const hash = (await sha256Hex(render(noHash as Catalogue))).slice(0, 32);
   return { text: render({ ...(noHash as Catalogue), hash } as Catalogue), hash };
 }

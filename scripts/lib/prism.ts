@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { binDir, childEnv, freePort, spawnChild, waitForHttp, waitForLine, type Child } from './proc.ts';
 
-export interface PrismOptions {
+interface PrismOptions {
   /** Path or URL of the OpenAPI spec to mock. */
   spec: string;
   /** Port on 127.0.0.1; a free one when omitted. */

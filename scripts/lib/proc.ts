@@ -49,7 +49,7 @@ export interface Child {
   stop(graceMs?: number): Promise<void>;
 }
 
-export interface SpawnOptions {
+interface SpawnOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   tailLines?: number;
@@ -150,7 +150,7 @@ process.on('exit', () => {
   for (const stop of children) void stop(2000); // sends SIGTERM synchronously; nothing after it runs
 });
 
-export function stripAnsi(s: string): string {
+function stripAnsi(s: string): string {
   // eslint-disable-next-line no-control-regex
   return s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
 }

@@ -14,7 +14,7 @@ export const LOCAL_KEY = 'mcp_test_localdev000000000000000000000000';
 
 export const DEFAULT_PORT = 8787;
 
-export interface ServeOptions {
+interface ServeOptions {
   /** Key of the server in the printed mcpServers snippet. */
   name: string;
   /** Spec that Prism mocks when `upstream` is not set. */
@@ -30,7 +30,7 @@ export interface ServeOptions {
   vars?: Record<string, string>;
 }
 
-export interface Banner {
+interface Banner {
   endpoint: string;
   key: string;
   snippet: string;

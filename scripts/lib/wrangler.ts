@@ -5,7 +5,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { binDir, childEnv, freePort, isPortFree, repoRoot, spawnChild, StartError, waitForHttp, waitForLine } from './proc.ts';
 import type { Running } from './prism.ts';
 
-export const REPO_WRANGLER_CONFIG = join(repoRoot, 'wrangler.toml');
+const REPO_WRANGLER_CONFIG = join(repoRoot, 'wrangler.toml');
 
 export interface WranglerDevOptions {
   /** Port on 127.0.0.1; a free one when omitted. */

@@ -3,10 +3,11 @@
 // properties and other enum members / booleans / numbers. Values are chosen to pass a Prism mock's
 // request validation (formats, patterns, bounds), not to be realistic.
 
-type Schema = Record<string, any>;
-const isObj = (x: unknown): x is Schema => !!x && typeof x === 'object' && !Array.isArray(x);
+import { isObj } from '../lib/is-object.ts';
 
-export interface GenContext {
+type Schema = Record<string, any>;
+
+interface GenContext {
   root: Schema;
   variant: number;
   /** Depth up to which optional properties are generated (default MAX_DEPTH); deeper, only required ones. */
@@ -226,7 +227,7 @@ function rotate<T>(xs: T[], v: number): T[] {
   return [...xs.slice(k), ...xs.slice(0, k)];
 }
 
-export function testPattern(pattern: string, value: string): boolean {
+function testPattern(pattern: string, value: string): boolean {
   try {
     return new RegExp(pattern, 'u').test(value);
   } catch {

@@ -8,18 +8,19 @@ export const CLASSES: CallClass[] = ['ok', 'upstream_error', 'invalid_arguments'
 export type ClientName = 'v1' | 'v2';
 
 /** Server-side check in tool execution (src/upstream/response.ts SCHEMA_MISMATCH_MESSAGE). */
-export const SERVER_MISMATCH = 'did not match the declared output schema';
+const SERVER_MISMATCH = 'did not match the declared output schema';
 /** Client-side check (both SDKs): -32602 with this prefix. */
-export const CLIENT_MISMATCH = 'Structured content does not match';
+const CLIENT_MISMATCH = 'Structured content does not match';
 
-export interface Classified {
+interface Classified {
   class: CallClass;
   /** Which side caught a schema mismatch. */
   side?: 'server' | 'client';
   detail?: string;
 }
 
-export interface ListedTool {
+/** A tool entry as a client received it from tools/list. */
+export interface ToolSeenByClient {
   name: string;
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
@@ -28,7 +29,7 @@ export interface ListedTool {
 
 export interface SweepClient {
   name: ClientName;
-  listTools(): Promise<ListedTool[]>;
+  listTools(): Promise<ToolSeenByClient[]>;
   callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -36,12 +37,12 @@ export interface SweepClient {
 const TIMEOUT = 60_000;
 
 // Both SDK clients page tools/list the same way; collect every page.
-async function listAll(page: (cursor: string | undefined) => Promise<{ tools: unknown[]; nextCursor?: string }>): Promise<ListedTool[]> {
-  const all: ListedTool[] = [];
+async function listAll(page: (cursor: string | undefined) => Promise<{ tools: unknown[]; nextCursor?: string }>): Promise<ToolSeenByClient[]> {
+  const all: ToolSeenByClient[] = [];
   let cursor: string | undefined;
   do {
     const p = await page(cursor);
-    all.push(...(p.tools as ListedTool[]));
+    all.push(...(p.tools as ToolSeenByClient[]));
     cursor = p.nextCursor;
   } while (cursor);
   return all;

@@ -3,18 +3,18 @@
 //   - every JSON object, at every level, gets undeclared fields (a scalar and a nested object);
 //   - fields the spec declares nullable are sent as null (every other response, so the non-null
 //     shape of nested objects is exercised too).
-// It needs the spec (OpenAPI 3.x, as loaded by scripts/catalog/load.ts) to find each response's schema.
+// It needs the spec (OpenAPI 3.x, as loaded by scripts/catalog/spec-loader.ts) to find each response's schema.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isObj } from '../lib/is-object.ts';
 import { generateValue } from './args.ts';
 
 type Schema = Record<string, any>;
-const isObj = (x: unknown): x is Schema => !!x && typeof x === 'object' && !Array.isArray(x);
 
 export const DRIFT_SCALAR = '_drift_note';
 export const DRIFT_OBJECT = '_drift_meta';
 
-export interface DriftOptions {
+interface DriftOptions {
   /** Set nullable fields to null. */
   nulls: boolean;
   /** Add undeclared fields. */
@@ -129,7 +129,7 @@ function shapeOf(idx: SpecIndex, schemas: Schema[]): Shape {
   return shape;
 }
 
-export function isNullable(idx: SpecIndex, raw: unknown, depth = 0): boolean {
+function isNullable(idx: SpecIndex, raw: unknown, depth = 0): boolean {
   const s = idx.deref(raw);
   if (!s || depth > 5) return false;
   if (s.nullable === true || s['x-nullable'] === true || s.type === 'null') return true;

@@ -61,7 +61,7 @@ export function formatReport(r: SweepReport, all = false): string {
   return out.join('\n');
 }
 
-export interface OverrideChange {
+interface OverrideChange {
   key: string;
   tool: string;
   reason: string;

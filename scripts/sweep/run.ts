@@ -6,18 +6,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 import { validate } from '../../src/catalogue/validator.ts';
-import { buildCatalogue, isJsonMediaType } from '../catalog/build.ts';
-import { loadSpec } from '../catalog/load.ts';
+import { buildCatalogue } from '../catalog/build.ts';
+import { isJsonOrJsonWildcard } from '../catalog/json-media-type.ts';
+import { loadSpec } from '../catalog/spec-loader.ts';
 import { GITHUB_SPEC, mockableSpec, startPrism, type Running } from '../lib/prism.ts';
 import { repoRoot } from '../lib/proc.ts';
 import { startWranglerDev } from '../lib/wrangler.ts';
 import { generateArgs } from './args.ts';
-import { CLASSES, classifyError, classifyResult, connectClient, type CallClass, type ClientName, type ListedTool, type SweepClient } from './clients.ts';
+import { CLASSES, classifyError, classifyResult, connectClient, type CallClass, type ClientName, type ToolSeenByClient, type SweepClient } from './clients.ts';
 import { SpecIndex, startBuiltinMock, startDriftProxy, type DriftProxy, type DriftStats } from './drift.ts';
 
-export const SWEEP_KEY = 'mcp_test_sweep0000000000000000000000000000';
+const SWEEP_KEY = 'mcp_test_sweep0000000000000000000000000000';
 
-export interface SweepOptions {
+interface SweepOptions {
   /** Spec file or URL. Omitted: the embedded catalogue (catalog/catalog.txt) and the spec it was built from. */
   spec?: string;
   /** Real upstream base URL; the drift proxy fronts it instead of a Prism mock. */
@@ -43,7 +44,7 @@ export interface SweepOptions {
   progress?: (line: string) => void;
 }
 
-export interface CallRecord {
+interface CallRecord {
   client: ClientName;
   variant: number;
   class: CallClass;
@@ -92,8 +93,9 @@ export interface SweepReport {
 
 const zero = (): Record<CallClass, number> => Object.fromEntries(CLASSES.map((c) => [c, 0])) as Record<CallClass, number>;
 
-export function sampleTools<T extends { name: string }>(tools: T[], n: number | undefined): T[] {
+function sampleTools<T extends { name: string }>(tools: T[], n: number | undefined): T[] {
   if (!n || n >= tools.length) return tools;
+  // node:crypto, not src/lib/bytes.ts: a sort comparator needs a synchronous hash (SHA-1 order fixes the sample).
   const h = (s: string) => createHash('sha1').update(s).digest('hex');
   return [...tools].sort((a, b) => (h(a.name) < h(b.name) ? -1 : 1)).slice(0, n);
 }
@@ -135,7 +137,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
     }
     const spec = await loadSpec(specForMock);
     const idx = new SpecIndex(spec.doc);
-    const jsonTools = catalogue.tools.filter((t) => t.http.accept.some(isJsonMediaType));
+    const jsonTools = catalogue.tools.filter((t) => t.http.accept.some(isJsonOrJsonWildcard));
     const withOutputSchema = jsonTools.filter((t) => t.outputSchema).length;
     log(`catalogue: ${catalogue.tools.length} tools, ${withOutputSchema}/${jsonTools.length} JSON tools keep an outputSchema`);
 
@@ -176,7 +178,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
     // 4. Both clients list the whole slice.
     const clients: SweepClient[] = [];
     const list = {} as SweepReport['list'];
-    let listed: ListedTool[] = [];
+    let listed: ToolSeenByClient[] = [];
     for (const name of ['v1', 'v2'] as const) {
       const l0 = Date.now();
       try {

@@ -5,37 +5,30 @@
 // The counts live in isolate memory: they cover the isolate that answered, since it started. For fleet-wide
 // numbers, use the `tool_call` log lines with outcome schema_mismatch.
 import type { Hono } from 'hono';
-import type { LoadedCatalogue } from '../catalogue/load.ts';
+import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
+import { DROPS_KEY } from '../catalogue/schema-drop-list.ts';
+import { applyDrops, currentDrops, dropsTtlMs } from '../catalogue/schema-drops.ts';
+import type { Env } from '../config.ts';
+import { sha256, timingSafeEqual } from '../lib/bytes.ts';
+import type { PipelineEnv } from '../pipeline/vars.ts';
 import { schemaMismatchCounts } from '../upstream/execute.ts';
-import { applyDrops, currentDrops, DROPS_KEY, dropsTtlMs, type DropsEnv } from './drops.ts';
-
-export interface AdminEnv extends DropsEnv {
-  ADMIN_TOKEN?: string;
-}
 
 // Set on the first admin request (Date is frozen at 0 in a Worker's global scope).
 let startedAt: string | undefined;
 
-async function digest(s: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s)));
-}
-
-/** Constant-time comparison of the bearer with ADMIN_TOKEN (via their digests). */
-export async function isAdmin(req: Request, token: string | undefined): Promise<boolean> {
+/** Compares the bearer with ADMIN_TOKEN through their digests, in constant time. */
+async function isAdmin(req: Request, token: string | undefined): Promise<boolean> {
   if (!token) return false;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '');
   if (!m) return false;
-  const [a, b] = await Promise.all([digest(m[1]!), digest(token)]);
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
+  const [a, b] = await Promise.all([sha256(m[1]!), sha256(token)]);
+  return timingSafeEqual(a, b);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function registerAdmin(app: Hono<any>, loaded: LoadedCatalogue): void {
+export function registerAdmin(app: Hono<PipelineEnv>, loaded: LoadedCatalogue): void {
   app.get('/admin/schema-health', async (c) => {
     startedAt ??= new Date().toISOString();
-    const env = (c.env ?? {}) as AdminEnv;
+    const env: Env = c.env ?? {};
     if (!(await isAdmin(c.req.raw, env.ADMIN_TOKEN))) {
       const message = env.ADMIN_TOKEN ? 'Send Authorization: Bearer <ADMIN_TOKEN>.' : 'Admin routes are disabled: set the ADMIN_TOKEN secret.';
       return c.json({ error: 'unauthorized', message }, 401, { 'www-authenticate': 'Bearer realm="admin"' });

@@ -5,7 +5,9 @@
 // into a log line, an error text or a response. Logs carry the key's public id only.
 import type { SliceSpec } from '../catalogue/slices.ts';
 import type { Config, Env } from '../config.ts';
-import { decryptSecret, fromHex, hex, importEncryptionKey, isWellFormedKey, sha256, type KeyRecord } from './keys-core.ts';
+import { fromHex, hex, sha256, timingSafeEqual } from '../lib/bytes.ts';
+import { log, logOnce } from '../lib/log.ts';
+import { decryptSecret, importEncryptionKey, isWellFormedKey, type KeyRecord } from './keys-core.ts';
 import { checkRate, type RateDecision } from './rate-limit.ts';
 import { lookupRecord, touchLastUsed } from './store.ts';
 
@@ -54,7 +56,7 @@ export async function authenticate(request: Request, config: Config, ctx: AuthCo
   if (config.apiKey) {
     const expected = await operatorDigest(config.apiKey);
     // Compare digests in constant time so response timing says nothing about how much of a key matched.
-    if (crypto.subtle.timingSafeEqual(given, expected)) {
+    if (timingSafeEqual(given, expected)) {
       const upstream = operatorUpstream(config, env);
       if (!upstream.ok) return upstream;
       return { ok: true, caller: { id: `key:${hex(given).slice(0, 8)}`, scope: {}, upstreamHeaders: upstream.headers, secrets: [token, ...upstream.secrets] } };
@@ -66,36 +68,36 @@ export async function authenticate(request: Request, config: Config, ctx: AuthCo
   }
   const kv = env.KEYS;
   if (!kv) {
-    warnOnce('no_keys_binding', 'KEYS binding missing: only API_KEY is accepted');
+    logOnce('KEYS', 'binding_missing', { binding: 'KEYS', effect: 'only API_KEY is accepted' });
     return refuse(request, 'invalid_token', INVALID);
   }
   const hashHex = hex(given);
   const record = await lookupRecord(kv, hashHex, config.keyCacheTtlMs);
   // The lookup is by hash, so the key's characters never meet an early-exit comparison; the stored hash is
   // still compared in constant time as a check on the record itself.
-  if (!record || record.hash.length !== 64 || !crypto.subtle.timingSafeEqual(fromHex(record.hash), new Uint8Array(given))) {
+  if (!record || record.hash.length !== 64 || !timingSafeEqual(fromHex(record.hash), given)) {
     return refuse(request, 'invalid_token', INVALID);
   }
   const now = Date.now();
   if (record.revokedAt || (record.expiresAt && !(Date.parse(record.expiresAt) > now))) {
-    log({ event: 'auth_refused', key: record.id, reason: record.revokedAt ? 'revoked' : 'expired' });
+    log('auth_refused', { key: record.id, reason: record.revokedAt ? 'revoked' : 'expired' });
     return refuse(request, 'invalid_token', INVALID);
   }
 
   if (record.rate) {
     const limiter = env.KEY_RATE_LIMITER;
     let decision: RateDecision | undefined;
-    if (!limiter) warnOnce('no_rate_limiter', 'KEY_RATE_LIMITER binding missing: per-key rate limits are not enforced');
+    if (!limiter) logOnce('KEY_RATE_LIMITER', 'binding_missing', { binding: 'KEY_RATE_LIMITER', effect: 'per-key rate limits are not enforced' });
     else {
       try {
         decision = await checkRate(limiter, record.id, record.rate);
       } catch (e) {
         // Fail open: a limiter outage should not take every customer down. It is logged for the operator.
-        log({ event: 'rate_limit_error', key: record.id, error: e instanceof Error ? e.message : 'error' });
+        log('rate_limit_error', { key: record.id, error: e instanceof Error ? e.message : 'error' });
       }
     }
     if (decision && !decision.ok) {
-      log({ event: 'rate_limited', key: record.id });
+      log('rate_limited', { key: record.id });
       return { ok: false, response: tooManyRequests(record, decision) };
     }
   }
@@ -111,7 +113,7 @@ export async function authenticate(request: Request, config: Config, ctx: AuthCo
   return { ok: true, caller: { id: `key:${record.id}`, customerId: record.customer.id, scope, upstreamHeaders: upstream.headers, secrets: [token, ...upstream.secrets] } };
 }
 
-export function resourceMetadataUrl(request: Request): string {
+function resourceMetadataUrl(request: Request): string {
   return `${new URL(request.url).origin}/.well-known/oauth-protected-resource`;
 }
 
@@ -124,7 +126,7 @@ function withCredential(config: Config, credential: string): UpstreamOutcome {
 const NO_CREDENTIAL: UpstreamOutcome = { ok: true, headers: {}, secrets: [] };
 
 /** The operator key: gateway (and customer, when set) send UPSTREAM_TOKEN; key mode sends nothing. */
-function operatorUpstream(config: Config, env: Env): UpstreamOutcome {
+export function operatorUpstream(config: Config, env: Env): UpstreamOutcome {
   if (config.credentialMode === 'gateway') return gatewayUpstream(config, env);
   if (config.credentialMode === 'customer' && env.UPSTREAM_TOKEN) return withCredential(config, env.UPSTREAM_TOKEN);
   return NO_CREDENTIAL;
@@ -132,24 +134,24 @@ function operatorUpstream(config: Config, env: Env): UpstreamOutcome {
 
 function gatewayUpstream(config: Config, env: Env): UpstreamOutcome {
   if (!env.UPSTREAM_TOKEN) {
-    log({ event: 'config_error', error: 'CREDENTIAL_MODE=gateway needs the secret UPSTREAM_TOKEN' });
+    log('config_error', { error: 'CREDENTIAL_MODE=gateway needs the secret UPSTREAM_TOKEN' });
     return { ok: false, response: serverError() };
   }
   return withCredential(config, env.UPSTREAM_TOKEN);
 }
 
-async function customerUpstream(config: Config, env: Env, record: KeyRecord): Promise<UpstreamOutcome> {
+export async function customerUpstream(config: Config, env: Env, record: KeyRecord): Promise<UpstreamOutcome> {
   if (config.credentialMode === 'gateway') return gatewayUpstream(config, env);
   if (config.credentialMode !== 'customer') return NO_CREDENTIAL;
   if (!record.upstreamCredential) {
-    log({ event: 'auth_refused', key: record.id, reason: 'no_upstream_credential' });
+    log('auth_refused', { key: record.id, reason: 'no_upstream_credential' });
     return {
       ok: false,
       response: jsonResponse(403, { error: 'no_upstream_credential', error_description: 'This key has no upstream credential stored. Ask the operator to re-issue it with one.' }),
     };
   }
   if (!env.CREDENTIAL_ENCRYPTION_KEY) {
-    log({ event: 'config_error', error: 'CREDENTIAL_MODE=customer needs the secret CREDENTIAL_ENCRYPTION_KEY' });
+    log('config_error', { error: 'CREDENTIAL_MODE=customer needs the secret CREDENTIAL_ENCRYPTION_KEY' });
     return { ok: false, response: serverError() };
   }
   try {
@@ -157,14 +159,14 @@ async function customerUpstream(config: Config, env: Env, record: KeyRecord): Pr
     return withCredential(config, await decryptSecret(key, record.upstreamCredential, record.hash));
   } catch {
     // Wrong CREDENTIAL_ENCRYPTION_KEY or a tampered record. The error object may quote key material; log only the fact.
-    log({ event: 'config_error', key: record.id, error: 'upstream credential could not be decrypted' });
+    log('config_error', { key: record.id, error: 'upstream credential could not be decrypted' });
     return { ok: false, response: serverError() };
   }
 }
 
 // Per-isolate caches of derived secrets (never logged): the operator key's digest and the AES key.
-let operator: { secret: string; digest: Promise<ArrayBuffer> } | undefined;
-function operatorDigest(secret: string): Promise<ArrayBuffer> {
+let operator: { secret: string; digest: Promise<Uint8Array> } | undefined;
+function operatorDigest(secret: string): Promise<Uint8Array> {
   if (operator?.secret !== secret) operator = { secret, digest: sha256(secret) };
   return operator.digest;
 }
@@ -178,14 +180,14 @@ function encryptionKey(secret: string): Promise<CryptoKey> {
   return aes.key;
 }
 
-function refuse(request: Request, error: string, description: string): AuthOutcome {
+export function refuse(request: Request, error: string, description: string): AuthOutcome {
   // RFC 6750 §3.1: a request with no credentials gets a challenge without an error code.
   const detail = error === 'missing_token' ? '' : ` error="${error}", error_description="${description.replace(/"/g, "'")}",`;
   const challenge = `Bearer realm="mcp",${detail} resource_metadata="${resourceMetadataUrl(request)}"`;
   return { ok: false, response: jsonResponse(401, { error, error_description: description }, { 'www-authenticate': challenge }) };
 }
 
-function tooManyRequests(record: KeyRecord, d: RateDecision): Response {
+export function tooManyRequests(record: KeyRecord, d: RateDecision): Response {
   const per = record.rate!.period;
   return jsonResponse(
     429,
@@ -200,15 +202,4 @@ function serverError(): Response {
 
 function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
-}
-
-const warned = new Set<string>();
-function warnOnce(event: string, message: string): void {
-  if (warned.has(event)) return;
-  warned.add(event);
-  log({ event, message });
-}
-
-function log(line: Record<string, unknown>): void {
-  console.log(JSON.stringify(line));
 }

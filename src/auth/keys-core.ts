@@ -1,11 +1,12 @@
 // Key format, hashing, records, rates and credential encryption: shared by the Worker and the operator CLI
 // (scripts/keys.ts). Only WebCrypto and TextEncoder here, so it runs unchanged in workerd and Node 22.
+import { base64ToBytes, bytesToBase64, fromHex, sha256Hex } from '../lib/bytes.ts';
 
 /** `mcp_live_` for production keys, `mcp_test_` for local and test keys; secret scanners can match both. */
-export const KEY_PREFIXES = ['mcp_live_', 'mcp_test_'] as const;
-export type KeyPrefix = (typeof KEY_PREFIXES)[number];
+const KEY_PREFIXES = ['mcp_live_', 'mcp_test_'] as const;
+type KeyPrefix = (typeof KEY_PREFIXES)[number];
 /** Random part: 40 base62 characters ≈ 238 bits. Presented keys need at least 32. */
-export const KEY_RANDOM_CHARS = 40;
+const KEY_RANDOM_CHARS = 40;
 const KEY_SHAPE = /^mcp_(live|test)_[A-Za-z0-9]{32,128}$/;
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -14,13 +15,13 @@ export const RECORD_PREFIX = 'key:';
 /** KV key of the last-used day: `used:<sha256 hex>`. Kept apart so the Worker never rewrites a record. */
 export const USED_PREFIX = 'used:';
 
-export type RatePeriod = 'second' | 'minute' | 'hour';
+type RatePeriod = 'second' | 'minute' | 'hour';
 export interface Rate {
   limit: number;
   period: RatePeriod;
 }
 
-export interface EncryptedSecret {
+interface EncryptedSecret {
   /** AES-256-GCM, 12-byte IV, additional data = the key hash (binds the ciphertext to its record). */
   alg: 'A256GCM';
   iv: string;
@@ -79,28 +80,11 @@ export function isWellFormedKey(token: string): boolean {
   return KEY_SHAPE.test(token);
 }
 
-export async function sha256(text: string): Promise<ArrayBuffer> {
-  return crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-}
-
-export function hex(buf: ArrayBuffer | Uint8Array): string {
-  const bytes = buf instanceof Uint8Array ? buf : new Uint8Array(buf);
-  let s = '';
-  for (const b of bytes) s += b.toString(16).padStart(2, '0');
-  return s;
-}
-
-export function fromHex(s: string): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(s.length >> 1);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(s.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
-
 export function keyId(hashHex: string): string {
   return hashHex.slice(0, 12);
 }
 
-export function keyHint(key: string): string {
+function keyHint(key: string): string {
   const prefix = KEY_PREFIXES.find((p) => key.startsWith(p)) ?? '';
   return `${prefix}${key.slice(prefix.length, prefix.length + 4)}`;
 }
@@ -139,10 +123,7 @@ export function metadataOf(r: KeyRecord): KeyMetadata {
   return md;
 }
 
-/**
- * Picks the record names whose public id equals `idOrPrefix`, else whose id or hint starts with it.
- * Used by revoke in the Worker and in the CLI.
- */
+/** Picks the record names whose public id equals `idOrPrefix`, else whose id or hint starts with it (the CLI's revoke). */
 export function matchKeys(entries: Array<{ name: string; metadata?: Partial<KeyMetadata> | null }>, idOrPrefix: string): string[] {
   const idOf = (e: { name: string; metadata?: Partial<KeyMetadata> | null }) => e.metadata?.id ?? e.name.slice(RECORD_PREFIX.length, RECORD_PREFIX.length + 12);
   const exact = entries.filter((e) => idOf(e) === idOrPrefix);
@@ -173,7 +154,7 @@ export function isKeyRecord(x: unknown): x is KeyRecord {
 
 /** The Worker secret CREDENTIAL_ENCRYPTION_KEY: 32 random bytes, base64 or base64url. */
 export async function importEncryptionKey(secret: string): Promise<CryptoKey> {
-  const raw = fromBase64(secret.trim());
+  const raw = base64ToBytes(secret.trim());
   if (raw.length !== 32) throw new Error('CREDENTIAL_ENCRYPTION_KEY must be 32 bytes, base64 encoded (e.g. `openssl rand -base64 32`)');
   return crypto.subtle.importKey('raw', raw, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
 }
@@ -181,26 +162,12 @@ export async function importEncryptionKey(secret: string): Promise<CryptoKey> {
 export async function encryptSecret(key: CryptoKey, plaintext: string, hashHex: string): Promise<EncryptedSecret> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const ct = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: fromHex(hashHex) }, key, new TextEncoder().encode(plaintext));
-  return { alg: 'A256GCM', iv: toBase64(iv), ct: toBase64(new Uint8Array(ct)) };
+  return { alg: 'A256GCM', iv: bytesToBase64(iv), ct: bytesToBase64(new Uint8Array(ct)) };
 }
 
 export async function decryptSecret(key: CryptoKey, sealed: EncryptedSecret, hashHex: string): Promise<string> {
-  const pt = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(sealed.iv), additionalData: fromHex(hashHex) }, key, fromBase64(sealed.ct));
+  const pt = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: base64ToBytes(sealed.iv), additionalData: fromHex(hashHex) }, key, base64ToBytes(sealed.ct));
   return new TextDecoder().decode(pt);
-}
-
-export function toBase64(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s);
-}
-
-export function fromBase64(s: string): Uint8Array<ArrayBuffer> {
-  const std = s.replace(/-/g, '+').replace(/_/g, '/');
-  const bin = atob(std + '='.repeat((4 - (std.length % 4)) % 4));
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
 }
 
 export interface NewKeyOptions {
@@ -220,7 +187,7 @@ export interface NewKeyOptions {
 /** Makes a new key and its record. The key itself is returned once and stored nowhere. */
 export async function newKey(opts: NewKeyOptions): Promise<{ key: string; hash: string; record: KeyRecord }> {
   const key = generateKey(opts.prefix);
-  const hash = hex(await sha256(key));
+  const hash = await sha256Hex(key);
   const record: KeyRecord = {
     v: 1,
     id: keyId(hash),

@@ -44,8 +44,8 @@ export class KeyRateLimiter extends DurableObject {
   }
 }
 
-/** Counts one request against the key's limit. */
-export async function checkRate(ns: DurableObjectNamespace<KeyRateLimiter>, keyId: string, rate: Rate): Promise<RateDecision> {
-  const stub = ns.get(ns.idFromName(keyId));
+/** Counts one request against the key's limit. `ns` is the KEY_RATE_LIMITER binding, which serves KeyRateLimiter. */
+export async function checkRate(ns: DurableObjectNamespace, keyId: string, rate: Rate): Promise<RateDecision> {
+  const stub = ns.get(ns.idFromName(keyId)) as DurableObjectStub<KeyRateLimiter>;
   return stub.hit(rate.limit, periodMs(rate.period));
 }

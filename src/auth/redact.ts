@@ -3,7 +3,7 @@
 // service secret to every customer. Exact occurrences of the caller's secrets are replaced before the
 // result leaves the Worker.
 const MIN_SECRET_LENGTH = 8;
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 export function redactSecrets<T>(value: T, secrets: readonly string[] | undefined): T {
   const list = (secrets ?? []).filter((s) => s.length >= MIN_SECRET_LENGTH);

@@ -3,15 +3,13 @@
 // Propagation: a record read here is reused for up to KEY_CACHE_TTL_SECONDS (default 30 s; unknown keys 10 s),
 // and KV itself serves reads from its edge cache for up to `cacheTtl` (30 s) plus its own global propagation
 // (up to ~60 s). So a key created or revoked by the CLI is seen by every isolate within about 90 s, usually
-// much sooner. A revoke done through this isolate (revokeKey) pins the revoked record in this isolate's cache
-// at once, so this isolate refuses the key from the next request on, even while KV still serves the old value.
-import { isKeyRecord, matchKeys, metadataOf, RECORD_PREFIX, USED_PREFIX, type KeyMetadata, type KeyRecord } from './keys-core.ts';
+// much sooner. Once this isolate has seen a record revoked, an older copy from KV cannot make it valid again here.
+import { log } from '../lib/log.ts';
+import { isKeyRecord, RECORD_PREFIX, USED_PREFIX, type KeyRecord } from './keys-core.ts';
 
 const NEGATIVE_TTL_MS = 10_000;
 /** KV edge-cache TTL for record reads (the KV minimum is 30 s). */
 const KV_CACHE_TTL_S = 30;
-/** Revoked records pinned here outlive KV's propagation window, so a stale KV read cannot revive them. */
-const PIN_MS = 5 * 60_000;
 const MAX_ENTRIES = 10_000;
 
 interface Entry {
@@ -35,7 +33,7 @@ function cacheFor(kv: KVNamespace): IsolateCache {
 
 function remember(c: IsolateCache, hash: string, record: KeyRecord | null, ttlMs: number): void {
   if (c.entries.size >= MAX_ENTRIES) {
-    // Oldest insertion first; a pinned revocation is re-pinned by revokeKey if it matters.
+    // Oldest insertion first.
     const first = c.entries.keys().next().value;
     if (first !== undefined) c.entries.delete(first);
   }
@@ -51,7 +49,7 @@ export async function lookupRecord(kv: KVNamespace, hash: string, ttlMs: number)
   let record: KeyRecord | null = null;
   const raw = await kv.get(RECORD_PREFIX + hash, { type: 'json', cacheTtl: KV_CACHE_TTL_S });
   if (isKeyRecord(raw)) record = raw;
-  else if (raw !== null) console.log(JSON.stringify({ event: 'key_record_invalid', id: hash.slice(0, 12) }));
+  else if (raw !== null) log('key_record_invalid', { key: hash.slice(0, 12) });
   // Keep a revocation this isolate already knows about, even if KV answers with an older copy.
   if (hit?.record?.revokedAt && record && !record.revokedAt) record = hit.record;
   remember(c, hash, record, record ? ttlMs : NEGATIVE_TTL_MS);
@@ -69,36 +67,11 @@ export function touchLastUsed(kv: KVNamespace, hash: string, day: string, waitUn
       // Other isolates may have written today already; a cached read is cheaper than a write.
       const current = await kv.get(USED_PREFIX + hash, { cacheTtl: 3600 });
       if (current !== day) await kv.put(USED_PREFIX + hash, day, { metadata: { day } });
-    })().catch((e: unknown) => console.log(JSON.stringify({ event: 'key_touch_failed', id: hash.slice(0, 12), error: e instanceof Error ? e.name : 'error' }))),
+    })().catch((e: unknown) => log('key_touch_failed', { key: hash.slice(0, 12), error: e instanceof Error ? e.name : 'error' })),
   );
 }
 
-/**
- * Revokes the key whose public id (or a unique prefix of it) is `idOrPrefix`, in KV and in this isolate's cache.
- * Returns the revoked record's metadata, or null when no key matches. Throws when the prefix is ambiguous.
- */
-export async function revokeKey(kv: KVNamespace, idOrPrefix: string, now = new Date()): Promise<KeyMetadata | null> {
-  const entries: Array<{ name: string; metadata?: KeyMetadata | null }> = [];
-  let cursor: string | undefined;
-  do {
-    const page: KVNamespaceListResult<KeyMetadata> = await kv.list<KeyMetadata>({ prefix: RECORD_PREFIX, ...(cursor ? { cursor } : {}) });
-    entries.push(...page.keys);
-    cursor = page.list_complete ? undefined : page.cursor;
-  } while (cursor);
-  const matches = matchKeys(entries, idOrPrefix);
-  if (matches.length === 0) return null;
-  if (matches.length > 1) throw new Error(`"${idOrPrefix}" matches ${matches.length} keys; give more of the id`);
-  const name = matches[0]!;
-  const record = await kv.get<KeyRecord>(name, { type: 'json' });
-  if (!isKeyRecord(record)) return null;
-  if (!record.revokedAt) record.revokedAt = now.toISOString();
-  await kv.put(name, JSON.stringify(record), { metadata: metadataOf(record) });
-  const c = cacheFor(kv);
-  remember(c, record.hash, record, PIN_MS);
-  return metadataOf(record);
-}
-
-/** Drops this isolate's cached records, pinned revocations included (tests). */
+/** Drops this isolate's cached records, so the next lookup reads KV (the auth timing test measures that path). */
 export function clearKeyCache(kv: KVNamespace): void {
   caches.get(kv)?.entries.clear();
 }

@@ -1,6 +1,6 @@
 // A slice is the subset of the catalogue one request may see: URL toolsets and ?tools/?readonly,
 // intersected with the key's own scope. Each distinct slice is computed once per isolate.
-import type { ListedTool, LoadedCatalogue } from './load.ts';
+import type { LoadedCatalogue, ToolDefinition } from './loaded-catalogue.ts';
 
 export interface SliceSpec {
   /** Toolset names; undefined means every toolset. */
@@ -12,7 +12,7 @@ export interface SliceSpec {
 
 export interface Slice {
   key: string;
-  listed: ListedTool[];
+  listed: ToolDefinition[];
   /** Canonical names of the tools in the slice. */
   names: Set<string>;
 }
@@ -72,7 +72,7 @@ export function sliceOf(loaded: LoadedCatalogue, spec: SliceSpec): Slice {
   const wantedSets = toolsets ? new Set(toolsets) : undefined;
   const wantedTools = tools ? new Set(tools) : undefined;
   const names = new Set<string>();
-  const listed: ListedTool[] = [];
+  const listed: ToolDefinition[] = [];
   loaded.catalogue.tools.forEach((tool, i) => {
     if (wantedSets && !tool.toolsets.some((t) => wantedSets.has(t))) return;
     if (wantedTools && !wantedTools.has(tool.name)) return;

@@ -1,11 +1,11 @@
 // Tool search for discovery mode: BM25 over a tool's name, title, one-line summary, HTTP path and toolsets,
 // with light stemming and a small synonym table. One index per slice, built lazily once per isolate.
-import type { LoadedCatalogue } from '../catalogue/load.ts';
+import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import type { CatalogueTool } from '../catalogue/types.ts';
 import { compactDescription } from '../profiles/compact.ts';
 
-export interface SearchHit {
+interface SearchHit {
   name: string;
   title: string;
   summary: string;
@@ -99,7 +99,7 @@ export function stem(word: string): string {
   return w;
 }
 
-export function terms(text: string): string[] {
+function terms(text: string): string[] {
   return text
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()

@@ -1,28 +1,27 @@
 // The catalogue page at `/`: server-rendered HTML, rendered once per isolate per origin and cached.
 // The tool list carries only names, titles and flags; each tool's schemas come from
-// /catalog/tools/<name>.json when its row is opened, so the page stays small at 1,000+ tools.
+// /catalogue/tools/<name>.json when its row is opened, so the page stays small at 1,000+ tools.
 // Shows nothing secret: no keys, no upstream URL, no configuration beyond the credential mode.
-import type { LoadedCatalogue } from '../catalogue/load.ts';
+import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
+import { isJsonMediaType } from '../lib/media-type.ts';
 import { VERSION } from '../version.ts';
 import { PAGE_SCRIPT } from './script.ts';
 import { KEY_PLACEHOLDER, snippets } from './snippets.ts';
 
-export interface PageInput {
+interface PageInput {
   /** Scheme + host of the request, e.g. https://mcp.example.com. */
   origin: string;
   /** The worker's CREDENTIAL_MODE; only `passthrough` changes what the page says about keys. */
   credentialMode: string;
 }
 
-export interface OutputStatus {
+interface OutputStatus {
   on: boolean;
   reason: string;
 }
 
-const JSON_MEDIA = /^application\/([\w.+-]+\+)?json\b/i;
-
-export function outputStatus(tool: CatalogueTool): OutputStatus {
+function outputStatus(tool: CatalogueTool): OutputStatus {
   if (tool.outputSchema) {
     return {
       on: true,
@@ -34,11 +33,11 @@ export function outputStatus(tool: CatalogueTool): OutputStatus {
   if (tool.outputSchemaDropped) return { on: false, reason: tool.outputSchemaDropped };
   const accept = tool.http.accept;
   if (!accept.length) return { on: false, reason: 'the operation returns no content' };
-  if (!accept.some((m) => JSON_MEDIA.test(m))) return { on: false, reason: `the operation returns ${accept.join(', ')}, not JSON` };
+  if (!accept.some(isJsonMediaType)) return { on: false, reason: `the operation returns ${accept.join(', ')}, not JSON` };
   return { on: false, reason: 'the spec declares no usable schema for the JSON response' };
 }
 
-/** What /catalog/tools/<name>.json serves: the public description of one tool. */
+/** What /catalogue/tools/<name>.json serves: the public description of one tool. */
 export function toolDetail(tool: CatalogueTool): Record<string, unknown> {
   return {
     name: tool.name,

@@ -103,7 +103,7 @@ export const PAGE_SCRIPT = `(() => {
     const body = d.querySelector('.body') || d.appendChild(el('div', 'body'));
     body.textContent = 'Loading…';
     try {
-      const res = await fetch('/catalog/tools/' + encodeURIComponent(nameOf(d)) + '.json');
+      const res = await fetch('/catalogue/tools/' + encodeURIComponent(nameOf(d)) + '.json');
       if (!res.ok) throw new Error('HTTP ' + res.status);
       const t = await res.json();
       body.textContent = '';

@@ -3,11 +3,11 @@
 
 export const KEY_PLACEHOLDER = 'YOUR_API_KEY';
 /** Server name used in configs: short, so `mcp__<server>__<tool>` and Cursor's 60-char budget hold. */
-export const CONFIG_NAME = 'catalogue';
+const CONFIG_NAME = 'catalogue';
 /** The bridge version the tests exercise (test/e2e/clients.test.ts). */
 export const MCP_REMOTE = 'mcp-remote@0.15.1';
 
-export interface Snippet {
+interface Snippet {
   id: string;
   client: string;
   /** Where the text goes (file or place in the UI). */

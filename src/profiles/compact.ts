@@ -36,7 +36,7 @@ export function compactDescription(description: string, title: string, max: numb
   return clip(first, max);
 }
 
-export function clip(text: string, max: number): string {
+function clip(text: string, max: number): string {
   // Fast path: most property descriptions are short, single-line and link-free.
   if (text.length <= max && !text.includes('[') && !/\s\s|\n|^\s|\s$/.test(text)) return text;
   const t = (text.includes('](') ? text.replace(LINK, '$1') : text).replace(/\s+/g, ' ').trim();

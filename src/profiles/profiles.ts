@@ -1,4 +1,4 @@
-// Client profiles: the known rules of each MCP client (../shared/docs/client-compat.md), applied to tools/list
+// Client profiles: the known rules of each MCP client (docs/slices-profiles-discovery.md), applied to tools/list
 // and tools/call. Chosen by ?client=, or inferred from the client's name (initialize clientInfo, or the
 // 2026-07-28 per-request _meta client info).
 
@@ -76,4 +76,13 @@ export function clientNameOf(message: unknown): string | undefined {
   const meta = params._meta as Record<string, unknown> | undefined;
   const fromMeta = (meta?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined)?.name;
   return typeof fromMeta === 'string' ? fromMeta : undefined;
+}
+
+/** A result for content-only clients: no structuredContent; the data stays in (or moves to) a text block. */
+export function contentOnly<T extends { content?: unknown[]; structuredContent?: unknown }>(result: T): T {
+  if (result.structuredContent === undefined) return result;
+  const { structuredContent, ...rest } = result;
+  const content = (rest.content ?? []) as Array<{ type?: string }>;
+  if (content.some((b) => b.type === 'text')) return rest as T;
+  return { ...rest, content: [{ type: 'text', text: JSON.stringify(structuredContent) }, ...content] } as T;
 }

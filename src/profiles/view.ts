@@ -1,6 +1,6 @@
 // A profile view: the tools/list entries of one slice as one client profile should see them
 // (compacted, dialect-adjusted, names within budget), computed once per isolate per (slice, profile).
-import type { ListedTool, LoadedCatalogue } from '../catalogue/load.ts';
+import type { LoadedCatalogue, ToolDefinition } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { compactAnnotations, compactDescription, compactInputSchema, compactOutputSchema, DEFAULT_COMPACT, type CompactOptions } from './compact.ts';
@@ -15,7 +15,7 @@ export interface WireTool {
   annotations: Record<string, unknown>;
 }
 
-export interface ProfileView {
+interface ProfileView {
   profile: Profile;
   tools: WireTool[];
   /** Listed name (and the catalogue's own names and aliases) -> tool, restricted to the slice. */
@@ -27,7 +27,7 @@ export interface ProfileView {
 }
 
 /** Largest outputSchema (JSON chars) a compact listing keeps at depth 2, then 1; above that only the root type. */
-export const OUTPUT_SCHEMA_BUDGET = 600;
+const OUTPUT_SCHEMA_BUDGET = 600;
 
 const views = new WeakMap<Slice, Map<string, ProfileView>>();
 
@@ -62,7 +62,7 @@ export function buildView(loaded: LoadedCatalogue, slice: Slice, profile: Profil
   return view;
 }
 
-export function wireTool(tool: CatalogueTool, listed: ListedTool, profile: Profile, options: CompactOptions = DEFAULT_COMPACT): WireTool {
+function wireTool(tool: CatalogueTool, listed: ToolDefinition, profile: Profile, options: CompactOptions = DEFAULT_COMPACT): WireTool {
   let inputSchema = compactInputSchema(listed.inputSchema, options);
   inputSchema = applyDialect(inputSchema, profile);
   const wire: WireTool = {
@@ -182,13 +182,4 @@ function fnv1a(s: string): number {
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h;
-}
-
-/** A result for content-only clients: no structuredContent; the data stays in (or moves to) a text block. */
-export function contentOnly<T extends { content?: unknown[]; structuredContent?: unknown }>(result: T): T {
-  if (result.structuredContent === undefined) return result;
-  const { structuredContent, ...rest } = result;
-  const content = (rest.content ?? []) as Array<{ type?: string }>;
-  if (content.some((b) => b.type === 'text')) return rest as T;
-  return { ...rest, content: [{ type: 'text', text: JSON.stringify(structuredContent) }, ...content] } as T;
 }

@@ -1,57 +1,63 @@
-// Builds the cheap per-request MCP Server. Everything heavy (catalogue, tool list) is prepared
-// once per isolate in LoadedCatalogue; a request only wires two handlers.
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
-import type { LoadedCatalogue } from '../catalogue/load.ts';
-import type { Slice } from '../catalogue/slices.ts';
-import type { Config } from '../config.ts';
-import type { Caller } from '../auth/bearer.ts';
-import { buildDiscoveryServer } from '../discovery/server.ts';
-import { PROFILES, type Profile } from '../profiles/profiles.ts';
-import { contentOnly, viewOf } from '../profiles/view.ts';
+// The per-request MCP Server the SDK serves: cheap to build, because everything heavy (catalogue, slices, profile
+// views) is prepared once per isolate. It wires the scope's tool surface into two handlers.
+import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
+import { discoverySurface } from '../discovery/meta-tools.ts';
+import { contentOnly } from '../profiles/profiles.ts';
+import { UnknownToolError } from '../tools/call.ts';
+import type { RequestScope } from '../tools/scope.ts';
+import { toolsSurface, type SurfaceResult, type ToolSurface } from '../tools/surface.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
-import { callTool } from './tools-call.ts';
-import { CACHE_HINTS } from './tools-list.ts';
 
-export interface RequestScope {
-  loaded: LoadedCatalogue;
-  /** The tools this request may see and call (URL slice ∩ key scope). */
-  slice: Slice;
-  config: Config;
-  caller: Caller;
-  /** Client profile (src/profiles); default when absent. */
-  profile?: Profile;
-  /** discover: serve the discovery meta-tools (src/discovery) instead of the slice's tools. */
-  mode?: 'tools' | 'discover';
+/**
+ * Cache hints for 2026-07-28 clients (the SDK adds ttlMs/cacheScope to tools/list results). A slice's list only
+ * changes with a deploy; the scope is private because a list depends on the caller's key scope.
+ */
+export const CACHE_HINTS = { 'tools/list': { ttlMs: 300_000, cacheScope: 'private' as const } };
+
+export interface ServerInfo {
+  name: string;
+  version: string;
+  title?: string;
+}
+
+export function serverInfo(catalogue: LoadedCatalogue): ServerInfo {
+  return { name: SERVER_NAME, version: VERSION, title: catalogue.catalogue.source.title };
+}
+
+function surfaceOf(scope: RequestScope): ToolSurface {
+  return scope.mode === 'discover' ? discoverySurface(scope) : toolsSurface(scope);
 }
 
 export function buildServer(scope: RequestScope): Server {
-  if (scope.mode === 'discover') return buildDiscoveryServer(scope);
-  const { loaded, slice } = scope;
-  // The (slice, profile) view is computed once per isolate: compacted entries, dialect, name budget.
-  const view = viewOf(loaded, slice, scope.profile ?? PROFILES.default);
-  const server = new Server(
-    { name: SERVER_NAME, version: VERSION, title: loaded.catalogue.source.title },
-    {
-      capabilities: { tools: { listChanged: false } },
-      instructions: instructionsFor(loaded, slice) + (view.warning ? `\n${view.warning}` : ''),
-      cacheHints: CACHE_HINTS,
-    },
-  );
-  server.setRequestHandler('tools/list', () => ({ tools: view.tools as never }));
+  const surface = surfaceOf(scope);
+  const server = new Server(serverInfo(scope.catalogue), {
+    capabilities: { tools: { listChanged: false } },
+    instructions: surface.instructions,
+    cacheHints: CACHE_HINTS,
+  });
+  server.setRequestHandler('tools/list', () => ({ tools: surface.tools as never }));
   server.setRequestHandler('tools/call', async (request) => {
-    const { name, arguments: args } = request.params;
-    const tool = view.byName.get(name);
-    // An unknown name is a protocol error (the model cannot fix it by changing arguments).
-    // A tool outside this request's slice or key scope is refused exactly like an unknown one.
-    if (!tool || !slice.names.has(tool.name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    const result: CallToolResult = await callTool(tool, args ?? {}, scope);
-    if (view.profile.carry === 'content') return contentOnly(result);
-    return server.projectCallToolResult(result, view.advertised.get(tool.name));
+    const { name, arguments: args = {} } = request.params;
+    let out: SurfaceResult;
+    try {
+      out = await surface.call(name, args);
+    } catch (error) {
+      // An unknown name is a protocol error (the model cannot fix it by changing arguments).
+      if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+      throw error;
+    }
+    if (scope.profile.carry === 'content') return contentOnly(out.result);
+    // The era's wire shaping (SEP-2106) against the schema the listing advertised.
+    return out.shape ? server.projectCallToolResult(out.result, out.shape.outputSchema) : out.result;
   });
   return server;
 }
 
-function instructionsFor(loaded: LoadedCatalogue, slice: Slice): string {
-  const { source } = loaded.catalogue;
-  return `Tools for ${source.title} (API version ${source.version}): ${slice.listed.length} operations of its REST API. Each tool calls one HTTP operation; arguments are the operation's path, query, header and body parameters.`;
+/**
+ * The server for a request whose body is not JSON: the SDK answers it with a parse error before any handler runs,
+ * but still asks the factory for an instance. It has no tools to offer.
+ */
+export function parseErrorServer(): Server {
+  return new Server({ name: SERVER_NAME, version: VERSION }, { capabilities: {} });
 }

@@ -5,19 +5,23 @@
 //   MCP_UPSTREAM_URL | UPSTREAM_URL   the API base URL (default: the catalogue's, e.g. https://api.github.com)
 //   UPSTREAM_TOKEN | API_KEY          sent upstream as `Authorization: Bearer <token>` (omitted when unset)
 //   UPSTREAM_AUTH_HEADER              another header for the token, sent as-is (e.g. x-api-key); default authorization
-//   MCP_TOOLSETS                      comma-separated toolsets to serve (default: all)
+//   MCP_TOOLSETS                      comma-separated toolsets to serve, or `all` (default: the catalogue's default
+//                                     toolsets, as bare /mcp serves; every tool when the catalogue names none)
 //   MCP_TOOLS                         comma-separated tool names to serve (default: all of the toolsets)
 //   MCP_READONLY=1                    serve read-only tools only
 //   MCP_CATALOG                       path of another catalog.txt
 //   UPSTREAM_TIMEOUT_MS, MAX_RESPONSE_BYTES, MAX_RESULT_TOKENS  as for the worker
 // stdout carries only JSON-RPC; every log line goes to stderr.
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { loadCatalogue } from '../catalogue/load.ts';
+import type { Caller } from '../auth/bearer.ts';
+import { loadCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { sliceOf, UnknownNamesError, validateSliceSpec, type SliceSpec } from '../catalogue/slices.ts';
 import { readConfig } from '../config.ts';
+import { PROFILES } from '../profiles/profiles.ts';
 import { buildServer } from '../protocol/mcp-server.ts';
+import type { RequestScope } from '../tools/scope.ts';
 
-export interface StdioOptions {
+interface StdioOptions {
   catalogueText: string;
   env: Record<string, string | undefined>;
 }
@@ -26,7 +30,7 @@ export interface StdioOptions {
 export class UsageError extends Error {}
 
 export function startStdio({ catalogueText, env }: StdioOptions): { close: () => Promise<void> } {
-  // Tool-call logging uses console.log; on stdio that would corrupt the protocol stream.
+  // The logger (src/lib/log.ts) writes with console.log; on stdio that would corrupt the protocol stream.
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
@@ -48,7 +52,7 @@ export function startStdio({ catalogueText, env }: StdioOptions): { close: () =>
   const header = config.upstreamAuthHeader;
   if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(header)) throw new UsageError(`UPSTREAM_AUTH_HEADER is not a valid header name: ${JSON.stringify(header)}`);
   const upstreamHeaders: Record<string, string> = !token ? {} : header === 'authorization' ? { authorization: `Bearer ${token}` } : { [header]: token };
-  const caller = { id: 'stdio', scope: {}, upstreamHeaders };
+  const caller: Caller = { id: 'stdio', scope: {}, upstreamHeaders };
 
   const spec: SliceSpec = {};
   const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -70,7 +74,8 @@ export function startStdio({ catalogueText, env }: StdioOptions): { close: () =>
   console.error(
     `mcp-catalogue: serving ${slice.listed.length} of ${loaded.catalogue.tools.length} tools of ${loaded.catalogue.source.title} over stdio; upstream ${config.upstreamUrl}; credential ${token ? 'set' : 'not set'}`,
   );
-  const handle = serveStdio(() => buildServer({ loaded, config, caller, slice }), {
+  const scope: RequestScope = { catalogue: loaded, config, caller, slice, profile: PROFILES.default, mode: 'tools' };
+  const handle = serveStdio(() => buildServer(scope), {
     onerror: (e) => console.error(`mcp-catalogue: ${e.message}`),
   });
   return handle;

@@ -1,4 +1,4 @@
-// Low-level encoders shared by request building: strict percent-encoding and base64.
+// Low-level encoders for request building: strict percent-encoding and primitive-to-string.
 
 /**
  * encodeURIComponent plus the five characters it leaves alone (!'()*), so a value can never
@@ -17,35 +17,6 @@ export function encodeAllowReserved(value: string): string {
 /** Query keys: strict encoding, but brackets stay readable (deepObject / Rails / Stripe style). */
 export function encodeQueryKey(key: string): string {
   return encodeStrict(key).replace(/%5B/g, '[').replace(/%5D/g, ']');
-}
-
-export class Base64Error extends Error {}
-
-/** Decodes standard or URL-safe base64 (whitespace and missing padding tolerated). Throws Base64Error. */
-export function base64ToBytes(input: string): Uint8Array {
-  let s = input.replace(/\s+/g, '');
-  const dataUrl = /^data:[^,]*;base64,/i.exec(s);
-  if (dataUrl) s = s.slice(dataUrl[0].length);
-  s = s.replace(/-/g, '+').replace(/_/g, '/');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.replace(/=+$/, '').length % 4 === 1) {
-    throw new Base64Error('not valid base64');
-  }
-  s = s.replace(/=+$/, '');
-  while (s.length % 4 !== 0) s += '=';
-  const bin = atob(s);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
-/** Standard base64 with padding; chunked so large inputs do not blow the argument limit. */
-export function bytesToBase64(bytes: Uint8Array): string {
-  const chunk = 0x8000;
-  const parts: string[] = [];
-  for (let i = 0; i < bytes.length; i += chunk) {
-    parts.push(String.fromCharCode(...bytes.subarray(i, i + chunk)));
-  }
-  return btoa(parts.join(''));
 }
 
 /** String form of a primitive for a URL or header. Objects fall back to compact JSON. */

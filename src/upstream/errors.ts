@@ -1,9 +1,10 @@
 // Upstream HTTP errors and transport failures -> isError texts a model can act on.
 // Error results never carry structuredContent: strict clients validate it even when isError is true.
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { errorResult } from '../lib/tool-result.ts';
 
 /** How much of an error body is kept in the text. */
-export const MAX_PROBLEM_CHARS = 2000;
+const MAX_PROBLEM_CHARS = 2000;
 /** How much of an error body is read at all. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
@@ -30,7 +31,7 @@ const REASONS: Record<number, string> = {
   504: 'Gateway Timeout: a proxy in front of the upstream timed out.',
 };
 
-export function reasonFor(status: number): string {
+function reasonFor(status: number): string {
   return REASONS[status] ?? (status >= 500 ? 'The upstream failed to handle the request.' : 'The upstream rejected the request.');
 }
 
@@ -44,7 +45,7 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Math.max(0, Math.ceil((t - now) / 1000));
 }
 
-export function retryGuidance(status: number, retryAfter: string | null): string | undefined {
+function retryGuidance(status: number, retryAfter: string | null): string | undefined {
   const secs = parseRetryAfter(retryAfter);
   if (status === 429 || status === 503) {
     if (secs !== undefined) return `Retry after ${secs} second${secs === 1 ? '' : 's'} (Retry-After: ${retryAfter}); do not retry before then.`;
@@ -85,7 +86,7 @@ export function truncateText(text: string, max: number): string {
   return `${text.slice(0, end)}… [${text.length - end} more characters cut]`;
 }
 
-export interface HttpErrorInfo {
+interface HttpErrorInfo {
   status: number;
   statusText: string;
   method: string;
@@ -106,8 +107,4 @@ export function httpErrorResult(e: HttpErrorInfo): CallToolResult {
   const problem = trimProblemBody(e.body, e.contentType);
   if (problem) lines.push(`Upstream response body${e.bodyIncomplete ? ' (partial)' : ''}: ${problem}`);
   return errorResult(lines.join('\n'));
-}
-
-export function errorResult(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
 }

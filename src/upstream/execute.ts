@@ -1,44 +1,71 @@
-// tools/call after argument validation: one exact upstream HTTP request -> one CallToolResult.
+// One exact upstream HTTP request -> one CallToolResult, plus a record of what happened for the tool_call log line.
+// Runs after argument validation (src/tools/call.ts); never throws: every failure becomes an isError result.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { CatalogueTool } from '../catalogue/types.ts';
-import { errorResult, httpErrorResult, MAX_ERROR_BODY_BYTES } from './errors.ts';
-import {
-  BodyAbortedError,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_MAX_RESULT_TOKENS,
-  DEFAULT_TIMEOUT_MS,
-  readBodyLimited,
-  ResponseTooLargeError,
-} from './limits.ts';
+import { LIMIT_DEFAULTS } from '../limit-defaults.ts';
+import { errorResult } from '../lib/tool-result.ts';
+import { httpErrorResult, MAX_ERROR_BODY_BYTES } from './errors.ts';
+import { BodyAbortedError, readBodyLimited, ResponseTooLargeError } from './limits.ts';
 import { fetchWithBody } from './raw-http.ts';
 import { ArgumentError, buildRequest, type BuiltRequest } from './request.ts';
 import { convertResponse, SCHEMA_MISMATCH_MESSAGE, type ValidationOutcome } from './response.ts';
-
-export type { CallToolResult };
 
 export interface ExecuteOptions {
   /** Base URL, may include a path prefix (e.g. http://127.0.0.1:4010/api/v3). */
   upstreamUrl: string;
   /** Credential headers to add, e.g. { authorization: 'Bearer …' }. Never logged; dropped on cross-origin redirects. */
   headers?: Record<string, string>;
-  /** Whole-call deadline (connect, headers and body). Default 30000. */
+  /** Whole-call deadline (connect, headers and body). Default LIMIT_DEFAULTS.timeoutMs. */
   timeoutMs?: number;
-  /** Largest upstream body read into memory. Default 10 MiB. */
+  /** Largest upstream body read into memory. Default LIMIT_DEFAULTS.maxResponseBytes. */
   maxResponseBytes?: number;
-  /** Budget for the text/JSON of a result, in approximate tokens (chars/4). Default 25000. */
+  /** Budget for the text/JSON of a result, in approximate tokens (CHARS_PER_TOKEN). Default LIMIT_DEFAULTS.maxResultTokens. */
   maxResultTokens?: number;
-  /** Largest image/audio/file body embedded as base64. Default 5 MiB (also capped by maxResponseBytes). */
+  /** Largest image/audio/file body embedded as base64. Default LIMIT_DEFAULTS.maxBinaryBytes, capped by maxResponseBytes. */
   maxBinaryBytes?: number;
   userAgent?: string;
   fetch?: typeof fetch;
-  /** One structured line per call. Default: console.log(JSON.stringify(line)). */
-  log?: (line: Record<string, unknown>) => void;
-  /** Identifies the caller's key in logs (never the key itself). */
-  keyId?: string;
   /** Cancels the upstream call (e.g. the MCP client went away). */
   signal?: AbortSignal;
   /** Redirects followed (same-origin keep credentials; cross-origin drop them). Default 5. */
   maxRedirects?: number;
+}
+
+type CallOutcome =
+  | 'ok'
+  | 'invalid_arguments'
+  | 'upstream_error'
+  | 'network_error'
+  | 'timeout'
+  | 'too_large'
+  | 'schema_mismatch'
+  | 'invalid_json'
+  | 'redirect_not_followed'
+  | 'internal_error';
+
+/** What one call did, for the tool_call log line: never argument values, header values or the filled-in URL. */
+export interface CallRecord {
+  outcome: CallOutcome;
+  /** With outcome invalid_arguments from inputSchema validation: how many errors were reported. */
+  argumentErrors?: number;
+  validation: ValidationOutcome;
+  method?: string;
+  /** The path template, not the filled-in path. */
+  path?: string;
+  status?: number;
+  contentType?: string;
+  bodyBytes?: number;
+  kind?: string;
+  truncated?: boolean;
+  schemaMismatches?: number;
+  schemaErrors?: string[];
+  message?: string;
+  error?: string;
+}
+
+interface UpstreamCall {
+  result: CallToolResult;
+  record: CallRecord;
 }
 
 /** Per-tool count of upstream responses that failed the tool's own outputSchema (isolate lifetime). */
@@ -50,57 +77,28 @@ export function recordSchemaMismatch(tool: string): number {
   return n;
 }
 
-type Outcome =
-  | 'ok'
-  | 'invalid_arguments'
-  | 'upstream_error'
-  | 'network_error'
-  | 'timeout'
-  | 'too_large'
-  | 'schema_mismatch'
-  | 'invalid_json'
-  | 'redirect_not_followed';
-
-export async function executeTool(tool: CatalogueTool, args: Record<string, unknown>, opts: ExecuteOptions): Promise<CallToolResult> {
+export async function executeTool(tool: CatalogueTool, args: Record<string, unknown>, opts: ExecuteOptions): Promise<UpstreamCall> {
   try {
     return await execute(tool, args, opts);
   } catch (e) {
     // A bug here must not become a protocol error or a hang: report it as a tool error.
     const msg = e instanceof Error ? e.message : String(e);
-    try {
-      (opts.log ?? ((l: Record<string, unknown>) => console.log(JSON.stringify(l))))({ event: 'tool_call', tool: tool.name, outcome: 'internal_error', error: msg });
-    } catch {
-      /* ignore */
-    }
-    return errorResult(`Internal error while calling the upstream for ${tool.name}: ${msg}`);
+    const result = errorResult(`Internal error while calling the upstream for ${tool.name}: ${msg}`);
+    return { result, record: { outcome: 'internal_error', validation: 'none', method: tool.http.method, error: msg } };
   }
 }
 
-async function execute(tool: CatalogueTool, args: Record<string, unknown>, opts: ExecuteOptions): Promise<CallToolResult> {
-  const started = Date.now();
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  const maxResultTokens = opts.maxResultTokens ?? DEFAULT_MAX_RESULT_TOKENS;
-  const maxBinaryBytes = Math.min(opts.maxBinaryBytes ?? 5 * 1024 * 1024, maxResponseBytes);
+async function execute(tool: CatalogueTool, args: Record<string, unknown>, opts: ExecuteOptions): Promise<UpstreamCall> {
+  const timeoutMs = opts.timeoutMs ?? LIMIT_DEFAULTS.timeoutMs;
+  const maxResponseBytes = opts.maxResponseBytes ?? LIMIT_DEFAULTS.maxResponseBytes;
+  const maxResultTokens = opts.maxResultTokens ?? LIMIT_DEFAULTS.maxResultTokens;
+  const maxBinaryBytes = Math.min(opts.maxBinaryBytes ?? LIMIT_DEFAULTS.maxBinaryBytes, maxResponseBytes);
   const doFetch = opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-  const log = opts.log ?? ((line: Record<string, unknown>) => console.log(JSON.stringify(line)));
 
-  const line: Record<string, unknown> = { event: 'tool_call', tool: tool.name, method: tool.http.method };
-  if (opts.keyId) line.keyId = opts.keyId;
-  const finish = (result: CallToolResult, outcome: Outcome, validation: ValidationOutcome, extra?: Record<string, unknown>): CallToolResult => {
-    Object.assign(line, extra, {
-      outcome,
-      validation,
-      isError: result.isError === true,
-      latencyMs: Date.now() - started,
-      resultBytes: JSON.stringify(result).length,
-    });
-    try {
-      log(line);
-    } catch {
-      /* logging must never fail a call */
-    }
-    return result;
+  const record: CallRecord = { outcome: 'ok', validation: 'none', method: tool.http.method };
+  const finish = (result: CallToolResult, outcome: CallOutcome, validation: ValidationOutcome, extra?: Partial<CallRecord>): UpstreamCall => {
+    Object.assign(record, extra, { outcome, validation });
+    return { result, record };
   };
 
   let req: BuiltRequest;
@@ -110,7 +108,7 @@ async function execute(tool: CatalogueTool, args: Record<string, unknown>, opts:
     if (e instanceof ArgumentError) return finish(errorResult(`Invalid arguments for ${tool.name}: ${e.message}.`), 'invalid_arguments', 'none');
     throw e;
   }
-  line.path = tool.http.path;
+  record.path = tool.http.path;
 
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
@@ -133,7 +131,7 @@ async function execute(tool: CatalogueTool, args: Record<string, unknown>, opts:
       'none',
     );
   }
-  line.status = res.status;
+  record.status = res.status;
 
   // Errors: read a bounded prefix of the problem body.
   if (res.status >= 400) {
@@ -199,7 +197,9 @@ async function execute(tool: CatalogueTool, args: Record<string, unknown>, opts:
     maxResultTokens,
     maxBinaryBytes,
   });
-  const extra: Record<string, unknown> = { contentType: res.headers.get('content-type') ?? undefined, bodyBytes: bytes.length, kind: conv.kind };
+  const extra: Partial<CallRecord> = { bodyBytes: bytes.length, kind: conv.kind };
+  const contentType = res.headers.get('content-type');
+  if (contentType) extra.contentType = contentType;
   if (conv.truncated) extra.truncated = true;
   if (conv.validation === 'mismatch' && conv.kind === 'json') {
     extra.schemaMismatches = recordSchemaMismatch(tool.name);
@@ -207,7 +207,7 @@ async function execute(tool: CatalogueTool, args: Record<string, unknown>, opts:
     extra.message = SCHEMA_MISMATCH_MESSAGE;
     return finish(conv.result, 'schema_mismatch', conv.validation, extra);
   }
-  const outcome: Outcome = conv.result.isError ? (conv.kind === 'json' ? 'invalid_json' : 'schema_mismatch') : 'ok';
+  const outcome: CallOutcome = conv.result.isError ? (conv.kind === 'json' ? 'invalid_json' : 'schema_mismatch') : 'ok';
   if (outcome === 'schema_mismatch') extra.schemaMismatches = recordSchemaMismatch(tool.name);
   return finish(conv.result, outcome, conv.validation, extra);
 }

@@ -1,11 +1,5 @@
 // Bounded body reading: never buffers more than the limit, and gives up when the signal aborts.
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
-export const DEFAULT_MAX_RESULT_TOKENS = 25_000;
-/** Approximate characters per token used for the result budget. */
-export const CHARS_PER_TOKEN = 4;
-
 export class ResponseTooLargeError extends Error {
   readonly limit: number;
   readonly seen: number;

@@ -2,15 +2,9 @@
 // Every value is encoded so that it can only ever fill its own slot: a path value cannot add a
 // segment, a query value cannot add a parameter, a header value cannot add a header.
 import type { BodyBinding, CatalogueTool, ParamBinding } from '../catalogue/types.ts';
-import {
-  Base64Error,
-  base64ToBytes,
-  encodeAllowReserved,
-  encodeQueryKey,
-  encodeStrict,
-  isPlainObject,
-  primitiveToString,
-} from './encoding.ts';
+import { Base64Error, base64ToBytes } from '../lib/bytes.ts';
+import { baseMediaType, isJsonMediaType, isTextMediaType } from '../lib/media-type.ts';
+import { encodeAllowReserved, encodeQueryKey, encodeStrict, isPlainObject, primitiveToString } from './encoding.ts';
 
 /** The arguments cannot be turned into a request; the message is meant for the model. */
 export class ArgumentError extends Error {}
@@ -25,13 +19,13 @@ export interface BuiltRequest {
   body?: BodyInit;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   upstreamUrl: string;
   userAgent?: string;
 }
 
-export const DEFAULT_ACCEPT = 'application/json, */*;q=0.8';
-export const DEFAULT_USER_AGENT = 'mcp-catalogue/0.1 (MCP tool gateway; +https://modelcontextprotocol.io)';
+const DEFAULT_ACCEPT = 'application/json, */*;q=0.8';
+const DEFAULT_USER_AGENT = 'mcp-catalogue/0.1 (MCP tool gateway; +https://modelcontextprotocol.io)';
 
 // Header parameters the spec says to ignore, plus ones fetch or this module owns.
 const RESERVED_HEADERS = new Set([
@@ -206,7 +200,7 @@ function serializeQuery(p: ParamBinding, v: unknown): string[] {
  *   {a:{b:1}} -> a[b]=1, arrays of primitives -> a[]=x, arrays of objects -> a[0][k]=v.
  * `keyEnc` encodes each bracketed key (identity for URLSearchParams, which encodes itself).
  */
-export function flattenDeep(prefix: string, v: unknown, out: Array<[string, string]>, keyEnc: (s: string) => string): void {
+function flattenDeep(prefix: string, v: unknown, out: Array<[string, string]>, keyEnc: (s: string) => string): void {
   if (v === undefined) return;
   if (Array.isArray(v)) {
     const allPrimitive = v.every((x) => !isPlainObject(x) && !Array.isArray(x));
@@ -231,19 +225,6 @@ function serializeCookie(p: ParamBinding, v: unknown): string {
 }
 
 // ---------- bodies ----------
-
-function baseMediaType(mt: string): string {
-  return (mt.split(';')[0] ?? '').trim().toLowerCase();
-}
-
-export function isJsonMediaType(mt: string): boolean {
-  const t = baseMediaType(mt);
-  return t === 'application/json' || t === 'text/json' || t.endsWith('+json') || /^application\/(?:vnd\.|x-)[^;]*json$/.test(t);
-}
-
-function isTextMediaType(t: string): boolean {
-  return t.startsWith('text/') || /(?:xml|yaml|csv|markdown|javascript|graphql)$/.test(t);
-}
 
 function buildBody(
   body: BodyBinding,

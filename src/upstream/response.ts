@@ -4,14 +4,17 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/server';
 import type { CatalogueTool } from '../catalogue/types.ts';
 import { validate } from '../catalogue/validator.ts';
-import { bytesToBase64, isPlainObject } from './encoding.ts';
-import { errorResult, truncateText } from './errors.ts';
-import { isJsonMediaType } from './request.ts';
+import { CHARS_PER_TOKEN } from '../limit-defaults.ts';
+import { bytesToBase64 } from '../lib/bytes.ts';
+import { baseMediaType, isJsonMediaType, isTextMediaType } from '../lib/media-type.ts';
+import { errorResult } from '../lib/tool-result.ts';
+import { isPlainObject } from './encoding.ts';
+import { truncateText } from './errors.ts';
 import { pagingArgs, shrinkJson, truncationNote } from './truncate.ts';
 
 export type ValidationOutcome = 'valid' | 'mismatch' | 'none';
 
-export interface Conversion {
+interface Conversion {
   result: CallToolResult;
   validation: ValidationOutcome;
   truncated: boolean;
@@ -20,7 +23,7 @@ export interface Conversion {
   schemaErrors?: string[];
 }
 
-export interface ConvertContext {
+interface ConvertContext {
   status: number;
   statusText: string;
   contentType: string | null;
@@ -31,32 +34,15 @@ export interface ConvertContext {
   maxBinaryBytes: number;
 }
 
-export type BodyKind = 'json' | 'image' | 'audio' | 'text' | 'binary' | 'empty';
+type BodyKind = 'json' | 'image' | 'audio' | 'text' | 'binary' | 'empty';
 
 export const SCHEMA_MISMATCH_MESSAGE = 'upstream response did not match the declared output schema';
 
 const NOTE_ANNOTATIONS = { audience: ['assistant' as const], priority: 1 };
 
-export function mediaTypeOf(contentType: string | null): string {
-  return ((contentType ?? '').split(';')[0] ?? '').trim().toLowerCase();
-}
-
 function charsetOf(contentType: string | null): string {
   const m = /;\s*charset="?([^";]+)"?/i.exec(contentType ?? '');
   return m?.[1]?.trim().toLowerCase() ?? 'utf-8';
-}
-
-function isJsonType(mt: string): boolean {
-  return isJsonMediaType(mt) && !/(?:nd|l)json$|json-seq$/.test(mt);
-}
-
-export function isTextLike(mt: string): boolean {
-  return (
-    mt.startsWith('text/') ||
-    /^application\/(?:xml|yaml|x-yaml|csv|markdown|x-markdown|javascript|ecmascript|graphql|x-ndjson|ndjson|jsonl|json-seq|x-www-form-urlencoded|sql|x-sh|toml)$/.test(mt) ||
-    /\+(?:xml|yaml)$/.test(mt) ||
-    mt === 'image/svg+xml'
-  );
 }
 
 function decodeText(bytes: Uint8Array, contentType: string | null): string {
@@ -81,12 +67,12 @@ function looksLikeText(bytes: Uint8Array): boolean {
 
 export function classify(bytes: Uint8Array, status: number, contentType: string | null): BodyKind {
   if (status === 204 || status === 205 || status === 304 || bytes.length === 0) return 'empty';
-  const mt = mediaTypeOf(contentType);
-  if (isJsonType(mt)) return 'json';
+  const mt = baseMediaType(contentType);
+  if (isJsonMediaType(mt)) return 'json';
   if (mt === 'image/svg+xml') return 'text';
   if (mt.startsWith('image/')) return 'image';
   if (mt.startsWith('audio/')) return 'audio';
-  if (isTextLike(mt)) return mt === 'text/plain' && sniffJson(bytes) ? 'json' : 'text';
+  if (isTextMediaType(mt)) return mt === 'text/plain' && sniffJson(bytes) ? 'json' : 'text';
   if (!mt || mt === '*/*' || mt === 'application/unknown') {
     if (sniffJson(bytes)) return 'json';
     return looksLikeText(bytes) ? 'text' : 'binary';
@@ -114,8 +100,8 @@ function humanBytes(n: number): string {
 
 export function convertResponse(tool: CatalogueTool, bytes: Uint8Array, ctx: ConvertContext): Conversion {
   const kind = classify(bytes, ctx.status, ctx.contentType);
-  const mt = mediaTypeOf(ctx.contentType) || 'application/octet-stream';
-  const budgetChars = ctx.maxResultTokens * 4;
+  const mt = baseMediaType(ctx.contentType) || 'application/octet-stream';
+  const budgetChars = ctx.maxResultTokens * CHARS_PER_TOKEN;
   switch (kind) {
     case 'empty':
       return convertEmpty(tool, ctx);
@@ -167,7 +153,7 @@ export function convertResponse(tool: CatalogueTool, bytes: Uint8Array, ctx: Con
   }
 }
 
-export function resourceUri(toolName: string, path: string): string {
+function resourceUri(toolName: string, path: string): string {
   return `upstream://${toolName}${path.startsWith('/') ? path : `/${path}`}`;
 }
 

@@ -2,14 +2,14 @@
 // the largest arrays are cut first, then the longest strings. Base64-looking strings are never cut
 // in the middle (a broken base64 string is worse than none); they are replaced by a placeholder.
 
-export interface JsonCut {
+interface JsonCut {
   /** JSONPath-like location, e.g. $.items or $.result[0].children */
   path: string;
   kept: number;
   total: number;
 }
 
-export interface ShrinkOutcome {
+interface ShrinkOutcome {
   value: unknown;
   arrayCuts: JsonCut[];
   stringsCut: number;

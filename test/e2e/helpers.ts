@@ -66,7 +66,7 @@ export async function authProxy(target: string, authorization: string): Promise<
   };
 }
 
-export interface ConformanceRun {
+interface ConformanceRun {
   code: number | null;
   output: string;
   checks: Array<{ id: string; status: string; errorMessage?: string }>;

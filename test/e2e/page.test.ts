@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/proc.ts';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { Catalogue } from '../../src/catalogue/types.ts';
 import { renderPage } from '../../src/page/render.ts';
 import { startUpstream } from '../support/upstream-server.ts';

@@ -1,5 +1,7 @@
-// The bench's pure helpers (scripts/bench/stats.ts). No timing assertions: figures are never tested.
+// The bench's pure helpers (stats, plan, results). No timing assertions: figures are never tested.
 import { describe, expect, it } from 'vitest';
+import { makePlan, SECTIONS, sectionTitle } from '../../scripts/bench/plan.ts';
+import { BenchResults } from '../../scripts/bench/results.ts';
 import { fmtMs, fmtRatio, median, parseCheckStartup, parseTimeV, percentile, ratio, spread, summarize, verdict } from '../../scripts/bench/stats.ts';
 
 describe('bench stats', () => {
@@ -42,5 +44,33 @@ describe('bench stats', () => {
     const time = '\tUser time (seconds): 6.10\n\tSystem time (seconds): 0.52\n\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:07.46\n\tMaximum resident set size (kbytes): 213872\n';
     expect(parseTimeV(time)).toEqual({ userS: 6.1, sysS: 0.52, wallS: 7.46, maxRssKiB: 213872 });
     expect(parseTimeV('Elapsed (wall clock) time (h:mm:ss or m:ss): 1:02:03.5').wallS).toBe(3723.5);
+  });
+
+  it('plans sections by id: --only picks, an unknown id throws, numbers follow report order', () => {
+    const all = makePlan(false);
+    expect(SECTIONS.every((s) => all.want(s.id))).toBe(true);
+    expect(all.mode).toBe('full');
+    const some = makePlan(true, 'call, large');
+    expect([...some.only]).toEqual(['call', 'large']);
+    expect(some.want('list')).toBe(false);
+    expect(some.reproduce('large')).toBe('npm run bench -- --quick --only large');
+    expect(some.n.callIters).toBeLessThan(all.n.callIters);
+    expect(() => makePlan(false, 'call,nope')).toThrow(/unknown section "nope"/);
+    expect(sectionTitle('call')).toMatch(/^1\. /);
+    expect(sectionTitle('large')).toBe(`${SECTIONS.length}. ${SECTIONS.at(-1)!.title}`);
+  });
+
+  it('results of one run are kept per instance', () => {
+    const a = new BenchResults();
+    const b = new BenchResults();
+    a.row({ section: 'call', measure: 'm', result: 'r', reproduce: 'x' });
+    a.note('call', 'first');
+    a.note('call', 'second');
+    b.error('list', 'boom');
+    expect(a.reported('call')).toBe(true);
+    expect(a.reported('list')).toBe(false);
+    expect(b.reported('list')).toBe(true);
+    expect(a.notes.get('call')).toEqual(['first', 'second']);
+    expect(b.rows).toEqual([]);
   });
 });

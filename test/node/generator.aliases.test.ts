@@ -5,7 +5,7 @@ import YAML from 'yaml';
 import { describe, expect, it, vi } from 'vitest';
 import { buildCatalogue } from '../../scripts/catalog/build.ts';
 import { main } from '../../scripts/catalog/cli.ts';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
 import { MINI, miniVariant, tmp } from './fixtures/mini-spec.ts';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../scripts/catalog/build.ts';
-import { loadSpec } from '../../scripts/catalog/load.ts';
+import { loadSpec } from '../../scripts/catalog/spec-loader.ts';
 import { CLIENT_NAME_RULES, NAME_BUDGET, SERVER_NAME_ALLOWANCE } from '../../scripts/catalog/name-budget.ts';
 import { shortenName } from '../../scripts/catalog/name-shorten.ts';
 import { collisionGroups, isHashedName, nameTools, TOOL_NAME_RE, type NameCandidate } from '../../scripts/catalog/naming.ts';

@@ -1,14 +1,15 @@
-// Focused generator tests on small fixture specs: naming, clashes, conversions, overrides, CLI --check, failures, URLs.
+// Focused generator tests on small fixture specs: naming, clashes, conversions, overrides, URL specs.
 import { createServer, type Server } from 'node:http';
-import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue, OverridesError, SpecError, type BuildResult } from '../../scripts/catalog/build.ts';
-import { main } from '../../scripts/catalog/cli.ts';
 import { assignToolNames, argName, baseToolName, isHashedName } from '../../scripts/catalog/naming.ts';
 import type { CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
-import { listWithV1Client, namesProblems, structuralProblems, wireTools } from './fixtures/corpus-suite.ts';
+import { namesProblems, structuralProblems } from '../../scripts/catalog/client-rules.ts';
+import { isJsonOrJsonWildcard } from '../../scripts/catalog/json-media-type.ts';
+import { listWithV1Client, wireTools } from './fixtures/corpus-suite.ts';
 import { MINI, miniVariant, tmp } from './fixtures/mini-spec.ts';
 
 const fx = (f: string) => new URL(`./fixtures/${f}`, import.meta.url).pathname;
@@ -78,6 +79,17 @@ describe('naming', () => {
     expect(r.catalogue.tools.map((t) => t.name).filter((n) => n.length > 20)).toEqual([]);
     expect(new Set(r.catalogue.tools.map((t) => t.name)).size).toBe(r.catalogue.tools.length);
     await expect(buildCatalogue(MINI, { maxName: 5 })).rejects.toThrow(/maxName/);
+  });
+});
+
+describe('JSON media types', () => {
+  it('reads JSON types and the two wildcards a JSON document satisfies as JSON, nothing else', () => {
+    for (const t of ['application/json', 'application/json; charset=utf-8', 'text/json', 'application/vnd.github.v3+json', 'application/vnd.api.json', '*/*', 'application/*', 'Application/*; q=0.5']) {
+      expect(isJsonOrJsonWildcard(t), t).toBe(true);
+    }
+    for (const t of ['text/*', 'image/*', 'application/x-ndjson', 'application/jsonl', 'application/json-seq', 'text/plain', 'application/octet-stream', '']) {
+      expect(isJsonOrJsonWildcard(t), t).toBe(false);
+    }
   });
 });
 
@@ -247,86 +259,6 @@ describe('overrides', () => {
     const f = join(tmp(), 'overrides.json');
     writeFileSync(f, '{ "tools": { ');
     await expect(buildCatalogue(MINI, { overrides: f })).rejects.toThrow(/not valid JSON/);
-  });
-});
-
-describe('CLI', () => {
-  const quiet = () => vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-
-  it('writes catalog.txt atomically, --check passes, then reports drift and exits non-zero', async () => {
-    const err = quiet();
-    try {
-      const dir = tmp();
-      const spec = join(dir, 'spec.yaml');
-      copyFileSync(MINI, spec);
-      const out = join(dir, 'out');
-      expect(await main(['--spec', spec, '--out', out, '--quiet'])).toBe(0);
-      const text = readFileSync(join(out, 'catalog.txt'), 'utf8');
-      expect(JSON.parse(text).tools.length).toBe(9);
-      expect(existsSync(join(out, 'report.md'))).toBe(true);
-      expect(await main(['--spec', spec, '--out', out, '--check', '--quiet'])).toBe(0);
-
-      const doc = YAML.parse(readFileSync(spec, 'utf8'));
-      doc.paths['/owners'] = { get: { operationId: 'listOwners', responses: { 200: { description: 'ok' } } } };
-      doc.paths['/pets'].get.parameters.push({ name: 'species', in: 'query', required: true, schema: { type: 'string' } });
-      writeFileSync(spec, YAML.stringify(doc));
-      err.mockClear();
-      expect(await main(['--spec', spec, '--out', out, '--check', '--quiet'])).toBe(1);
-      const printed = err.mock.calls.map((c) => String(c[0])).join('');
-      expect(printed).toMatch(/out of date/);
-      expect(printed).toMatch(/added 1/);
-      expect(printed).toMatch(/list_owners/);
-      expect(printed).toMatch(/list_pets: argument species now required/);
-      // Only what changed is reported: the catalogue read back from disk must compare equal tool by tool.
-      expect(printed).toMatch(/output schema changes 0,/);
-      expect(printed).toMatch(/binding changes 1\b/);
-      expect(readFileSync(join(out, 'catalog.txt'), 'utf8')).toBe(text); // --check never writes
-    } finally {
-      err.mockRestore();
-    }
-  });
-
-  it('leaves the previous catalogue untouched when the spec is missing or broken', async () => {
-    const err = quiet();
-    try {
-      const dir = tmp();
-      const out = join(dir, 'out');
-      expect(await main(['--spec', MINI, '--out', out, '--quiet'])).toBe(0);
-      const before = readFileSync(join(out, 'catalog.txt'), 'utf8');
-      err.mockClear();
-      expect(await main(['--spec', join(dir, 'missing.yaml'), '--out', out, '--quiet'])).toBe(1);
-      expect(err.mock.calls.map((c) => String(c[0])).join('')).toMatch(/Cannot read spec file .*missing\.yaml/);
-      const broken = join(dir, 'broken.json');
-      writeFileSync(broken, '{"openapi": "3.0.0", "paths": {');
-      err.mockClear();
-      expect(await main(['--spec', broken, '--out', out, '--quiet'])).toBe(1);
-      expect(err.mock.calls.map((c) => String(c[0])).join('')).toMatch(/broken\.json is not valid JSON/);
-      const notOpenapi = join(dir, 'x.yaml');
-      writeFileSync(notOpenapi, 'hello: world\n');
-      expect(await main(['--spec', notOpenapi, '--out', out, '--quiet'])).toBe(1);
-      expect(readFileSync(join(out, 'catalog.txt'), 'utf8')).toBe(before);
-      expect(readdirSync(out).sort()).toEqual(['catalog.txt', 'report.md']);
-      expect(await main(['--bogus'])).toBe(2);
-    } finally {
-      err.mockRestore();
-    }
-  });
-
-  it('uses <out>/overrides.json by default and reports renames', async () => {
-    const err = quiet();
-    try {
-      const out = join(tmp(), 'out');
-      expect(await main(['--spec', MINI, '--out', out, '--quiet'])).toBe(0);
-      writeFileSync(join(out, 'overrides.json'), JSON.stringify({ tools: { list_pets: { rename: 'pets_list' } } }));
-      expect(await main(['--spec', MINI, '--out', out, '--quiet'])).toBe(0);
-      const cat = JSON.parse(readFileSync(join(out, 'catalog.txt'), 'utf8'));
-      expect(cat.tools.find((t: CatalogueTool) => t.name === 'pets_list').aliases).toEqual(['list_pets']);
-      expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/list_pets -> pets_list/);
-      writeFileSync(join(out, 'overrides.json'), JSON.stringify({ tools: { nope: { hidden: true } } }));
-      expect(await main(['--spec', MINI, '--out', out, '--quiet'])).toBe(1);
-    } finally {
-      err.mockRestore();
-    }
   });
 });
 

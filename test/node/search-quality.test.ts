@@ -1,7 +1,7 @@
 // Discovery search on real queries against the GitHub catalogue: the expected tool is in the top 3.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import { searchTools, stem } from '../../src/discovery/search.ts';
 

@@ -1,9 +1,9 @@
-// Every profile view of the whole GitHub catalogue obeys its client's rules (../shared/docs/client-compat.md).
+// Every profile view of the whole GitHub catalogue obeys its client's rules (docs/generator.md, "Client rules").
 import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import { PROFILES, SERVER_NAME_ALLOWANCE, type ProfileId } from '../../src/profiles/profiles.ts';
 import { buildView } from '../../src/profiles/view.ts';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { compactOutputSchema } from '../../src/profiles/compact.ts';
 import { formatReport, measure, RECOMMENDED_DEFAULTS, TARGETS, tokenReport } from '../../scripts/catalog/token-report.ts';
 import { main } from '../../scripts/catalog/cli.ts';

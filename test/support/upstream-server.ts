@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   /** The raw request-target exactly as received (path + query, not normalised). */
   url: string;
@@ -22,7 +22,7 @@ export const TINY_PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
 /** A minimal valid PDF. */
-export const TINY_PDF = `%PDF-1.4
+const TINY_PDF = `%PDF-1.4
 1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj
 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj
 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 10 10]>>endobj
@@ -30,10 +30,10 @@ trailer<</Root 1 0 R>>
 %%EOF
 `;
 
-export const CSV_BODY = 'id,name\n1,Rex\n2,"Fido, Jr."\n';
+const CSV_BODY = 'id,name\n1,Rex\n2,"Fido, Jr."\n';
 
 /** A 0.01 s mono 8 kHz 8-bit WAV: RIFF header + 80 samples of silence. */
-export function tinyWav(): Buffer {
+function tinyWav(): Buffer {
   const samples = 80;
   const b = Buffer.alloc(44 + samples, 0x80);
   b.write('RIFF', 0, 'ascii');

@@ -8,7 +8,7 @@ import { startWranglerDev } from '../../scripts/lib/wrangler.ts';
 import type { Catalogue } from '../../src/catalogue/types.ts';
 
 /** The key the e2e workers accept in key mode (format: mcp_test_ + 32 characters). */
-export const E2E_KEY = 'mcp_test_e2e00000000000000000000000000000';
+const E2E_KEY = 'mcp_test_e2e00000000000000000000000000000';
 
 export interface WranglerDevOptions {
   /** Base URL of the upstream the tools call (Prism, the loopback upstream, …). */

@@ -1,8 +1,8 @@
 // /admin/schema-health: bearer ADMIN_TOKEN, per-tool mismatch counts, drop list state.
 import { describe, expect, inject, it } from 'vitest';
-import { DROPS_KEY } from '../../src/admin/drops.ts';
+import { DROPS_KEY } from '../../src/catalogue/schema-drop-list.ts';
 import { createApp } from '../../src/app.ts';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { recordSchemaMismatch } from '../../src/upstream/execute.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
 

@@ -3,9 +3,9 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, inject, it } from 'vitest';
-import catalogText from 'catalog-data';
+import catalogueText from 'catalog-data';
 import { createApp } from '../../src/app.ts';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { Catalogue, CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
 import { validate } from '../../src/catalogue/validator.ts';
 import type { Env } from '../../src/config.ts';
@@ -36,7 +36,7 @@ function discoveryCatalogue(): Catalogue {
 
 const app = createApp(loadCatalogue(JSON.stringify(discoveryCatalogue())));
 const appFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => app.fetch(new Request(input, init), env);
-const github = createApp(loadCatalogue(catalogText));
+const github = createApp(loadCatalogue(catalogueText));
 const ghFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => github.fetch(new Request(input, init), env);
 
 type Fetch = typeof appFetch;

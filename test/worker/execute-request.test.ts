@@ -1,4 +1,5 @@
 // executeTool builds one exact HTTP request: asserted on what the real loopback upstream received.
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describe, expect, inject, it } from 'vitest';
 import type { BodyBinding, CatalogueTool, HttpBinding, ParamBinding } from '../../src/catalogue/types.ts';
 import { executeTool, type ExecuteOptions } from '../../src/upstream/execute.ts';
@@ -36,9 +37,8 @@ const p = (arg: string, where: ParamBinding['in'], more: Partial<ParamBinding> =
   ...more,
 });
 
-const noLog = () => undefined;
-async function send(t: CatalogueTool, args: Record<string, unknown>, o: Partial<ExecuteOptions> = {}) {
-  return executeTool(t, args, { upstreamUrl: base, log: noLog, ...o });
+async function send(t: CatalogueTool, args: Record<string, unknown>, o: Partial<ExecuteOptions> = {}): Promise<CallToolResult> {
+  return (await executeTool(t, args, { upstreamUrl: base, ...o })).result;
 }
 async function echo(t: CatalogueTool, args: Record<string, unknown>, o: Partial<ExecuteOptions> = {}): Promise<Echo> {
   const r = await send(t, args, o);
@@ -46,7 +46,7 @@ async function echo(t: CatalogueTool, args: Record<string, unknown>, o: Partial<
   if (r.isError || !b || b.type !== 'text') throw new Error(`unexpected result: ${JSON.stringify(r)}`);
   return JSON.parse(b.text) as Echo;
 }
-function errorText(r: Awaited<ReturnType<typeof executeTool>>): string {
+function errorText(r: CallToolResult): string {
   expect(r.isError).toBe(true);
   expect(r.structuredContent).toBeUndefined();
   const b = r.content[0];

@@ -11,9 +11,9 @@ import {
   metadataOf,
   newKey,
   parseRate,
-  toBase64,
 } from '../../src/auth/keys-core.ts';
 import { redactSecrets } from '../../src/auth/redact.ts';
+import { bytesToBase64 } from '../../src/lib/bytes.ts';
 
 describe('keys-core', () => {
   it('generates well-formed, distinct keys with about 238 bits', () => {
@@ -60,12 +60,12 @@ describe('keys-core', () => {
   });
 
   it('seals credentials to one record', async () => {
-    const k = await importEncryptionKey(toBase64(crypto.getRandomValues(new Uint8Array(32))));
+    const k = await importEncryptionKey(bytesToBase64(crypto.getRandomValues(new Uint8Array(32))));
     const h1 = 'a'.repeat(64);
     const sealed = await encryptSecret(k, 'secret-value', h1);
     expect(await decryptSecret(k, sealed, h1)).toBe('secret-value');
     await expect(decryptSecret(k, sealed, 'b'.repeat(64))).rejects.toThrow();
-    await expect(importEncryptionKey(toBase64(new Uint8Array(16)))).rejects.toThrow(/32 bytes/);
+    await expect(importEncryptionKey(bytesToBase64(new Uint8Array(16)))).rejects.toThrow(/32 bytes/);
   });
 
   it('redacts secrets anywhere in a result, keys included', () => {

@@ -4,12 +4,14 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { Env } from '../../src/config.ts';
+import { sha256Hex } from '../../src/lib/bytes.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
 
 const KEY = 'mcp_test_0123456789abcdef0123456789abcdef';
-const app = createApp(loadCatalogue(JSON.stringify(fixtureCatalogue())));
+const fixtureText = JSON.stringify(fixtureCatalogue());
+const app = createApp(loadCatalogue(fixtureText));
 const env: Env = { API_KEY: KEY, UPSTREAM_URL: inject('upstreamUrl'), CREDENTIAL_MODE: 'key' };
 const URL_MCP = 'http://127.0.0.1:8787/mcp';
 const appFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => app.fetch(new Request(input, init), env);
@@ -162,15 +164,30 @@ describe('HTTP edge', () => {
 
   it('answers malformed JSON with a JSON-RPC parse error', async () => {
     const res = await rpc('{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(res.status).toBe(400);
     const body = (await res.json()) as { error?: { code: number } };
     expect(body.error?.code).toBe(-32700);
   });
 
-  it('serves healthz with version and catalogue hash', async () => {
+  it('refuses a body over 4 MiB with 413, and reads no body before the key is checked', async () => {
+    const huge = JSON.stringify({ ...initialize, params: { ...initialize.params, padding: 'x'.repeat(4 * 1024 * 1024) } });
+    const res = await rpc(huge);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining('Payload Too Large') }, id: null });
+    const unauthenticated = await appFetch(URL_MCP, { method: 'POST', headers: { 'content-type': 'application/json' }, body: huge });
+    expect(unauthenticated.status).toBe(401);
+  });
+
+  it('leaves a body that is not JSON to the SDK, which answers 415', async () => {
+    const res = await appFetch(URL_MCP, { method: 'POST', headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream', ...auth }, body: 'hello' });
+    expect(res.status).toBe(415);
+  });
+
+  it("serves healthz with version and catalogue hash (hashed like the generator's when the catalogue carries none)", async () => {
     const res = await appFetch('http://127.0.0.1:8787/healthz');
     const body = (await res.json()) as { version: string; catalogue: { hash: string; tools: number } };
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(body.catalogue.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(body.catalogue.hash).toBe((await sha256Hex(fixtureText)).slice(0, 32));
     expect(body.catalogue.tools).toBe(2);
     expect(JSON.stringify(body)).not.toContain(KEY);
   });

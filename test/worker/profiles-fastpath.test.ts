@@ -4,19 +4,19 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, inject, it } from 'vitest';
-import catalogText from 'catalog-data';
+import catalogueText from 'catalog-data';
 import { createApp } from '../../src/app.ts';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import type { Env } from '../../src/config.ts';
 import { PROFILES, type ProfileId } from '../../src/profiles/profiles.ts';
 import { viewOf } from '../../src/profiles/view.ts';
-import { fastPathKey, fastPathState, serveToolsList } from '../../src/protocol/tools-list.ts';
+import { answerFromReadyBytes, readyListKey, readyListState } from '../../src/protocol/ready-tools-list.ts';
 
 const KEY = 'mcp_test_0123456789abcdef0123456789abcdef';
 const BASE = 'http://127.0.0.1:8787';
 const env: Env = { API_KEY: KEY, UPSTREAM_URL: inject('upstreamUrl'), CREDENTIAL_MODE: 'key' };
-const loaded = loadCatalogue(catalogText);
+const loaded = loadCatalogue(catalogueText);
 const app = createApp(loaded);
 const appFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => app.fetch(new Request(input, init), env);
 
@@ -53,7 +53,7 @@ describe('tools/list fast path', () => {
         }
         const slicePath = path.split('?')[0]!.replace('/mcp/x/', '').split('+');
         const slice = sliceOf(loaded, { toolsets: slicePath, readOnly: path.includes('readonly') });
-        for (const version of VERSIONS) expect(fastPathState(viewOf(loaded, slice, PROFILES[client]), version)).toBe('verified');
+        for (const version of VERSIONS) expect(readyListState(viewOf(loaded, slice, PROFILES[client]), version)).toBe('verified');
       });
     }
   }
@@ -75,26 +75,26 @@ describe('tools/list fast path', () => {
     expect(names[0]!.length).toBe(29);
     for (const n of names) expect(n).toEqual(names[0]);
     const view = viewOf(loaded, sliceOf(loaded, { toolsets: ['issues_core'] }), PROFILES.default);
-    expect(fastPathState(view, '2025-11-25')).toBe('verified');
-    expect(fastPathState(view, '2026-07-28')).toBe('verified');
+    expect(readyListState(view, '2025-11-25')).toBe('verified');
+    expect(readyListState(view, '2026-07-28')).toBe('verified');
   });
 
   it('only plain requests qualify: a cursor, extra params, a batch or a missing header go to the SDK', () => {
     const plain = listRequest('2025-11-25', 1);
     const msg = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
-    expect(fastPathKey(plain, msg)).toEqual({ era: '2025', version: '2025-11-25' });
-    expect(fastPathKey(plain, { ...msg, params: { cursor: 'x' } })).toBeUndefined();
-    expect(fastPathKey(plain, [msg])).toBeUndefined();
-    expect(fastPathKey(plain, { ...msg, method: 'tools/call' })).toBeUndefined();
+    expect(readyListKey(plain, msg)).toEqual({ era: '2025', version: '2025-11-25' });
+    expect(readyListKey(plain, { ...msg, params: { cursor: 'x' } })).toBeUndefined();
+    expect(readyListKey(plain, [msg])).toBeUndefined();
+    expect(readyListKey(plain, { ...msg, method: 'tools/call' })).toBeUndefined();
     const withHeaders = (headers: Record<string, string>) => new Request(`${BASE}/mcp`, { method: 'POST', headers });
-    expect(fastPathKey(withHeaders({ accept: 'application/json', 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' }), msg)).toBeUndefined();
-    expect(fastPathKey(withHeaders({ accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2024-11-05' }), msg)).toBeUndefined();
-    expect(fastPathKey(withHeaders({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' }), msg)).toBeUndefined();
+    expect(readyListKey(withHeaders({ accept: 'application/json', 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' }), msg)).toBeUndefined();
+    expect(readyListKey(withHeaders({ accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2024-11-05' }), msg)).toBeUndefined();
+    expect(readyListKey(withHeaders({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' }), msg)).toBeUndefined();
     const modern = listRequest('2026-07-28', 1);
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
-    expect(fastPathKey(modern, { ...msg, params: { _meta: meta } })).toEqual({ era: '2026', version: '2026-07-28' });
-    expect(fastPathKey(modern, { ...msg, params: { _meta: meta, cursor: 'c' } })).toBeUndefined();
-    expect(fastPathKey(modern, { ...msg, params: { _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' } } })).toBeUndefined();
+    expect(readyListKey(modern, { ...msg, params: { _meta: meta } })).toEqual({ era: '2026', version: '2026-07-28' });
+    expect(readyListKey(modern, { ...msg, params: { _meta: meta, cursor: 'c' } })).toBeUndefined();
+    expect(readyListKey(modern, { ...msg, params: { _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' } } })).toBeUndefined();
   });
 
   it('a template that differs from the SDK answer disables the fast path for that key', async () => {
@@ -102,8 +102,9 @@ describe('tools/list fast path', () => {
     const msg = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     let sdkCalls = 0;
     const sdk = async () => (sdkCalls++, new Response('event: message\ndata: {"different":true}\n\n', { headers: { 'content-type': 'text/event-stream' } }));
-    for (let i = 0; i < 3; i++) expect(await (await serveToolsList(listRequest('2025-11-25', 1), msg, list, { name: 's', version: '1' }, sdk)).text()).toContain('different');
+    const key = readyListKey(listRequest('2025-11-25', 1), msg)!;
+    for (let i = 0; i < 3; i++) expect(await (await answerFromReadyBytes(key, 1, list, { name: 's', version: '1' }, sdk)).text()).toContain('different');
     expect(sdkCalls).toBe(3);
-    expect(fastPathState(list, '2025-11-25')).toBe('failed');
+    expect(readyListState(list, '2025-11-25')).toBe('failed');
   });
 });

@@ -4,9 +4,9 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import Ajv from 'ajv';
 import { describe, expect, inject, it } from 'vitest';
-import catalogText from 'catalog-data';
+import catalogueText from 'catalog-data';
 import { createApp } from '../../src/app.ts';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 import type { Env } from '../../src/config.ts';
@@ -157,7 +157,7 @@ describe('client profiles', () => {
 });
 
 describe('tool-count budgets and cache hints (embedded GitHub catalogue)', () => {
-  const github = createApp(loadCatalogue(catalogText));
+  const github = createApp(loadCatalogue(catalogueText));
   const ghFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => github.fetch(new Request(input, init), env);
 
   it('Cursor on the whole catalogue gets a warning line in the server instructions; a small slice does not', async () => {
@@ -183,7 +183,7 @@ describe('tool-count budgets and cache hints (embedded GitHub catalogue)', () =>
       return n;
     };
     expect(await count('/mcp')).toBe(101);
-    expect(await count('/mcp/x/all')).toBe(JSON.parse(catalogText).tools.length);
+    expect(await count('/mcp/x/all')).toBe(JSON.parse(catalogueText).tools.length);
   });
 
   it('2026-07-28 tools/list carries cache hints (ttlMs, cacheScope); the 2025 era does not', async () => {

@@ -1,17 +1,19 @@
-// Runtime schema drop list (src/admin/drops.ts): tools/list and tools/call honour it; TTL re-reads.
+// Runtime schema drop list (src/catalogue/schema-drops.ts): tools/list and tools/call honour it; TTL re-reads.
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, inject, it } from 'vitest';
-import { applyDrops, currentDrops, DROPS_KEY, parseDrops, resetDropsState } from '../../src/admin/drops.ts';
+import { DROPS_KEY, parseDrops } from '../../src/catalogue/schema-drop-list.ts';
+import { applyDrops, currentDrops } from '../../src/catalogue/schema-drops.ts';
 import { createApp } from '../../src/app.ts';
-import { loadCatalogue } from '../../src/catalogue/load.ts';
+import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
 
 const KEY = 'mcp_test_0123456789abcdef0123456789abcdef';
 const URL_MCP = 'http://127.0.0.1:8787/mcp';
 const auth = { Authorization: `Bearer ${KEY}` };
 
+// Counts reads, which the real binding cannot report; only `get` is used by the drop list.
 class FakeKv {
   values = new Map<string, string>();
   reads = 0;
@@ -72,9 +74,8 @@ describe('runtime schema drop list', () => {
   });
 
   it('a running isolate re-reads KV only after the TTL', async () => {
-    const { loaded, kv } = setup();
-    resetDropsState(loaded);
-    const env = { CONFIG: kv, SCHEMA_DROPS_TTL_SECONDS: '60' };
+    const { loaded, kv } = setup(); // a fresh catalogue, so no drop list has been read for it yet
+    const env = { CONFIG: kv as unknown as KVNamespace, SCHEMA_DROPS_TTL_SECONDS: '60' };
     const t0 = 1_000_000;
     expect(Object.keys((await currentDrops(loaded, env, t0)).list.tools)).toEqual([]);
     drop(kv, { echo_get: { reason: 'x' } });

@@ -1,6 +1,7 @@
 // Pure pieces of src/upstream: truncation, base64, Retry-After, classification, error trimming.
 import { describe, expect, it } from 'vitest';
-import { base64ToBytes, bytesToBase64, encodeStrict } from '../../src/upstream/encoding.ts';
+import { base64ToBytes, bytesToBase64 } from '../../src/lib/bytes.ts';
+import { encodeStrict } from '../../src/upstream/encoding.ts';
 import { parseRetryAfter, trimProblemBody, truncateText } from '../../src/upstream/errors.ts';
 import { classify } from '../../src/upstream/response.ts';
 import { pagingArgs, shrinkJson, truncationNote } from '../../src/upstream/truncate.ts';

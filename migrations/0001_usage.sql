@@ -1,0 +1,61 @@
+-- Usage per API key, per tool, per hour ('h') and per UTC day ('d'). Counts, sizes and timings only: no
+-- arguments and no result contents are ever stored (docs/usage.md). src/usage/schema.ts names these columns.
+CREATE TABLE usage (
+  grain TEXT NOT NULL CHECK (grain IN ('h', 'd')),
+  -- Period start, unix seconds, UTC.
+  start INTEGER NOT NULL,
+  -- The caller's public id (key:<12 hex> for customer keys; never a key or a hash of one).
+  key_id TEXT NOT NULL CHECK (length(key_id) BETWEEN 1 AND 128),
+  -- '' for a refused request that named no tool.
+  tool TEXT NOT NULL CHECK (length(tool) <= 128),
+  -- Calls by outcome: ok, the isError kinds, and requests refused by the per-key rate limit.
+  ok INTEGER NOT NULL DEFAULT 0,
+  invalid_arguments INTEGER NOT NULL DEFAULT 0,
+  upstream_4xx INTEGER NOT NULL DEFAULT 0,
+  upstream_5xx INTEGER NOT NULL DEFAULT 0,
+  timeout INTEGER NOT NULL DEFAULT 0,
+  schema_mismatch INTEGER NOT NULL DEFAULT 0,
+  invalid_json INTEGER NOT NULL DEFAULT 0,
+  network_error INTEGER NOT NULL DEFAULT 0,
+  too_large INTEGER NOT NULL DEFAULT 0,
+  redirect_not_followed INTEGER NOT NULL DEFAULT 0,
+  internal_error INTEGER NOT NULL DEFAULT 0,
+  rate_limited INTEGER NOT NULL DEFAULT 0,
+  result_bytes INTEGER NOT NULL DEFAULT 0,
+  latency_sum_ms INTEGER NOT NULL DEFAULT 0,
+  latency_max_ms INTEGER NOT NULL DEFAULT 0,
+  -- Latency histogram: l00 = [0, 1) ms, lNN = [2^((NN-1)/4), 2^(NN/4)) ms, l64 = 55.1 s and more.
+  l00 INTEGER NOT NULL DEFAULT 0, l01 INTEGER NOT NULL DEFAULT 0, l02 INTEGER NOT NULL DEFAULT 0, l03 INTEGER NOT NULL DEFAULT 0, l04 INTEGER NOT NULL DEFAULT 0, l05 INTEGER NOT NULL DEFAULT 0, l06 INTEGER NOT NULL DEFAULT 0, l07 INTEGER NOT NULL DEFAULT 0,
+  l08 INTEGER NOT NULL DEFAULT 0, l09 INTEGER NOT NULL DEFAULT 0, l10 INTEGER NOT NULL DEFAULT 0, l11 INTEGER NOT NULL DEFAULT 0, l12 INTEGER NOT NULL DEFAULT 0, l13 INTEGER NOT NULL DEFAULT 0, l14 INTEGER NOT NULL DEFAULT 0, l15 INTEGER NOT NULL DEFAULT 0,
+  l16 INTEGER NOT NULL DEFAULT 0, l17 INTEGER NOT NULL DEFAULT 0, l18 INTEGER NOT NULL DEFAULT 0, l19 INTEGER NOT NULL DEFAULT 0, l20 INTEGER NOT NULL DEFAULT 0, l21 INTEGER NOT NULL DEFAULT 0, l22 INTEGER NOT NULL DEFAULT 0, l23 INTEGER NOT NULL DEFAULT 0,
+  l24 INTEGER NOT NULL DEFAULT 0, l25 INTEGER NOT NULL DEFAULT 0, l26 INTEGER NOT NULL DEFAULT 0, l27 INTEGER NOT NULL DEFAULT 0, l28 INTEGER NOT NULL DEFAULT 0, l29 INTEGER NOT NULL DEFAULT 0, l30 INTEGER NOT NULL DEFAULT 0, l31 INTEGER NOT NULL DEFAULT 0,
+  l32 INTEGER NOT NULL DEFAULT 0, l33 INTEGER NOT NULL DEFAULT 0, l34 INTEGER NOT NULL DEFAULT 0, l35 INTEGER NOT NULL DEFAULT 0, l36 INTEGER NOT NULL DEFAULT 0, l37 INTEGER NOT NULL DEFAULT 0, l38 INTEGER NOT NULL DEFAULT 0, l39 INTEGER NOT NULL DEFAULT 0,
+  l40 INTEGER NOT NULL DEFAULT 0, l41 INTEGER NOT NULL DEFAULT 0, l42 INTEGER NOT NULL DEFAULT 0, l43 INTEGER NOT NULL DEFAULT 0, l44 INTEGER NOT NULL DEFAULT 0, l45 INTEGER NOT NULL DEFAULT 0, l46 INTEGER NOT NULL DEFAULT 0, l47 INTEGER NOT NULL DEFAULT 0,
+  l48 INTEGER NOT NULL DEFAULT 0, l49 INTEGER NOT NULL DEFAULT 0, l50 INTEGER NOT NULL DEFAULT 0, l51 INTEGER NOT NULL DEFAULT 0, l52 INTEGER NOT NULL DEFAULT 0, l53 INTEGER NOT NULL DEFAULT 0, l54 INTEGER NOT NULL DEFAULT 0, l55 INTEGER NOT NULL DEFAULT 0,
+  l56 INTEGER NOT NULL DEFAULT 0, l57 INTEGER NOT NULL DEFAULT 0, l58 INTEGER NOT NULL DEFAULT 0, l59 INTEGER NOT NULL DEFAULT 0, l60 INTEGER NOT NULL DEFAULT 0, l61 INTEGER NOT NULL DEFAULT 0, l62 INTEGER NOT NULL DEFAULT 0, l63 INTEGER NOT NULL DEFAULT 0,
+  l64 INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (grain, start, key_id, tool)
+) WITHOUT ROWID;
+
+-- One row per written batch, so a retried batch that had in fact committed is not counted twice.
+-- Kept for a day (src/usage/retention.ts).
+CREATE TABLE usage_flushes (
+  at INTEGER NOT NULL,
+  id TEXT NOT NULL,
+  PRIMARY KEY (at, id)
+) WITHOUT ROWID;
+
+-- Counts the metering could not store (the store was down or refused a row), per hour, written once the store
+-- takes writes again.
+CREATE TABLE usage_loss (
+  start INTEGER PRIMARY KEY,
+  calls INTEGER NOT NULL DEFAULT 0,
+  rows INTEGER NOT NULL DEFAULT 0
+);
+
+-- Bookkeeping: 'hourly_from' is the newest cutoff the cleanup applied to hourly rows. Hourly rows hold every call
+-- from there on, so readers use them for windows that start no earlier, and daily rows otherwise.
+CREATE TABLE usage_meta (
+  name TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+);

@@ -1,0 +1,74 @@
+// The bench's outputs: the machine it ran on, the printed table and docs/benchmarks.md.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from '../lib/proc.ts';
+import { SECTIONS, sectionNumber, sectionTitle, type Plan } from './plan.ts';
+import type { BenchResults } from './results.ts';
+
+export function machine(): Record<string, string> {
+  const git = (args: string[]) => {
+    try {
+      return execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
+    } catch {
+      return '?';
+    }
+  };
+  const ver = (pkg: string) => {
+    try {
+      return (JSON.parse(readFileSync(join(repoRoot, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    } catch {
+      return '?';
+    }
+  };
+  const cpus = os.cpus();
+  return {
+    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    cpu: `${cpus[0]?.model ?? '?'} × ${cpus.length} logical cores`,
+    memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    load: os.loadavg().map((l) => l.toFixed(2)).join(' / ') + ' (1/5/15 min, at start)',
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    wrangler: ver('wrangler'),
+    workerd: ver('workerd'),
+    commit: `${git(['rev-parse', '--short', 'HEAD'])}${git(['status', '--porcelain', '--', 'src', 'catalog', 'wrangler.toml']) ? ' (with uncommitted changes in src/catalog)' : ''}`,
+  };
+}
+
+export function textTable(results: BenchResults): string {
+  const head = ['#', 'Measure', 'Result', 'Target', 'Verdict'];
+  const body = results.rows.map((r) => [String(sectionNumber(r.section)), r.measure, r.result, r.target ?? '', r.verdict ?? '']);
+  for (const e of results.errors) body.push([String(sectionNumber(e.section)), `${e.section}: ERROR`, e.error.split('\n')[0]!.slice(0, 160), '', 'not measured']);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('-|-'), ...body.map(line)].join('\n');
+}
+
+export function markdown(results: BenchResults, plan: Plan, m: Record<string, string>, reduced: string[], totalS: number): string {
+  const esc = (s: string) => s.replace(/\|/g, '\\|');
+  const out: string[] = [];
+  out.push('# Benchmarks', '');
+  out.push(`Written by \`npm run bench${plan.quick ? ' -- --quick' : ''}\` (scripts/bench/run.ts) on ${m.date}; mode **${plan.mode}**, ${totalS.toFixed(0)} s in all. Do not edit by hand: rerun the bench.`, '');
+  out.push('The machine is shared and noisy, so each figure that matters is a ratio of two things measured in the same run (interleaved), or a median of repeats with min and max. Absolute milliseconds are this machine\'s, on a loaded 2-core box, not Cloudflare\'s.', '');
+  out.push('## Machine', '');
+  for (const [k, v] of Object.entries(m)) out.push(`- **${k}**: ${v}`);
+  out.push('');
+  if (reduced.length) out.push(`Reduced in this run: ${reduced.join('; ')}.`, '');
+  out.push('## Results', '');
+  out.push('| # | Measure | Result | Target | Verdict | Reproduce |', '|---|---|---|---|---|---|');
+  for (const r of results.rows) out.push(`| ${sectionNumber(r.section)} | ${esc(r.measure)} | ${esc(r.result)} | ${esc(r.target ?? '')} | ${esc(r.verdict ?? '')} | \`${esc(r.reproduce)}\` |`);
+  for (const e of results.errors) out.push(`| ${sectionNumber(e.section)} | ${e.section}: ERROR | ${esc(e.error.split('\n')[0]!.slice(0, 300))} | | not measured | \`${plan.reproduce(e.section)}\` |`);
+  out.push('');
+  const missed = results.rows.filter((r) => r.verdict?.startsWith('MISSED'));
+  if (missed.length) out.push(`**Missed targets in this run:** ${missed.map((r) => `${r.measure} (${r.verdict!.replace(/^MISSED /, '')})`).join('; ')}.`, '');
+  out.push('## How each figure is measured', '');
+  out.push(`All runtime figures come from one \`wrangler dev --local\` (workerd ${m.workerd}) serving scripts/bench/worker.ts: the production app from \`createApp\` over the committed GitHub catalogue, plus two bench-only routes (a passthrough floor and a pre-serialised tools/list); production code has neither. Vars: \`CREDENTIAL_MODE=key\`, a bench \`API_KEY\`, \`UPSTREAM_URL\` = the bench upstream. The upstream (scripts/bench/upstream.ts) is a separate Node process on loopback answering GET /users/{username} with GitHub's documented example user (1.2 KB), so the tool's outputSchema check runs on a real, valid body, and GET /search/issues with the large list of section ${sectionNumber('large')}.`, '');
+  for (const { id } of SECTIONS) {
+    const notes = results.notes.get(id);
+    if (!notes?.length) continue;
+    out.push(`### ${sectionTitle(id)}`, '', ...notes, '', `Reproduce: \`${plan.reproduce(id)}\`.`, '');
+  }
+  out.push('## Options', '', `\`npm run bench -- [--quick] [--only ${SECTIONS.map((s) => s.id).join(',')}] [--json <file>] [--out <md file>]\`. \`--quick\` (used by CI) cuts iterations and repeats (see each section) and finishes in under 2 minutes; it never fails on figures, only when a section cannot run.`, '');
+  return out.join('\n');
+}

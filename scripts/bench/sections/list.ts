@@ -1,0 +1,57 @@
+// tools/list cost vs pre-serialised bytes: the live endpoint against the same body replayed from a cache.
+import { gzipSync } from 'node:zlib';
+import type { BenchContext } from '../context.ts';
+import type { Req } from '../http.ts';
+import { SLICE } from '../plan.ts';
+import type { Server } from '../servers.ts';
+import { fmtBytes, fmtInt, fmtMs, fmtRatio, ratio, summarize, verdict } from '../stats.ts';
+import { expectOk, interleaved, type Wire } from '../wire.ts';
+
+/** Returns the live p50 per path, which the client section sets beside its own figures. */
+export async function benchList(ctx: BenchContext, worker: Server, wire: Wire, era: string): Promise<Map<string, number>> {
+  const { plan, results, http } = ctx;
+  const { countTokens } = await import('gpt-tokenizer');
+  const fetchMs = new Map<string, number>();
+  const raw: Record<string, unknown> = {};
+  results.raw.list = raw;
+  for (const [label, path, iters] of [
+    ['full catalogue', '/mcp/x/all', plan.n.listIters.all],
+    [`toolset ${SLICE}`, `/mcp/x/${SLICE}`, plan.n.listIters.slice],
+  ] as const) {
+    const live: Req = { ...wire.list, path };
+    const pre: Req = { ...wire.list, path: `/__bench/prebaked${path}` };
+    const a = await http.send(worker.url, live);
+    expectOk(`tools/list ${path}`, a.status, a.body, '"tools"');
+    const b = await http.send(worker.url, pre); // first call fills the cache from the real app
+    const b2 = await http.send(worker.url, pre);
+    const same = a.body.equals(b2.body) && b.body.equals(b2.body);
+    const body = a.body.toString('utf8');
+    const parsed = JSON.parse(body) as { result: { tools: unknown[] } };
+    const tools = parsed.result.tools.length;
+    const toolsJson = JSON.stringify(parsed.result.tools);
+    const tokens = countTokens(toolsJson);
+    ctx.log(`list ${path}: ${tools} tools, ${fmtBytes(a.body.length)}; ${iters} interleaved rounds`);
+    const samples = await interleaved(http, worker.url, { live, pre }, iters, plan.n.listWarm);
+    const sl = summarize(samples.live!);
+    const sp = summarize(samples.pre!);
+    const r = ratio(sl.p50, sp.p50);
+    fetchMs.set(path, sl.p50);
+    raw[path] = { tools, bytes: a.body.length, gzipBytes: gzipSync(a.body).length, tokens, live: sl, prebaked: sp, ratioP50: r, sameBytes: same };
+    results.row({
+      section: 'list',
+      measure: `tools/list ${label} (${path}, ${tools} tools)`,
+      result: `p50 ${fmtMs(sl.p50)} vs pre-serialised ${fmtMs(sp.p50)} · ratio ${fmtRatio(r)} · p99 ${fmtMs(sl.p99)} vs ${fmtMs(sp.p99)}`,
+      target: 'ratio ≤ 1.5',
+      verdict: same ? verdict(r, 1.5) : 'INVALID (bytes differ)',
+      reproduce: plan.reproduce('list'),
+    });
+    results.row({
+      section: 'list',
+      measure: `tools/list ${label} payload`,
+      result: `${fmtBytes(a.body.length)} (${fmtInt(a.body.length)} B; gzip ${fmtBytes(gzipSync(a.body).length)}) · ${fmtInt(tokens)} tokens`,
+      reproduce: plan.reproduce('list'),
+    });
+  }
+  results.note('list', `Latency: interleaved rounds at concurrency 1 (${plan.n.listIters.all} for the full catalogue, ${plan.n.listIters.slice} for the toolset, after ${plan.n.listWarm} warm-up rounds) of the real tools/list request (the bytes the v2 client sent, ${era}) against the live endpoint and against \`/__bench/prebaked/<same path>\`, which answers with the body the live endpoint produced on its first call, kept as bytes. The bench checks the two bodies are byte-identical. Payload: the JSON-RPC response body as sent (responseMode json). Tokens: \`countTokens\` from gpt-tokenizer 4.0.0 (o200k_base, the GPT-4o/GPT-5 encoding) over the \`tools\` array as compact JSON — what a client hands a model.`);
+  return fetchMs;
+}

@@ -1,0 +1,146 @@
+// Loading a spec: file or URL, JSON or YAML, Swagger 2.0 converted to OpenAPI 3.0 (swagger2openapi),
+// external $refs bundled into the document (@apidevtools/json-schema-ref-parser). Local refs stay as
+// `#/...` pointers: the schema converter resolves them lazily (so it keeps ref names for cycle/depth
+// control and never builds a cyclic object graph).
+import { readFile } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import YAML from 'yaml';
+
+export interface LoadOptions {
+  /** Fetch timeout in ms (default 30 s). */
+  timeoutMs?: number;
+  /** Extra header for private specs, "Name: value" (or just a value, sent as Authorization). Default: env SPEC_AUTH_HEADER. */
+  authHeader?: string;
+}
+
+interface LoadedSpec {
+  /** OpenAPI 3.x document (converted from 2.0 if needed), local refs only. */
+  doc: any;
+  /** The spec's own version string: "2.0", "3.0.3", "3.1.0". */
+  originalVersion: string;
+  /** As given, query string stripped (never secrets). */
+  label: string;
+  /** Absolute URL of the spec when it came from the network (to resolve relative server URLs). */
+  baseUrl?: string;
+  warnings: string[];
+}
+
+export class SpecError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SpecError';
+  }
+}
+
+const isUrl = (s: string) => /^https?:\/\//i.test(s);
+
+function specLabel(spec: string): string {
+  if (!isUrl(spec)) return spec;
+  try {
+    const u = new URL(spec);
+    u.search = '';
+    u.hash = '';
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return spec.replace(/[?#].*$/, '');
+  }
+}
+
+function authHeaderPair(raw: string | undefined): [string, string] | undefined {
+  if (!raw) return undefined;
+  const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(raw);
+  return m ? [m[1]!, m[2]!] : ['Authorization', raw];
+}
+
+async function readSource(spec: string, opts: LoadOptions): Promise<{ text: string; baseUrl?: string }> {
+  if (isUrl(spec)) {
+    const headers: Record<string, string> = { accept: 'application/json, application/yaml, text/yaml, */*;q=0.5' };
+    const auth = authHeaderPair(opts.authHeader ?? process.env.SPEC_AUTH_HEADER);
+    if (auth) headers[auth[0]] = auth[1];
+    let res: Response;
+    try {
+      res = await fetch(spec, { headers, redirect: 'follow', signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000) });
+    } catch (e) {
+      const err = e as Error;
+      const why = err.name === 'TimeoutError' ? `timed out after ${opts.timeoutMs ?? 30_000} ms` : `${err.message}${(err as any).cause ? ` (${(err as any).cause.message ?? (err as any).cause})` : ''}`;
+      throw new SpecError(`Cannot fetch spec ${specLabel(spec)}: ${why}`);
+    }
+    if (!res.ok) throw new SpecError(`Cannot fetch spec ${specLabel(spec)}: HTTP ${res.status} ${res.statusText}`);
+    return { text: await res.text(), baseUrl: res.url || spec };
+  }
+  try {
+    return { text: await readFile(spec, 'utf8') };
+  } catch (e) {
+    throw new SpecError(`Cannot read spec file ${spec}: ${(e as Error).message}`);
+  }
+}
+
+function parseSpecText(text: string, label: string): any {
+  const trimmed = text.replace(/^\uFEFF/, '').trimStart();
+  if (trimmed.startsWith('{')) {
+    try {
+      return JSON.parse(trimmed);
+    } catch (e) {
+      throw new SpecError(`Spec ${label} is not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  try {
+    const doc = YAML.parse(trimmed, { maxAliasCount: -1, merge: true, intAsBigInt: false });
+    return doc;
+  } catch (e) {
+    throw new SpecError(`Spec ${label} is neither JSON nor valid YAML: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+function hasExternalRef(node: unknown): boolean {
+  const stack: unknown[] = [node];
+  while (stack.length) {
+    const n = stack.pop();
+    if (Array.isArray(n)) {
+      for (const x of n) if (x && typeof x === 'object') stack.push(x);
+    } else if (n && typeof n === 'object') {
+      for (const [k, v] of Object.entries(n)) {
+        if (k === '$ref' && typeof v === 'string' && !v.startsWith('#')) return true;
+        if (v && typeof v === 'object') stack.push(v);
+      }
+    }
+  }
+  return false;
+}
+
+export async function loadSpec(spec: string, opts: LoadOptions = {}): Promise<LoadedSpec> {
+  const label = specLabel(spec);
+  const { text, baseUrl } = await readSource(spec, opts);
+  let doc = parseSpecText(text, label);
+  const warnings: string[] = [];
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new SpecError(`Spec ${label} is not an object`);
+  const originalVersion = String(doc.openapi ?? doc.swagger ?? '');
+  if (!/^(2\.0|3\.[01]\.\d+.*)$/.test(originalVersion)) {
+    throw new SpecError(`Spec ${label}: unsupported or missing version (openapi/swagger = ${JSON.stringify(doc.openapi ?? doc.swagger ?? null)}); need Swagger 2.0 or OpenAPI 3.0/3.1`);
+  }
+  if (!doc.paths || typeof doc.paths !== 'object') throw new SpecError(`Spec ${label}: no "paths" object`);
+
+  if (hasExternalRef(doc)) {
+    const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser');
+    const base = baseUrl ?? pathToFileURL(resolvePath(spec)).href;
+    try {
+      doc = await $RefParser.bundle(base, doc, {} as never);
+    } catch (e) {
+      throw new SpecError(`Spec ${label}: cannot resolve external $ref: ${(e as Error).message}`);
+    }
+  }
+
+  if (originalVersion === '2.0') {
+    const { default: s2o } = (await import('swagger2openapi')) as any;
+    try {
+      const res = await s2o.convertObj(doc, { patch: true, warnOnly: true, resolve: false, direct: false });
+      doc = res.openapi;
+    } catch (e) {
+      throw new SpecError(`Spec ${label}: Swagger 2.0 conversion failed: ${(e as Error).message}`);
+    }
+  }
+  return { doc, originalVersion, label, baseUrl, warnings };
+}

@@ -1,0 +1,47 @@
+// One tool from one operation: its input arguments (parameters, then body), HTTP binding, outputSchema and
+// annotations. Name, title and description come from the caller (build.ts), where naming happens.
+import type { CatalogueTool, HttpBinding, JsonSchema } from '../../src/catalogue/types.ts';
+import { ArgNames } from './arg-names.ts';
+import type { Operation } from './operations.ts';
+import { parameterBindings } from './parameters.ts';
+import { requestBodyBinding } from './request-body.ts';
+import { responseBinding } from './responses.ts';
+import type { SchemaConverter, Warn } from './schema-converter.ts';
+
+export interface ToolText {
+  title: string;
+  description: string;
+}
+
+export function buildTool(conv: SchemaConverter, o: Operation, name: string, text: ToolText, warn: Warn): CatalogueTool {
+  const args = new ArgNames(o.key, warn);
+  const params = parameterBindings(conv, o, args, warn);
+  const body = requestBodyBinding(conv, o, args, warn);
+  const response = responseBinding(conv, o, warn);
+
+  const inputSchema: JsonSchema = { type: 'object', properties: { ...params.properties, ...body.properties } };
+  const required = [...params.required, ...body.required];
+  if (required.length) inputSchema.required = [...new Set(required)];
+
+  const M = o.method.toUpperCase() as HttpBinding['method'];
+  const tool: CatalogueTool = {
+    name,
+    title: text.title,
+    description: text.description,
+    inputSchema,
+    annotations: {
+      title: text.title,
+      readOnlyHint: M === 'GET' || M === 'HEAD',
+      destructiveHint: M === 'DELETE',
+      idempotentHint: M === 'PUT' || M === 'DELETE',
+      openWorldHint: true,
+    },
+    toolsets: [],
+    http: { method: M, path: o.path, params: params.params, accept: response.accept, ...(body.body ? { body: body.body } : {}) },
+  };
+  if (response.outputSchema) {
+    tool.outputSchema = response.outputSchema;
+    if (response.outputWrapped) tool.outputWrapped = true;
+  }
+  return tool;
+}

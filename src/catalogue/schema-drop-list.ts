@@ -1,0 +1,32 @@
+// The runtime schema drop list as stored in KV: its key, its shape and a tolerant parser. Shared by the Worker
+// (src/catalogue/schema-drops.ts applies it) and the operator CLI (`npm run schema`), so it uses no Worker types.
+//   { "tools": { "<tool name>": { "reason": "…", "at": "2026-11-30T…Z" } } }
+
+export const DROPS_KEY = 'schema-drops';
+
+export interface DropEntry {
+  reason: string;
+  at?: string;
+}
+
+export interface DropList {
+  tools: Record<string, DropEntry>;
+}
+
+/** Parses the stored value; anything malformed yields an empty list plus an error message. */
+export function parseDrops(text: string | null): { list: DropList; error?: string } {
+  if (!text) return { list: { tools: {} } };
+  try {
+    const raw = JSON.parse(text) as unknown;
+    const tools = (raw as { tools?: unknown })?.tools;
+    if (!tools || typeof tools !== 'object' || Array.isArray(tools)) return { list: { tools: {} }, error: `${DROPS_KEY}: expected {"tools": {...}}` };
+    const out: Record<string, DropEntry> = {};
+    for (const [name, e] of Object.entries(tools as Record<string, unknown>)) {
+      const entry = (e ?? {}) as Partial<DropEntry>;
+      out[name] = { reason: typeof entry.reason === 'string' ? entry.reason : 'dropped by the operator', ...(typeof entry.at === 'string' ? { at: entry.at } : {}) };
+    }
+    return { list: { tools: out } };
+  } catch (e) {
+    return { list: { tools: {} }, error: `${DROPS_KEY}: not JSON (${(e as Error).message})` };
+  }
+}

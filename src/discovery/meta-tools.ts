@@ -1,0 +1,101 @@
+// Typed discovery mode (/mcp/discover or ?mode=discover): three meta-tools instead of the catalogue.
+// search_tools ranks the slice's tools; describe_tool returns a tool's input and output schemas;
+// call_tool runs the real tool through callTool, the same path as tools/call, and returns its real result, so its
+// structuredContent matches the outputSchema describe_tool returned (call_tool itself has no fixed outputSchema).
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
+import type { Slice } from '../catalogue/slices.ts';
+import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
+import { errorResult } from '../lib/tool-result.ts';
+import { compactOutputSchema } from '../profiles/compact.ts';
+import { applyDialect, type WireTool } from '../profiles/view.ts';
+import { callTool, resolveTool, UnknownToolError } from '../tools/call.ts';
+import type { RequestScope } from '../tools/scope.ts';
+import type { SurfaceResult, ToolSurface } from '../tools/surface.ts';
+import { discoveryTools } from './listing.ts';
+import { searchTools } from './search.ts';
+
+/** describe_tool keeps the full outputSchema up to this many JSON chars; larger ones are cut to fewer object levels (still matching every result). */
+const DESCRIBE_OUTPUT_MAX = 12_000;
+
+const listings = new Map<string, WireTool[]>();
+
+export function discoverySurface(scope: RequestScope): ToolSurface {
+  const { catalogue: loaded, slice, profile } = scope;
+  let tools = listings.get(profile.id);
+  if (!tools) listings.set(profile.id, (tools = discoveryTools(profile)));
+  const advertised = new Map(tools.map((t) => [t.name, t.outputSchema]));
+  const shaped = (name: string, result: CallToolResult): SurfaceResult => ({ result, shape: { outputSchema: advertised.get(name) } });
+  const { source } = loaded.catalogue;
+  return {
+    tools,
+    instructions: `Discovery mode for ${source.title} (API version ${source.version}): ${slice.listed.length} operations of its REST API. Use search_tools to find an operation, describe_tool for its schemas, then call_tool to run it.`,
+    async call(name, args) {
+      if (name === 'search_tools') return shaped(name, search(loaded, slice, args));
+      if (name === 'describe_tool') return shaped(name, describe(scope, args));
+      if (name !== 'call_tool') throw new UnknownToolError(name);
+      const inner = resolve(scope, args.name);
+      if (typeof inner === 'string') return shaped(name, errorResult(inner));
+      const innerArgs = args.arguments ?? {};
+      if (!innerArgs || typeof innerArgs !== 'object' || Array.isArray(innerArgs)) return { result: errorResult('"arguments" must be an object.') };
+      // No fixed outputSchema: structuredContent is the inner tool's own, matching describe_tool's outputSchema.
+      return { result: (await callTool(scope, inner.name, innerArgs as Record<string, unknown>)).result };
+    },
+  };
+}
+
+/** A tool of this scope by catalogue name or alias, or the text of the error result. */
+function resolve(scope: RequestScope, name: unknown): CatalogueTool | string {
+  if (typeof name !== 'string' || !name) return '"name" must be a tool name from search_tools.';
+  return resolveTool(scope, name) ?? `Unknown tool: ${name}. Use search_tools to find tool names.`;
+}
+
+function search(loaded: LoadedCatalogue, slice: Slice, args: Record<string, unknown>): CallToolResult {
+  const query = typeof args.query === 'string' ? args.query.trim() : '';
+  if (!query) return errorResult('"query" must be a non-empty string, e.g. "list open pull requests".');
+  const toolset = typeof args.toolset === 'string' && args.toolset ? args.toolset : undefined;
+  if (toolset && !(toolset in loaded.catalogue.toolsets)) {
+    return errorResult(`Unknown toolset: ${toolset}. Valid toolsets: ${Object.keys(loaded.catalogue.toolsets).join(', ')}`);
+  }
+  const limit = typeof args.limit === 'number' && Number.isInteger(args.limit) ? Math.min(25, Math.max(1, args.limit)) : 8;
+  const hits = searchTools(loaded, slice, query, { toolset, limit });
+  const results = hits.map((h) => ({ name: h.name, title: h.title, summary: h.summary }));
+  const text = results.length ? results.map((r) => `${r.name}: ${r.title}${r.summary && r.summary !== r.title ? `. ${r.summary}` : ''}`).join('\n') : `No tools match "${query}".`;
+  return { content: [{ type: 'text', text }], structuredContent: { results } };
+}
+
+function describe(scope: RequestScope, args: Record<string, unknown>): CallToolResult {
+  const { profile } = scope;
+  const tool = resolve(scope, args.name);
+  if (typeof tool === 'string') return errorResult(tool);
+  const out: Record<string, unknown> = {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: applyDialect(tool.inputSchema, profile),
+    annotations: tool.annotations,
+    toolsets: tool.toolsets,
+  };
+  if (tool.outputSchema && profile.carry === 'both') out.outputSchema = applyDialect(fitDescribeOutput(tool.outputSchema), profile, true);
+  return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+}
+
+const describeCache = new WeakMap<JsonSchema, JsonSchema>();
+
+function fitDescribeOutput(schema: JsonSchema): JsonSchema {
+  let hit = describeCache.get(schema);
+  if (hit) return hit;
+  hit = schema;
+  if (JSON.stringify(schema).length > DESCRIBE_OUTPUT_MAX) {
+    hit = compactOutputSchema(schema, 1);
+    for (let d = 6; d >= 1; d--) {
+      const c = compactOutputSchema(schema, d);
+      if (JSON.stringify(c).length <= DESCRIBE_OUTPUT_MAX) {
+        hit = c;
+        break;
+      }
+    }
+  }
+  describeCache.set(schema, hit);
+  return hit;
+}

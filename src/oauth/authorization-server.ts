@@ -1,0 +1,97 @@
+// The OAuth authorization server (@cloudflare/workers-oauth-provider 1.2.x, role-based API), one per origin the
+// Worker answers on: the library fixes the issuer and the protected resource at construction, while this Worker
+// serves whatever host routes to it (workers.dev, a custom domain, 127.0.0.1:<port> under wrangler dev). The
+// Host/Origin guard runs first, so only allowed hosts ever get an instance; the cache is capped all the same.
+//
+// The library serves /.well-known/oauth-authorization-server, /token (code, refresh, RFC 7009 revocation) and
+// /register (RFC 7591); /authorize is ours (consent-route.ts). Tokens are validated with validateToken().
+import { OAuthAuthorizationServer, OAuthError, type OAuthHelpers, type ValidatedAccessToken } from '@cloudflare/workers-oauth-provider';
+import type { Config } from '../config.ts';
+import { isGrantProps, type GrantProps } from './grant.ts';
+import { keyStatus } from './grant-caller.ts';
+import type { OAuthEnv, OAuthSettings } from './settings.ts';
+
+export const AUTHORIZE_PATH = '/authorize';
+// The paths clients synthesise when metadata discovery fails (Claude falls back to /authorize, /token, /register).
+export const TOKEN_PATH = '/token';
+export const REGISTER_PATH = '/register';
+/** The protected resource: /mcp and every path under it (/mcp/x/…, /mcp/discover) take the same tokens. */
+export const RESOURCE_PATH = '/mcp';
+
+const MAX_ORIGINS = 16;
+
+export class AuthorizationServers {
+  private readonly byOrigin = new Map<string, OAuthAuthorizationServer<OAuthEnv>>();
+  private readonly configFor: (env: OAuthEnv) => Config;
+  /** Everything a grant can carry (grant.ts scopesFor): advertised, and the only scopes approveConsent() takes. */
+  private readonly scopesSupported: string[];
+
+  constructor(configFor: (env: OAuthEnv) => Config, scopesSupported: string[]) {
+    this.configFor = configFor;
+    this.scopesSupported = scopesSupported;
+  }
+
+  /** The server for this origin, or undefined when the library cannot serve it (plain http off loopback). */
+  for(origin: string, settings: OAuthSettings): OAuthAuthorizationServer<OAuthEnv> | undefined {
+    const cacheKey = `${origin} ${settings.accessTokenTtl} ${settings.refreshTokenTtl} ${settings.refreshIdleTtl ?? ''}`;
+    let server = this.byOrigin.get(cacheKey);
+    if (server) return server;
+    if (!servable(origin)) return undefined;
+    if (this.byOrigin.size >= MAX_ORIGINS) this.byOrigin.clear();
+    server = new OAuthAuthorizationServer<OAuthEnv>({
+      issuer: origin,
+      resources: [origin + RESOURCE_PATH],
+      authorizeEndpoint: AUTHORIZE_PATH,
+      tokenEndpoint: TOKEN_PATH,
+      clientRegistrationEndpoint: REGISTER_PATH,
+      // CIMD needs the global_fetch_strictly_public compatibility flag (docs/oauth.md). Enabled without it, the
+      // library throws a plain Error (a 500) for every URL client_id; off, such a client gets "Invalid client_id".
+      clientIdMetadataDocumentEnabled: cimdAvailable(),
+      scopesSupported: this.scopesSupported,
+      accessTokenTTL: settings.accessTokenTtl,
+      refreshTokenTTL: settings.refreshTokenTtl,
+      ...(settings.refreshIdleTtl ? { refreshTokenIdleTTL: settings.refreshIdleTtl } : {}),
+      // A code or refresh token from a revoked or expired key is refused, and the library then revokes the grant.
+      tokenExchangeCallback: async ({ props, env }) => {
+        const status = isGrantProps(props) ? await keyStatus(props.key, this.configFor(env), env) : ({ ok: false, reason: 'unusable_grant' } as const);
+        if (!status.ok) {
+          throw new OAuthError('invalid_grant', {
+            description: 'The API key behind this authorization was revoked or has expired. Authorize again with a current key.',
+            internal: { category: 'api-key', reason: status.reason },
+          });
+        }
+      },
+      onError: ({ code, status, internal }) => {
+        // `internal.detail` may hold a caught error or a client's metadata; the category and reason say enough.
+        console.log(JSON.stringify({ event: 'oauth_error', code, status, category: internal.category, reason: internal.reason }));
+      },
+    });
+    this.byOrigin.set(cacheKey, server);
+    return server;
+  }
+}
+
+/** Validates an access token for this origin's /mcp and returns its grant props, or null. */
+export async function validateAccessToken(server: OAuthAuthorizationServer<OAuthEnv>, origin: string, token: string, env: OAuthEnv): Promise<ValidatedAccessToken<GrantProps> | null> {
+  return server.validateToken<GrantProps>(origin + RESOURCE_PATH, token, env);
+}
+
+export function helpersFor(server: OAuthAuthorizationServer<OAuthEnv>, env: OAuthEnv): OAuthHelpers {
+  return server.getOAuthApi(env);
+}
+
+function cimdAvailable(): boolean {
+  return typeof Cloudflare !== 'undefined' && Cloudflare.compatibilityFlags?.global_fetch_strictly_public === true;
+}
+
+function servable(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    if (url.origin !== origin) return false;
+    if (url.protocol === 'https:') return true;
+    const host = url.hostname;
+    return url.protocol === 'http:' && (host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host));
+  } catch {
+    return false;
+  }
+}

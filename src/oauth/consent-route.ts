@@ -1,0 +1,172 @@
+// /authorize: the consent page of the OAuth front door. The library validates the authorization request (client,
+// exact redirect URI, https-or-loopback, resource, S256), keeps it server-side behind a one-time handle bound to
+// this browser by a __Host- cookie (beginConsent/approveConsent: the CSRF protection), and mints the code.
+// This module asks for the API key, shows what it allows, takes the customer's narrowing, and builds the grant.
+//
+//   GET  /authorize?…                      step 1: paste a key
+//   POST /authorize?…  step=key            key checked (per-IP attempt limit first) → step 2, or step 1 again
+//   POST /authorize?…  step=review         narrowing checked → approveConsent → completeAuthorization → 302 code
+//   POST …             decision=deny       denyConsent → 302 access_denied
+import { AuthorizationError, CimdFetchError, authorizationErrorRedirect, type AuthRequest, type ConsentDescription, type OAuthHelpers } from '@cloudflare/workers-oauth-provider';
+import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
+import type { SliceSpec } from '../catalogue/slices.ts';
+import type { Config } from '../config.ts';
+import { clientIp, countKeyAttempt } from './attempts.ts';
+import { checkPastedKey, forgetKey, recallKey, rememberKey, summarise } from './consent-key.ts';
+import { consentCsp, errorPage, keyStep, reviewStep, type PageFrame, type ToolsetChoice } from './consent-view.ts';
+import { grantUserId, scopeTokens, type GrantProps, type KeyRef } from './grant.ts';
+import { keyStatus } from './grant-caller.ts';
+import type { OAuthEnv, OAuthSettings } from './settings.ts';
+
+export interface ConsentDeps {
+  /** authorizationServer.getOAuthApi(env) for this request's origin (src/oauth/authorization-server.ts). */
+  oauth: OAuthHelpers;
+  loaded: LoadedCatalogue;
+  config: Config;
+  settings: OAuthSettings;
+  env: OAuthEnv;
+  waitUntil?: (p: Promise<unknown>) => void;
+}
+
+/** A consent form is a handle, a step, a key or a few dozen toolset names; anything larger is not one. */
+const MAX_FORM_BYTES = 64 * 1024;
+
+export async function handleAuthorize(request: Request, deps: ConsentDeps): Promise<Response> {
+  if (request.method !== 'GET' && request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'GET, POST' } });
+  let authRequest: AuthRequest;
+  let client: ConsentDescription;
+  try {
+    authRequest = await deps.oauth.parseAuthRequest(request);
+    // The library lets a confidential client skip PKCE; MCP requires it of every client.
+    if (!authRequest.codeChallenge) return redirect(authorizationErrorRedirect(authRequest, 'invalid_request', 'PKCE with code_challenge_method=S256 is required.'));
+    client = await deps.oauth.describeConsent(authRequest);
+  } catch (error) {
+    return failure(error, await consentCsp(undefined));
+  }
+  const csp = await consentCsp(authRequest.redirectUri);
+  const title = deps.loaded.catalogue.source.title;
+
+  if (request.method === 'GET') {
+    const consent = await deps.oauth.beginConsent(authRequest);
+    return html(keyStep({ title, client, handle: consent.handle }), 200, csp, consent.headers);
+  }
+
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_FORM_BYTES) return html(errorPage('Form too large', 'This form is larger than a consent form can be.'), 413, csp);
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return html(errorPage('Unreadable form', 'The form could not be read. Start again.'), 400, csp);
+  }
+  const field = (name: string) => {
+    const v = form.get(name);
+    return typeof v === 'string' ? v : '';
+  };
+  const handle = field('handle');
+  const frame: PageFrame = { title, client, handle };
+  const kv = deps.env.OAUTH_KV!;
+
+  try {
+    if (field('decision') === 'deny') {
+      const denied = await deps.oauth.denyConsent(request, handle);
+      await forgetKey(kv, handle);
+      return new Response(null, { status: 302, headers: denied.headers });
+    }
+
+    if (field('step') === 'key') {
+      const attempt = await countKeyAttempt(deps.env.KEY_RATE_LIMITER, clientIp(request), deps.settings.keyAttempts);
+      if (!attempt.ok) {
+        if ('unavailable' in attempt) return html(errorPage('Try again shortly', 'Keys cannot be checked right now. Try again in a minute.'), 503, csp, undefined, { 'retry-after': '60' });
+        return html(keyStep(frame, `Too many keys tried from your network. Try again in ${attempt.retryAfter} s.`), 429, csp, undefined, { 'retry-after': String(attempt.retryAfter) });
+      }
+      const pasted = await checkPastedKey(field('key'), request.url, deps.config, deps.env, deps.waitUntil);
+      if (!pasted.ok) return html(keyStep(frame, pasted.message), pasted.status, csp);
+      await rememberKey(kv, handle, pasted.ref);
+      return review(frame, deps, pasted.ref, pasted.record, authRequest, csp);
+    }
+
+    if (field('step') === 'review') {
+      const ref = await recallKey(kv, handle);
+      if (!ref) return html(errorPage('This authorization expired', 'The page was open too long or was already used.'), 400, csp);
+      const status = await keyStatus(ref, deps.config, deps.env);
+      if (!status.ok) {
+        await forgetKey(kv, handle);
+        return html(keyStep(frame, 'That key was revoked or has expired meanwhile. Paste a current key.'), 403, csp);
+      }
+      const allowed = allowedToolsets(deps.loaded, status.record?.toolsets);
+      const chosen = [...new Set(form.getAll('toolset').filter((v): v is string => typeof v === 'string'))];
+      const outside = chosen.filter((t) => !allowed.includes(t));
+      if (outside.length || (chosen.length === 0 && allowed.length > 0)) {
+        const why = outside.length ? `This key does not allow ${outside.join(', ')}.` : 'Choose at least one toolset.';
+        return review(frame, deps, ref, status.record, authRequest, csp, why, chosen);
+      }
+      const narrowed: SliceSpec = {};
+      if (chosen.length < allowed.length) narrowed.toolsets = chosen;
+      if (field('readonly') === '1') narrowed.readOnly = true;
+      // The CSRF check: the handle must be bound to this browser's cookie, and it works once.
+      const approved = await deps.oauth.approveConsent(request, handle, { scope: scopeTokens(narrowed) });
+      const props: GrantProps = { v: 1, key: ref, scope: narrowed };
+      const { redirectTo } = await deps.oauth.completeAuthorization({
+        request: approved.request,
+        userId: grantUserId(ref),
+        // Storage-visible (not encrypted): what `keys list` shows. Nothing secret.
+        metadata: { keyId: ref.id, client: client.clientName, toolsets: narrowed.toolsets ?? 'all', readOnly: Boolean(narrowed.readOnly) },
+        scope: scopeTokens(narrowed),
+        props,
+      });
+      await forgetKey(kv, handle);
+      approved.headers.set('location', redirectTo);
+      return new Response(null, { status: 302, headers: approved.headers });
+    }
+    return html(errorPage('Unexpected form', 'This form did not come from this consent page.'), 400, csp);
+  } catch (error) {
+    return failure(error, csp);
+  }
+}
+
+function review(frame: PageFrame, deps: ConsentDeps, ref: KeyRef, record: Parameters<typeof summarise>[1], authRequest: AuthRequest, csp: string, error?: string, posted?: string[]): Response {
+  const allowed = allowedToolsets(deps.loaded, record?.toolsets);
+  const requested = authRequest.scope.filter((s) => s.startsWith('toolset:')).map((s) => s.slice('toolset:'.length)).filter((t) => allowed.includes(t));
+  const checked = new Set(posted ?? (requested.length ? requested : allowed));
+  const toolsets: ToolsetChoice[] = allowed.map((name) => ({ name, description: deps.loaded.catalogue.toolsets[name]?.description ?? '', checked: checked.has(name) }));
+  const readOnly = { checked: authRequest.scope.includes('read-only'), forced: Boolean(record?.readOnly) };
+  return html(reviewStep(frame, summarise(ref, record), toolsets, readOnly, error), error ? 400 : 200, csp);
+}
+
+/** The toolsets a key may narrow to: its own list, or the whole catalogue's. */
+function allowedToolsets(loaded: LoadedCatalogue, keyToolsets: string[] | undefined): string[] {
+  const all = Object.keys(loaded.catalogue.toolsets);
+  return keyToolsets?.length && !keyToolsets.includes('all') ? keyToolsets.filter((t) => all.includes(t)) : all;
+}
+
+/** Errors the library throws for requests that cannot go on: redirect only when it validated where to. */
+function failure(error: unknown, csp: string): Response {
+  if (error instanceof AuthorizationError) {
+    if (error.redirectTo) return redirect(error.redirectTo);
+    return html(errorPage('This authorization cannot continue', error.description), 400, csp);
+  }
+  if (error instanceof CimdFetchError) {
+    return html(errorPage('This app could not be verified', 'Its client metadata document could not be fetched or is not valid.'), 400, csp);
+  }
+  throw error;
+}
+
+function redirect(location: string): Response {
+  return new Response(null, { status: 302, headers: { location, 'cache-control': 'no-store' } });
+}
+
+const BASE_HEADERS: Record<string, string> = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+};
+
+function html(body: string, status: number, csp: string, from?: Headers, extra: Record<string, string> = {}): Response {
+  const headers = new Headers(from);
+  for (const [k, v] of Object.entries({ ...BASE_HEADERS, ...extra })) headers.set(k, v);
+  // One CSP, ours: it already carries the frame-ancestors 'none' beginConsent() asks for.
+  headers.set('content-security-policy', csp);
+  return new Response(body, { status, headers });
+}

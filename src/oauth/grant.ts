@@ -1,0 +1,62 @@
+// What an OAuth grant made on the consent page carries. The library encrypts `props` with a key only the token
+// holder can unwrap; they name the API key by its record hash and public id, never the key itself, plus the
+// narrowing the customer chose. A customer-mode upstream credential is not copied here: it stays sealed in the
+// key record and is decrypted per request, exactly as for the static key.
+import type { SliceSpec } from '../catalogue/slices.ts';
+
+/** The API key a grant was made from: a KEYS record, or the operator key API_KEY. */
+export interface KeyRef {
+  kind: 'record' | 'operator';
+  /** SHA-256 hex of the key (the record's `hash`, or of API_KEY). */
+  hash: string;
+  /** Public id: the record id, or the first 8 hex of the operator key's hash (as in logs). */
+  id: string;
+}
+
+export interface GrantProps {
+  v: 1;
+  key: KeyRef;
+  /** The customer's narrowing on the consent page; intersected with the key's own scope on every request. */
+  scope: SliceSpec;
+}
+
+/** Grant owner in the library's storage (`grant:<userId>:<grantId>`): the key's public id, so grants list per key. */
+export function grantUserId(key: KeyRef): string {
+  return key.kind === 'operator' ? `operator-${key.id}` : key.id;
+}
+
+export function isKeyRef(x: unknown): x is KeyRef {
+  const k = x as Partial<KeyRef> | undefined;
+  return !!k && typeof k === 'object' && (k.kind === 'record' || k.kind === 'operator') && typeof k.hash === 'string' && /^[0-9a-f]{64}$/.test(k.hash) && typeof k.id === 'string';
+}
+
+export function isGrantProps(x: unknown): x is GrantProps {
+  if (!x || typeof x !== 'object') return false;
+  const p = x as Partial<GrantProps>;
+  const s = p.scope as Partial<SliceSpec> | undefined;
+  const names = (a: unknown) => a === undefined || (Array.isArray(a) && a.every((v) => typeof v === 'string'));
+  return (
+    p.v === 1 &&
+    isKeyRef(p.key) &&
+    !!s &&
+    typeof s === 'object' &&
+    names(s.toolsets) &&
+    names(s.tools) &&
+    (s.readOnly === undefined || typeof s.readOnly === 'boolean')
+  );
+}
+
+/**
+ * The grant's OAuth scope strings, mirroring the narrowing for clients and `keys list`: `toolset:<name>` per
+ * chosen toolset (none = every toolset the key allows) and `read-only`. The props stay authoritative.
+ */
+export function scopeTokens(spec: SliceSpec): string[] {
+  const tokens = (spec.toolsets ?? []).map((t) => `toolset:${t}`);
+  if (spec.readOnly) tokens.push('read-only');
+  return tokens;
+}
+
+/** Every scope a grant can carry for a catalogue with these toolsets (the server's `scopes_supported`). */
+export function scopesFor(toolsets: string[]): string[] {
+  return ['read-only', ...toolsets.map((t) => `toolset:${t}`)];
+}

@@ -1,0 +1,134 @@
+// Fast path: tools/list answered from a pre-serialised list instead of the SDK re-serialising it per call.
+//
+// Only plain, well-formed tools/list requests qualify (no cursor, no extra params, exact headers); anything else
+// goes to the SDK. The bytes are built from a template per protocol era, and the template is proven against the
+// SDK at run time: the first qualifying request per (view, era) is answered by the SDK, and the fast path is
+// enabled for that (view, era) only if the SDK's status, headers and body equal the template's byte for byte.
+// A mismatch (e.g. a new SDK version changing its envelope) disables the fast path for that key and is logged.
+import { log } from '../lib/log.ts';
+import { viewOf } from '../profiles/view.ts';
+import type { RequestScope } from '../tools/scope.ts';
+import { CACHE_HINTS, serverInfo, type ServerInfo } from './mcp-server.ts';
+
+type Era = '2025' | '2026';
+
+/** The negotiated protocol version of a qualifying request; templates are per era, proofs per version. */
+interface ReadyListKey {
+  era: Era;
+  version: string;
+}
+
+const LEGACY_VERSIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26']);
+const MODERN_VERSION = '2026-07-28';
+const META_PROTOCOL = 'io.modelcontextprotocol/protocolVersion';
+const META_CLIENT = 'io.modelcontextprotocol/clientInfo';
+const META_CAPS = 'io.modelcontextprotocol/clientCapabilities';
+const META_SERVER = 'io.modelcontextprotocol/serverInfo';
+
+const SSE_HEADERS: Array<[string, string]> = [
+  ['cache-control', 'no-cache, no-transform'],
+  ['connection', 'keep-alive'],
+  ['content-type', 'text/event-stream'],
+  ['x-accel-buffering', 'no'],
+];
+const JSON_HEADERS: Array<[string, string]> = [['content-type', 'application/json']];
+
+const isObj = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+
+/** The era and version of a plain tools/list request the fast path may answer, or undefined (the SDK answers). */
+export function readyListKey(req: Request, message: unknown): ReadyListKey | undefined {
+  if (req.method !== 'POST' || !isObj(message)) return undefined;
+  if (message.jsonrpc !== '2.0' || message.method !== 'tools/list') return undefined;
+  if (typeof message.id !== 'number' && typeof message.id !== 'string') return undefined;
+  if (Object.keys(message).some((k) => k !== 'jsonrpc' && k !== 'id' && k !== 'method' && k !== 'params')) return undefined;
+  const accept = req.headers.get('accept') ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  if (!(req.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) return undefined;
+  const version = req.headers.get('mcp-protocol-version') ?? '';
+  const params = message.params;
+  if (LEGACY_VERSIONS.has(version)) {
+    if (req.headers.has('mcp-method')) return undefined;
+    if (params !== undefined && !(isObj(params) && Object.keys(params).length === 0)) return undefined;
+    return { era: '2025', version };
+  }
+  if (version === MODERN_VERSION) {
+    if (req.headers.get('mcp-method') !== 'tools/list' || !isObj(params)) return undefined;
+    if (Object.keys(params).length !== 1 || !isObj(params._meta)) return undefined;
+    const meta = params._meta;
+    if (Object.keys(meta).length !== 3 || meta[META_PROTOCOL] !== MODERN_VERSION || !isObj(meta[META_CAPS])) return undefined;
+    const info = meta[META_CLIENT];
+    if (!isObj(info) || typeof info.name !== 'string' || typeof info.version !== 'string') return undefined;
+    return { era: '2026', version };
+  }
+  return undefined;
+}
+
+interface Cached {
+  toolsJson?: string;
+  /** UTF-8 of everything before the id, per era: encoded once, so a call only encodes the id and the tail. */
+  head: Partial<Record<Era, Uint8Array<ArrayBuffer>>>;
+  /** Per protocol version. */
+  state: Record<string, 'verified' | 'failed'>;
+}
+
+const cache = new WeakMap<object, Cached>();
+
+/** Everything before the JSON-RPC id in the SDK's answer to a plain tools/list request. */
+function fastHead(era: Era, toolsJson: string, server: ServerInfo): string {
+  if (era === '2025') return `event: message\ndata: {"result":{"tools":${toolsJson}},"jsonrpc":"2.0","id":`;
+  const hints = CACHE_HINTS['tools/list'];
+  const tail = `"resultType":"complete","ttlMs":${hints.ttlMs},"cacheScope":${JSON.stringify(hints.cacheScope)},"_meta":${JSON.stringify({ [META_SERVER]: server })}`;
+  return `{"result":{"tools":${toolsJson},${tail}},"jsonrpc":"2.0","id":`;
+}
+
+/** The exact response the SDK gives to a plain tools/list request: head bytes, then the id and the closing bytes. */
+function fastResponse(era: Era, head: Uint8Array, id: string | number): Response {
+  const end = era === '2025' ? `${JSON.stringify(id)}}\n\n` : `${JSON.stringify(id)}}`;
+  return new Response(new Blob([head as Uint8Array<ArrayBuffer>, end]), { status: 200, headers: era === '2025' ? SSE_HEADERS : JSON_HEADERS });
+}
+
+/** The dispatcher's fast path (src/protocol/dispatch.ts): a plain tools/list in tools mode, from ready bytes. */
+export function readyToolsList(scope: RequestScope, req: Request, message: unknown, viaSdk: () => Promise<Response>): Promise<Response> | undefined {
+  if (scope.mode !== 'tools') return undefined;
+  const key = readyListKey(req, message);
+  if (!key) return undefined;
+  const view = viewOf(scope.catalogue, scope.slice, scope.profile);
+  return answerFromReadyBytes(key, (message as { id: string | number }).id, view, serverInfo(scope.catalogue), viaSdk);
+}
+
+/**
+ * Answers a plain tools/list for `list` (an object whose identity is the cache key, e.g. a profile view) from ready
+ * bytes once they are proven equal to the SDK's answer; until then, and after a mismatch, the SDK answers.
+ */
+export async function answerFromReadyBytes(key: ReadyListKey, id: string | number, list: { tools: unknown[] }, server: ServerInfo, viaSdk: () => Promise<Response>): Promise<Response> {
+  const { era, version } = key;
+  let entry = cache.get(list);
+  if (!entry) cache.set(list, (entry = { state: {}, head: {} }));
+  const state = entry.state[version];
+  if (state === 'failed') return viaSdk();
+  entry.toolsJson ??= JSON.stringify(list.tools);
+  const head = (entry.head[era] ??= new TextEncoder().encode(fastHead(era, entry.toolsJson, server)) as Uint8Array<ArrayBuffer>);
+  const fast = fastResponse(era, head, id);
+  if (state === 'verified') return fast;
+  // First request for this (list, version): the SDK answers it, and its bytes decide whether the template is exact.
+  const real = await viaSdk();
+  const [a, b] = await Promise.all([real.clone().text(), fast.text()]);
+  const same = real.status === 200 && a === b && sameHeaders(real.headers, fast.headers);
+  entry.state[version] = same ? 'verified' : 'failed';
+  if (!same) log('tools_list_fast_path_disabled', { version, status: real.status, bytes: [a.length, b.length] });
+  return real;
+}
+
+/** Whether ready bytes are proven (or refused) for `list` in a protocol version. */
+export function readyListState(list: object, version: string): 'verified' | 'failed' | undefined {
+  return cache.get(list)?.state[version];
+}
+
+function sameHeaders(x: Headers, y: Headers): boolean {
+  const norm = (h: Headers) => {
+    const pairs: string[] = [];
+    h.forEach((value, name) => pairs.push(`${name}: ${value}`));
+    return pairs.sort().join('\n');
+  };
+  return norm(x) === norm(y);
+}

@@ -1,0 +1,68 @@
+// The usage table's shape, shared by the Worker (writes, /admin/usage) and the operator CLI (reads).
+// migrations/0001_usage.sql creates exactly these columns; test/worker/usage-store.test.ts checks they agree.
+// Runtime-neutral: no Workers or Node types, so scripts/ can import it.
+import { BUCKETS } from './histogram.ts';
+
+/**
+ * How one metered request ended. `ok` and the error kinds are tools/call executions (they carry latency and result
+ * bytes); `rate_limited` is a request the per-key limiter refused before any tool ran.
+ */
+export const OUTCOMES = [
+  'ok',
+  'invalid_arguments',
+  'upstream_4xx',
+  'upstream_5xx',
+  'timeout',
+  'schema_mismatch',
+  'invalid_json',
+  'network_error',
+  'too_large',
+  'redirect_not_followed',
+  'internal_error',
+  'rate_limited',
+] as const;
+export type UsageOutcome = (typeof OUTCOMES)[number];
+
+/**
+ * The usage outcome of a tools/call, from the executor's outcome name (the `outcome` of its tool_call log line) and
+ * the upstream HTTP status: `upstream_error` splits into 4xx and 5xx; a name this table does not know is counted as
+ * internal_error.
+ */
+export function outcomeOf(executorOutcome: string, status?: number): UsageOutcome {
+  if (executorOutcome === 'upstream_error') return status !== undefined && status >= 500 ? 'upstream_5xx' : 'upstream_4xx';
+  return executorOutcome in OUTCOME_INDEX && executorOutcome !== 'rate_limited' ? (executorOutcome as UsageOutcome) : 'internal_error';
+}
+
+/** The isError kinds: every outcome except success and refusals. */
+export const ERROR_KINDS = OUTCOMES.filter((o) => o !== 'ok' && o !== 'rate_limited') as Exclude<UsageOutcome, 'ok' | 'rate_limited'>[];
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+/** Outcome name → column index; no prototype, so only outcome names are found in it. */
+export const OUTCOME_INDEX: Readonly<Record<string, number>> = Object.assign(Object.create(null) as Record<string, number>, Object.fromEntries(OUTCOMES.map((o, i) => [o, i])));
+export const RATE_LIMITED = OUTCOME_INDEX.rate_limited!;
+export const INTERNAL_ERROR = OUTCOME_INDEX.internal_error!;
+
+/** Latency histogram columns l00 … l64 (bucket i of histogram.ts). */
+export const HIST_COLUMNS: readonly string[] = Array.from({ length: BUCKETS }, (_, i) => `l${String(i).padStart(2, '0')}`);
+
+/** Every additive counter, in table order: outcome counts, then bytes and the latency sum, then the histogram. */
+export const SUM_COLUMNS: readonly string[] = [...OUTCOMES, 'result_bytes', 'latency_sum_ms', ...HIST_COLUMNS];
+/** Merged with max() rather than +. */
+export const MAX_COLUMN = 'latency_max_ms';
+
+export const TABLE = 'usage';
+export const FLUSHES_TABLE = 'usage_flushes';
+export const LOSS_TABLE = 'usage_loss';
+export const META_TABLE = 'usage_meta';
+/** usage_meta row: hourly rows are complete from this unix time on (retention.ts writes it, query.ts reads it). */
+export const HOURLY_FROM = 'hourly_from';
+
+/** Row grains: hourly rows for the recent past, daily rows for the long tail (docs/usage.md). */
+export type Grain = 'h' | 'd';
+export const HOUR_S = 3600;
+export const DAY_S = 86_400;
+
+/** Tool name stored for a refused request that named no tool (initialize, tools/list, an unreadable body). */
+export const NO_TOOL = '';
+/** Longest key id and tool name the table accepts (CHECK constraints in the migration). */
+export const MAX_NAME_LENGTH = 128;

@@ -1,0 +1,106 @@
+// The code-mode compiler inside workerd (it must run without eval): TypeScript stripped with lines kept,
+// imports and reserved names refused, and every loop, function and spread instrumented.
+import { describe, expect, it } from 'vitest';
+import { compileProgram, RESERVED_PREFIX } from '../../src/codemode/compile.ts';
+import { runCode, warmUp } from './fixtures/codemode.ts';
+
+const MAX = 100_000;
+
+function compiled(code: string): string {
+  const out = compileProgram(code, MAX);
+  if (!out.ok) throw new Error(`compile failed: ${out.error.message}`);
+  return out.module;
+}
+
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+describe('code mode compiler', () => {
+  it('strips TypeScript and keeps every line where it was', () => {
+    const code = [
+      'interface Issue { number: number; title?: string }',
+      'type Counts = Record<number, number>;',
+      'const issues = (await api.list({})) as Issue[];',
+      'const counts: Counts = {};',
+      'const first = issues[0]!;',
+      'const ids = issues.map(<T extends Issue>(i: T): number => i.number) satisfies number[];',
+      'enum Kind { Bug, Feature }',
+      'function pick(this: void, a: string, b?: number): string { return a; }',
+      'return { counts, first, ids, kind: Kind.Feature, p: pick("x") };',
+    ].join('\n');
+    const module = compiled(code);
+    const lines = module.split('\n');
+    // The module is the program's lines plus the closing brace and a newline.
+    expect(lines.length).toBe(code.split('\n').length + 2);
+    expect(lines[2]).toContain('const issues = (await api.list({}))');
+    expect(lines[8]).toContain('return { counts, first, ids');
+    expect(module).not.toMatch(/interface|: Counts|as Issue|satisfies|<T extends/);
+  });
+
+  it('puts a guard in every loop body and function body, and wraps every spread', () => {
+    const module = compiled(
+      'for (let i = 0; i < 3; i++) {}\nwhile (false) x();\ndo {} while (false);\nfor (const a of [...b]) {}\nfor (const k in {}) ;\nfunction f() {}\nconst g = () => 1;\nconst h = async () => { return 2; };\nclass C { m() {} get v() { return 1; } }\nconst o = { ...p, q() {} };\nf(...args);',
+    );
+    expect(count(module, '__cm_g()')).toBe(5 + 6);
+    expect(count(module, '__cm_s(')).toBe(3);
+    expect(module).toContain('while (false) {__cm_g();x();}');
+    expect(module).toContain('const g = () => (__cm_g(), 1);');
+    expect(module).toContain('for (const k in {}) {__cm_g();;}');
+  });
+
+  it('keeps nested and concise forms valid', async () => {
+    await warmUp();
+    const code = 'const out = [];\nouter: for (const a of [1, 2, 3]) for (const b of [1, 2]) { if (b === 2) continue outer; out.push([a, b]); }\nconst obj = (() => ({ n: out.length }))();\nlet i = 0;\ndo i++; while (i < 5)\nreturn { out, obj, i, spread: [...out, ...[9]].length };';
+    const out = await runCode(code);
+    expect(JSON.parse(out.json!)).toEqual({ out: [[1, 1], [2, 1], [3, 1]], obj: { n: 3 }, i: 5, spread: 4 });
+  });
+
+  it('refuses imports in every form, with the line', () => {
+    for (const [code, line] of [
+      ['import { connect } from "cloudflare:sockets";', 1],
+      ['const x = 1;\nimport fs from "node:fs";', 2],
+      ['const x = 1;\n\nconst m = await import("cloudflare:workers");', 3],
+      ['return import.meta.url;', 1],
+      ['export const x = 1;', 1],
+    ] as const) {
+      const out = compileProgram(code, MAX);
+      expect(out.ok, code).toBe(false);
+      if (!out.ok) expect(out.error, code).toMatchObject({ kind: 'forbidden', line });
+    }
+  });
+
+  it(`refuses names starting with ${RESERVED_PREFIX}, however they are written`, () => {
+    for (const code of ['let __cm_g = () => {};\nreturn 1;', 'const x = 1;\nconst __cm_anything = 2;', 'const \\u005f_cm_g = 1;', 'return obj.__cm_s;']) {
+      const out = compileProgram(code, MAX);
+      expect(out.ok, code).toBe(false);
+      if (!out.ok) expect(out.error.message, code).toMatch(/^Names starting with __cm are reserved; rename __cm/);
+    }
+  });
+
+  it('refuses code that closes the function body early', () => {
+    const out = compileProgram('return 1;\n}\nexport const leaked = 2;\n{', MAX);
+    expect(out).toEqual({ ok: false, error: { kind: 'syntax', message: 'The program closes its function body early: check that every { has a matching }.' } });
+    expect(compileProgram('}; (function () {', MAX).ok).toBe(false);
+  });
+
+  it('reports syntax errors with the line of the program, not of the wrapper', () => {
+    const cases: Array<[string, number]> = [
+      ['const a = ;', 1],
+      ['const a = 1;\nconst b: = 2;', 2],
+      ['const a = 1;\n\n\nif (a) {\n  return a;\n', 6],
+      ['const s = "unterminated;\nreturn s;', 1],
+    ];
+    for (const [code, line] of cases) {
+      const out = compileProgram(code, MAX);
+      expect(out.ok, code).toBe(false);
+      if (!out.ok) {
+        expect(out.error.kind, code).toBe('syntax');
+        expect(out.error.line, code).toBe(line);
+        expect(out.error.message, code).toMatch(/^SyntaxError: /);
+      }
+    }
+  });
+
+  it('refuses programs over the size limit before compiling them', () => {
+    expect(compileProgram('x'.repeat(101), 100)).toEqual({ ok: false, error: { kind: 'too_long', message: 'The program is 101 characters long; the limit is 100. Send a shorter program.' } });
+  });
+});

@@ -1,0 +1,202 @@
+// executeTool against a real loopback upstream, inside workerd: successful responses -> exact content blocks
+// (JSON, media, empty bodies, large results). Failures, redirects and limits: execute-failures.test.ts.
+import { describe, expect, it } from 'vitest';
+import type { JsonSchema } from '../../src/catalogue/types.ts';
+import { schemaMismatchCounts } from '../../src/upstream/execute.ts';
+import { TINY_PNG_BASE64, tool, lastRecord, text, call, petSchema } from './fixtures/execute-harness.ts';
+
+describe('JSON responses', () => {
+  it('object root: structuredContent is the object, one compact text block with the same JSON', async () => {
+    const t = tool('get_pet', { path: '/json/object' }, { outputSchema: petSchema });
+    const r = await call(t);
+    expect(r).toEqual({
+      content: [{ type: 'text', text: '{"id":7,"name":"Rex","tags":["good","dog"],"owner":null}' }],
+      structuredContent: { id: 7, name: 'Rex', tags: ['good', 'dog'], owner: null },
+    });
+    expect(lastRecord()).toMatchObject({ method: 'GET', path: '/json/object', status: 200, validation: 'valid', outcome: 'ok', kind: 'json' });
+  });
+
+  it('array root with outputWrapped: structuredContent is {result: [...]}', async () => {
+    const t = tool('list_pets', { path: '/json/array' }, {
+      outputWrapped: true,
+      outputSchema: { type: 'object', properties: { result: { type: 'array', items: { type: 'object' } } }, required: ['result'] },
+    });
+    const r = await call(t);
+    expect(r).toEqual({ content: [{ type: 'text', text: '{"result":[{"id":1},{"id":2}]}' }], structuredContent: { result: [{ id: 1 }, { id: 2 }] } });
+  });
+
+  it('array root without the wrapped flag is still wrapped when there is an outputSchema', async () => {
+    const t = tool('list_pets2', { path: '/json/array' }, { outputSchema: { type: 'object' } });
+    const r = await call(t);
+    expect(r.structuredContent).toEqual({ result: [{ id: 1 }, { id: 2 }] });
+  });
+
+  it('scalar root is wrapped', async () => {
+    const t = tool('count', { path: '/json/scalar' }, { outputWrapped: true, outputSchema: { type: 'object', properties: { result: { type: 'integer' } } } });
+    expect((await call(t)).structuredContent).toEqual({ result: 42 });
+  });
+
+  it('no outputSchema: text only, no structuredContent', async () => {
+    const t = tool('list_raw', { path: '/json/array' });
+    expect(await call(t)).toEqual({ content: [{ type: 'text', text: '[{"id":1},{"id":2}]' }] });
+  });
+
+  it.each([
+    ['vendor +json', '/json/vendor', { id: 1, kind: 'vendor' }],
+    ['*/* content-type', '/json/star', { id: 2, kind: 'star' }],
+    ['missing content-type', '/json/none', { id: 3, kind: 'none' }],
+  ])('%s is parsed as JSON', async (_n, path, expected) => {
+    const t = tool('vendor', { path }, { outputSchema: { type: 'object', properties: { id: { type: 'integer' } } } });
+    const r = await call(t);
+    expect(r).toEqual({ content: [{ type: 'text', text: JSON.stringify(expected) }], structuredContent: expected });
+  });
+
+  it('schema mismatch: isError, data as text, no structuredContent, counted and logged', async () => {
+    const t = tool('mismatch_tool', { path: '/json/mismatch' }, { outputSchema: petSchema });
+    const before = schemaMismatchCounts.get('mismatch_tool') ?? 0;
+    const r = await call(t);
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toBeUndefined();
+    expect(text(r, 0)).toContain('upstream response did not match the declared output schema');
+    expect(text(r, 0)).toMatch(/\/id/);
+    expect(JSON.parse(text(r, 1))).toEqual({ id: 'not-a-number', name: 5 });
+    expect(schemaMismatchCounts.get('mismatch_tool')).toBe(before + 1);
+    expect(lastRecord()).toMatchObject({ validation: 'mismatch', outcome: 'schema_mismatch', schemaMismatches: before + 1, message: 'upstream response did not match the declared output schema' });
+  });
+
+  it('invalid JSON under application/json: isError with the parse problem and the raw text', async () => {
+    const t = tool('bad_json', { path: '/json/invalid' }, { outputSchema: { type: 'object' } });
+    const r = await call(t);
+    expect(r.isError).toBe(true);
+    expect(r.content).toHaveLength(1);
+    expect(text(r)).toContain('not valid JSON');
+    expect(text(r)).toContain('{"id": 1, "name": "trunc');
+  });
+});
+
+describe('media responses', () => {
+  it('image -> image block with valid base64 + a text line', async () => {
+    const t = tool('get_png', { path: '/image.png', accept: ['image/png'] });
+    const r = await call(t);
+    const bytes = Uint8Array.from(atob(TINY_PNG_BASE64), (c) => c.charCodeAt(0)).length;
+    expect(r).toEqual({
+      content: [
+        { type: 'image', data: TINY_PNG_BASE64, mimeType: 'image/png' },
+        { type: 'text', text: `Image: image/png, ${bytes} bytes from GET /image.png.` },
+      ],
+    });
+  });
+
+  it('audio -> audio block + a text line', async () => {
+    const t = tool('get_wav', { path: '/audio.wav', accept: ['audio/wav'] });
+    const r = await call(t);
+    expect(r.content).toHaveLength(2);
+    const a = r.content[0]!;
+    expect(a.type).toBe('audio');
+    if (a.type !== 'audio') return;
+    expect(a.mimeType).toBe('audio/wav');
+    expect(atob(a.data).slice(0, 4)).toBe('RIFF');
+    expect(atob(a.data).length).toBe(124);
+    expect(text(r, 1)).toBe('Audio: audio/wav, 124 bytes from GET /audio.wav.');
+  });
+
+  it('PDF -> embedded resource with blob, uri and mimeType + a text line', async () => {
+    const t = tool('get_pdf', { path: '/doc.pdf', accept: ['application/pdf'] });
+    const r = await call(t);
+    const b = r.content[0]!;
+    expect(b.type).toBe('resource');
+    if (b.type !== 'resource') return;
+    expect(b.resource.uri).toBe('upstream://get_pdf/doc.pdf');
+    expect(b.resource.mimeType).toBe('application/pdf');
+    expect('blob' in b.resource && atob(b.resource.blob).startsWith('%PDF-1.4')).toBe(true);
+    expect(text(r, 1)).toMatch(/^File: application\/pdf, \d+ bytes from GET \/doc\.pdf\.$/);
+  });
+
+  it('octet-stream -> resource with exact bytes', async () => {
+    const t = tool('get_bytes', { path: '/bytes', accept: ['application/octet-stream'] });
+    const r = await call(t);
+    const b = r.content[0]!;
+    if (b.type !== 'resource') throw new Error('expected resource');
+    expect('blob' in b.resource ? b.resource.blob : undefined).toBe(btoa(String.fromCharCode(0, 1, 2, 3, 254, 255)));
+  });
+
+  it.each([
+    ['/data.csv', 'text/csv', 'id,name\n1,Rex\n2,"Fido, Jr."\n'],
+    ['/readme.md', 'text/markdown', '# Title\n\nSome *markdown*.\n'],
+    ['/feed.xml', 'application/xml', '<?xml version="1.0"?><feed><id>1</id></feed>'],
+  ])('%s -> one text block', async (path, accept, body) => {
+    const t = tool('get_text', { path, accept: [accept] });
+    expect(await call(t)).toEqual({ content: [{ type: 'text', text: body }] });
+  });
+
+  it('204 without outputSchema -> short text, no structuredContent', async () => {
+    const t = tool('delete_pet', { path: '/no-content', method: 'DELETE', accept: [] });
+    const r = await call(t);
+    expect(r).toEqual({ content: [{ type: 'text', text: 'HTTP 204 No Content: the upstream accepted DELETE /no-content and returned no content.' }] });
+  });
+
+  it('204 with an open outputSchema -> structuredContent {}', async () => {
+    const t = tool('delete_pet2', { path: '/no-content', method: 'DELETE' }, { outputSchema: { type: 'object', properties: { id: { type: 'integer' } } } });
+    const r = await call(t);
+    expect(r.structuredContent).toEqual({});
+    expect(r.isError).toBeUndefined();
+  });
+
+  it('204 with a schema that needs fields -> isError that says not to retry, no structuredContent', async () => {
+    const t = tool('delete_pet3', { path: '/no-content', method: 'DELETE' }, { outputSchema: petSchema });
+    const r = await call(t);
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('do not retry');
+  });
+
+  it('empty 200 body -> short text', async () => {
+    const t = tool('empty', { path: '/empty' });
+    expect(text(await call(t))).toMatch(/^HTTP 200 OK: the upstream accepted GET \/empty and returned no content\.$/);
+  });
+
+  it('non-JSON success for a tool with an open outputSchema -> descriptor structuredContent that validates', async () => {
+    const t = tool('csv_with_schema', { path: '/data.csv' }, { outputSchema: { type: 'object' } });
+    const r = await call(t);
+    expect(r.isError).toBeUndefined();
+    expect(r.structuredContent).toMatchObject({ content_type: 'text/csv', text: 'id,name\n1,Rex\n2,"Fido, Jr."\n' });
+  });
+});
+
+describe('large results', () => {
+  const listSchema: JsonSchema = {
+    type: 'object',
+    properties: { total_count: { type: 'integer' }, items: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } } },
+  };
+  const paged = { type: 'object', properties: { per_page: { type: 'integer' }, page: { type: 'integer' } } };
+
+  it('cuts arrays to the budget, keeps valid JSON and schema, and says how to get the rest', async () => {
+    const t = tool('list_big', { path: '/json/big' }, { outputSchema: listSchema, inputSchema: paged });
+    const r = await call(t, {}, { maxResultTokens: 5000 });
+    expect(r.isError).toBeUndefined();
+    const s = r.structuredContent as { items: unknown[]; total_count: number; truncated: string };
+    expect(text(r).length).toBeLessThanOrEqual(5000 * 4);
+    expect(s.items.length).toBeGreaterThan(10);
+    expect(s.items.length).toBeLessThan(5000);
+    expect(s.total_count).toBe(5000);
+    expect(s.truncated).toMatch(/\$\.items: kept \d+ of 5000 items/);
+    expect(s.truncated).toContain('per_page, page');
+    expect(lastRecord()).toMatchObject({ truncated: true, outcome: 'ok' });
+  });
+
+  it('root arrays without schema: valid JSON text plus a note block', async () => {
+    const t = tool('list_big_raw', { path: '/json/big', params: [{ arg: 'root', name: 'root', in: 'query', style: 'form', explode: true, required: false }] });
+    const r = await call(t, { root: 'array' }, { maxResultTokens: 2000 });
+    const arr = JSON.parse(text(r, 0)) as unknown[];
+    expect(arr.length).toBeLessThan(5000);
+    expect(text(r, 0).length).toBeLessThanOrEqual(8000);
+    expect(text(r, 1)).toMatch(/kept \d+ of 5000 items/);
+  });
+
+  it('never breaks base64 strings: they are omitted whole', async () => {
+    const t = tool('big_strings', { path: '/json/bigstring' }, { outputSchema: { type: 'object' } });
+    const r = await call(t, {}, { maxResultTokens: 20000 });
+    const s = r.structuredContent as { blob: string; text: string };
+    expect(s.blob === 'QUJD'.repeat(50_000) || /^\[\d+ characters omitted/.test(s.blob)).toBe(true);
+    expect(text(r).length).toBeLessThanOrEqual(80_000);
+  });
+});

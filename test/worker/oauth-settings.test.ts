@@ -1,0 +1,46 @@
+// OAuth settings from wrangler vars, and the client address the consent attempt limit counts by.
+import { env as bindings } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { clientIp } from '../../src/oauth/attempts.ts';
+import { readOAuthSettings } from '../../src/oauth/settings.ts';
+
+const withKv = { OAUTH_KV: bindings.KEYS };
+
+describe('readOAuthSettings', () => {
+  it('is on by default with the documented lifetimes and attempt limit', () => {
+    expect(readOAuthSettings(withKv, 'key')).toEqual({ enabled: true, accessTokenTtl: 3600, refreshTokenTtl: 2_592_000, refreshIdleTtl: undefined, keyAttempts: { limit: 10, period: 'minute' } });
+  });
+
+  it('reads OAUTH=off, lifetimes and the attempt limit', () => {
+    expect(readOAuthSettings({ OAUTH: 'off' }, 'key').enabled).toBe(false);
+    const s = readOAuthSettings({ ...withKv, OAUTH: 'ON', OAUTH_ACCESS_TOKEN_TTL: '600', OAUTH_REFRESH_TOKEN_TTL: '86400', OAUTH_REFRESH_IDLE_TTL: '3600', OAUTH_KEY_ATTEMPTS: '20/hour' }, 'gateway');
+    expect(s).toEqual({ enabled: true, accessTokenTtl: 600, refreshTokenTtl: 86_400, refreshIdleTtl: 3600, keyAttempts: { limit: 20, period: 'hour' } });
+  });
+
+  it('is off in passthrough mode, where a grant would have no upstream token to forward', () => {
+    expect(readOAuthSettings({}, 'passthrough').enabled).toBe(false);
+  });
+
+  it('names the var in every configuration error', () => {
+    expect(() => readOAuthSettings({ ...withKv, OAUTH: 'maybe' }, 'key')).toThrow(/OAUTH must be "on" or "off"; got "maybe"/);
+    expect(() => readOAuthSettings({}, 'key')).toThrow(/OAUTH_KV/);
+    expect(() => readOAuthSettings({ ...withKv, OAUTH_ACCESS_TOKEN_TTL: '30' }, 'key')).toThrow(/OAUTH_ACCESS_TOKEN_TTL .* at least 60; got "30"/);
+    expect(() => readOAuthSettings({ ...withKv, OAUTH_REFRESH_TOKEN_TTL: '1.5e9x' }, 'key')).toThrow(/OAUTH_REFRESH_TOKEN_TTL/);
+    expect(() => readOAuthSettings({ ...withKv, OAUTH_KEY_ATTEMPTS: 'lots' }, 'key')).toThrow(/rate must look like/);
+  });
+});
+
+describe('clientIp', () => {
+  const from = (ip?: string) => new Request('http://127.0.0.1:8787/authorize', ip ? { headers: { 'cf-connecting-ip': ip } } : {});
+
+  it('counts IPv4 addresses as they are, and IPv6 by /64', () => {
+    expect(clientIp(from('203.0.113.9'))).toBe('203.0.113.9');
+    expect(clientIp(from('2001:db8:0:12:aaaa::1'))).toBe('2001:db8:0:12::/64');
+    expect(clientIp(from('2001:DB8:0:12:bbbb:cccc:dddd:eeee'))).toBe('2001:db8:0:12::/64');
+    expect(clientIp(from('::1'))).toBe('0:0:0:0::/64');
+  });
+
+  it('puts requests without a client address in one shared bucket', () => {
+    expect(clientIp(from())).toBe('unknown');
+  });
+});
