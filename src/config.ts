@@ -31,6 +31,8 @@ export interface Env {
   ADMIN_TOKEN?: string;
   /** Usage store (src/usage, docs/usage.md); absent = no metering. */
   USAGE?: D1Database;
+  /** Signs the Mcp-Session-Id that carries a 2025-era client's profile (src/profiles/session-id.ts); unset: a public local key. */
+  SESSION_SECRET?: string;
 }
 
 export type CredentialMode = 'key' | 'passthrough' | 'gateway' | 'customer';
@@ -50,6 +52,8 @@ export interface Config {
   timeoutMs: number;
   maxResponseBytes: number;
   maxResultTokens: number;
+  /** Key for Mcp-Session-Id signatures; undefined = the documented local key. */
+  sessionSecret: string | undefined;
 }
 
 export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultToolsets?: string[]): Config {
@@ -68,6 +72,7 @@ export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultTo
     timeoutMs: positiveInt(env.UPSTREAM_TIMEOUT_MS, LIMIT_DEFAULTS.timeoutMs),
     maxResponseBytes: positiveInt(env.MAX_RESPONSE_BYTES, LIMIT_DEFAULTS.maxResponseBytes),
     maxResultTokens: positiveInt(env.MAX_RESULT_TOKENS, LIMIT_DEFAULTS.maxResultTokens),
+    sessionSecret: env.SESSION_SECRET || undefined,
   };
 }
 

@@ -1,17 +1,21 @@
 // buildCatalogue(spec, options): OpenAPI spec (file or URL) -> Catalogue + deterministic text + report.
 // In-process API used by the CLI (cli.ts), the serve script, the sweep and tests. The steps live in their own
-// modules (docs/generator.md, "Pipeline"); naming happens here: tool names (naming.ts) and each tool's title.
+// modules (docs/generator.md, "Pipeline"); naming happens here: tool names (naming.ts, docs/naming.md), each tool's
+// title and scope line (titles.ts), and deprecated aliases for renamed tools (aliases.ts).
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 import { isObj } from '../lib/is-object.ts';
+import { keepRenamedAliases, type Rename } from './aliases.ts';
 import { applyOverrides } from './apply-overrides.ts';
 import { diffCatalogues, type ChangeSummary } from './changes.ts';
-import { assignToolNames } from './naming.ts';
+import { NAME_BUDGET } from './name-budget.ts';
+import { nameTools } from './naming.ts';
 import { collectOperations, serverUrl, type Operation } from './operations.ts';
 import { loadOverrides, validateOverridesShape, type Overrides } from './overrides.ts';
 import { SchemaConverter } from './schema-converter.ts';
 import { SchemaSweep } from './schema-sweep.ts';
 import { serializeCatalogue } from './serialize.ts';
 import { loadSpec, type LoadOptions } from './spec-loader.ts';
+import { scopesOf, toolTitle, withScopeLine } from './titles.ts';
 import { buildTool, type ToolText } from './tool.ts';
 import { operationToolsets, ToolsetDescriptions } from './toolsets.ts';
 import { trimText } from './trim-text.ts';
@@ -20,7 +24,7 @@ export { OverridesError } from './overrides.ts';
 export { SpecError } from './spec-loader.ts';
 
 interface BuildOptions {
-  /** Max tool name length (default 40). */
+  /** Max tool name length (default NAME_BUDGET, docs/naming.md). */
   maxName?: number;
   /** Overrides file path, or an already-parsed object. Unknown tool names are an error. */
   overrides?: string | Overrides | null;
@@ -57,6 +61,8 @@ export interface BuildReport {
   warnings: Record<string, WarningGroup>;
   /** Differences against `options.previous`, when given. */
   changes?: ChangeSummary;
+  /** Tool names (docs/naming.md): the budget, how many were shortened, the hashed ones, deprecated aliases kept. */
+  names: { budget: number; shortened: number; hashed: string[]; deprecated: Rename[]; skipped: Rename[] };
   hash: string;
   bytes: number;
   ms: number;
@@ -70,7 +76,7 @@ export interface BuildResult {
 
 export async function buildCatalogue(spec: string, options: BuildOptions = {}): Promise<BuildResult> {
   const t0 = performance.now();
-  const maxName = options.maxName ?? 40;
+  const maxName = options.maxName ?? NAME_BUDGET;
   if (!Number.isInteger(maxName) || maxName < 12 || maxName > 64) throw new Error(`maxName must be an integer in 12..64 (got ${maxName})`);
   const descMax = options.descriptionMax ?? 1024;
   const progress = options.progress ?? (() => {});
@@ -93,10 +99,12 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
   const conv = new SchemaConverter(doc, warn);
 
   const ops = collectOperations(doc, conv);
-  const names = assignToolNames(
-    ops.map((o) => ({ key: o.key, operationId: typeof o.op.operationId === 'string' ? o.op.operationId : undefined, method: o.method, path: o.path })),
+  const naming = nameTools(
+    ops.map((o) => ({ key: o.key, operationId: typeof o.op.operationId === 'string' ? o.op.operationId : undefined, method: o.method, path: o.path, tags: Array.isArray(o.op.tags) ? o.op.tags.filter((t: unknown) => typeof t === 'string') : [], summary: typeof o.op.summary === 'string' ? o.op.summary : undefined })),
     maxName,
   );
+  const names = naming.names;
+  const scopes = scopesOf(ops);
   progress(`[catalog] ${ops.length} operations`);
 
   const sweep = options.sweep === false ? undefined : await SchemaSweep.create(options.sweep === 'full');
@@ -106,7 +114,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
   for (const o of ops) {
     if (++i % 200 === 0) progress(`[catalog] ${i}/${ops.length} operations`);
     const name = names.get(o.key)!;
-    const tool = buildTool(conv, o, name, toolText(o, name, descMax), warn);
+    const tool = buildTool(conv, o, name, toolText(o, scopes.get(o.key), descMax), warn);
     tool.toolsets = operationToolsets(o);
     toolsetDescriptions.add(o, tool.toolsets);
     sweep?.check(tool, warn);
@@ -123,17 +131,21 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     ...(defaultToolsets ? { defaultToolsets } : {}),
     tools: visible.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
   };
-  const { text, hash } = await serializeCatalogue(catalogue);
-  (catalogue as Catalogue & { hash?: string }).hash = hash;
-
-  let changes: ChangeSummary | undefined;
+  let previous: Catalogue | undefined;
   if (options.previous) {
     try {
-      changes = diffCatalogues(JSON.parse(options.previous) as Catalogue, catalogue);
+      previous = JSON.parse(options.previous) as Catalogue;
     } catch {
-      warn('previous-unreadable', 'previous catalogue is not valid JSON; no change report');
+      warn('previous-unreadable', 'previous catalogue is not valid JSON; no change report, no deprecated aliases');
     }
   }
+  const aliases = keepRenamedAliases(catalogue, previous);
+  const { text, hash } = await serializeCatalogue(catalogue);
+  (catalogue as Catalogue & { hash?: string }).hash = hash;
+  const changes: ChangeSummary | undefined = previous ? diffCatalogues(previous, catalogue) : undefined;
+  const listedNames = new Set(visible.map((t) => t.name));
+  const hashedNames = naming.hashed.map((k) => names.get(k)!).filter((n) => listedNames.has(n)).sort();
+  if (hashedNames.length) progress(`[catalog] ${hashedNames.length} tool names needed a hash suffix: ${hashedNames.join(', ')}`);
   const report: BuildReport = {
     spec: loaded.label,
     openapi: loaded.originalVersion,
@@ -146,6 +158,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     dropped: visible.filter((t) => t.outputSchemaDropped).map((t) => ({ tool: t.name, reason: t.outputSchemaDropped! })),
     warnings: Object.fromEntries(Object.entries(warnings).sort(([a], [b]) => (a < b ? -1 : 1))),
     changes,
+    names: { budget: maxName, shortened: naming.shortened.length, hashed: hashedNames, deprecated: aliases.deprecated, skipped: aliases.skipped },
     hash,
     bytes: Buffer.byteLength(text),
     ms: Math.round(performance.now() - t0),
@@ -154,17 +167,14 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
   return { catalogue, text, report };
 }
 
-/** Title: the summary's first line, else the humanised tool name. Description: summary + description, bounded. */
-function toolText(o: Operation, name: string, descMax: number): ToolText {
+/**
+ * Title: from the operation's own words (titles.ts), never from the generated name. Description: summary +
+ * description, bounded, with a scope line for tools that differ from another only in scope.
+ */
+function toolText(o: Operation, scope: string | undefined, descMax: number): ToolText {
   const summary = typeof o.op.summary === 'string' ? o.op.summary.trim() : '';
   const longDesc = typeof o.op.description === 'string' ? o.op.description.trim() : '';
-  const title = summary ? trimText(summary.split('\n')[0]!, 100) : humanize(name);
   let description = summary && longDesc && !longDesc.startsWith(summary) ? `${summary}\n\n${longDesc}` : longDesc || summary || o.key;
   if (o.op.deprecated === true) description = `[Deprecated] ${description}`;
-  return { title, description: trimText(description, descMax) };
-}
-
-function humanize(name: string): string {
-  const s = name.replace(/_/g, ' ').trim();
-  return s.charAt(0).toUpperCase() + s.slice(1);
+  return { title: toolTitle(o.op, o.method, o.path), description: withScopeLine(trimText(description, descMax), scope, descMax, summary) };
 }

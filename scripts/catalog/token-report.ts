@@ -1,13 +1,18 @@
 // npm run catalog -- --report: what tools/list costs a client, per toolset, per client profile and in discovery
 // mode: tools, bytes and tokens (o200k_base via gpt-tokenizer, a real BPE tokenizer; not bytes/4).
-// Measures the exact entries the worker serves (src/profiles/view.ts, src/discovery/server.ts).
+// Measures the exact entries the worker serves (src/profiles/view.ts, src/discovery/listing.ts, src/discovery/hybrid.ts),
+// and how many of the openai profile's input schemas pass strict mode (openai-strict-rules.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
+import { hybridListing, overToolBudget } from '../../src/discovery/hybrid.ts';
 import { discoveryTools } from '../../src/discovery/listing.ts';
 import { PROFILES, type ProfileId } from '../../src/profiles/profiles.ts';
 import { buildView, type WireTool } from '../../src/profiles/view.ts';
+import { NAME_BUDGET } from './name-budget.ts';
+import { isHashedName } from './naming.ts';
+import { strictProblems } from './openai-strict-rules.ts';
 
 /** Recommended DEFAULT_TOOLSETS for the GitHub catalogue (each ≤ 40 tools and ≤ 15k tokens). */
 export const RECOMMENDED_DEFAULTS = ['repos_core', 'issues_core', 'pulls', 'search'];
@@ -27,14 +32,22 @@ interface TokenReport {
   toolsets: Array<{ name: string; isDefault: boolean } & Measure>;
   /** Per profile: the default toolsets together, and the whole catalogue. */
   profiles: Array<{ profile: ProfileId; defaults: Measure; all: Measure }>;
+  /** Profiles with a tool budget: the list they are served (a hybrid list over the budget), default toolsets and whole catalogue. */
+  served: Array<{ profile: ProfileId; budget: number; defaults: Served; all: Served }>;
+  /** The openai profile's listing of the whole catalogue: input schemas that pass OpenAI strict mode. */
+  strict: { tools: number; passing: number };
   /** Discovery mode (three meta-tools) per profile. */
   discovery: Array<{ profile: ProfileId } & Measure>;
   /** The whole catalogue as the generator wrote it (no compaction), for comparison. */
   uncompacted: Measure;
   /** Mean tokens per typed tool (default profile, each entry tokenised alone). */
   meanTokensPerTool: number;
+  /** Tool names as the catalogue has them (docs/naming.md). */
+  names: { tools: number; hashed: string[]; longest: number; overBudget: string[]; aliases: number };
   checks: Array<{ target: string; ok: boolean; measured: string }>;
 }
+
+type Served = Measure & { hybrid: boolean };
 
 /** Bytes and tokens of a tools/list result ({"tools": [...]}) as serialised on the wire. */
 export function measure(tools: unknown[]): Measure {
@@ -52,9 +65,34 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
     all: measure(view(undefined, profile)),
   }));
   const discovery = (Object.keys(PROFILES) as ProfileId[]).map((profile) => ({ profile, ...measure(discoveryTools(PROFILES[profile])) }));
+  const serve = (toolsets: string[] | undefined, profile: ProfileId): Served => {
+    const slice = sliceOf(loaded, toolsets ? { toolsets } : {});
+    const hybrid = overToolBudget(slice, PROFILES[profile]);
+    return { hybrid, ...measure(hybrid ? hybridListing(loaded, slice, PROFILES[profile]).tools : view(toolsets, profile)) };
+  };
+  const served = (Object.keys(PROFILES) as ProfileId[])
+    .filter((p) => PROFILES[p].maxTools !== undefined)
+    .map((profile) => ({ profile, budget: PROFILES[profile].maxTools!, defaults: serve(known.length ? known : undefined, profile), all: serve(undefined, profile) }));
+  const openaiTools = view(undefined, 'openai');
+  const strict = { tools: openaiTools.length, passing: openaiTools.filter((t) => strictProblems(t.inputSchema).length === 0).length };
   const all = view(undefined, 'default');
   const meanTokensPerTool = all.reduce((n, t) => n + encode(JSON.stringify(t)).length, 0) / Math.max(1, all.length);
+  const tools = loaded.catalogue.tools;
+  const names = {
+    tools: tools.length,
+    hashed: tools.map((t) => t.name).filter(isHashedName),
+    longest: Math.max(0, ...tools.map((t) => t.name.length)),
+    overBudget: tools.map((t) => t.name).filter((n) => n.length > NAME_BUDGET),
+    aliases: tools.reduce((n, t) => n + (t.aliases?.length ?? 0), 0),
+  };
   const checks: TokenReport['checks'] = [];
+  checks.push({ target: 'hashed tool names ≤ 1%', ok: names.hashed.length <= names.tools / 100, measured: `${names.hashed.length} of ${names.tools}` });
+  checks.push({ target: `every tool name ≤ ${NAME_BUDGET} characters`, ok: !names.overBudget.length, measured: `longest ${names.longest}` });
+  for (const p of served) {
+    const worst = Math.max(p.defaults.tools, p.all.tools);
+    checks.push({ target: `${p.profile}: every list served within its ${p.budget}-tool budget (hybrid lists over it)`, ok: worst <= p.budget, measured: `${worst} tools at most` });
+  }
+  checks.push({ target: 'openai: 100% of input schemas pass strict mode', ok: strict.passing === strict.tools, measured: `${strict.passing} of ${strict.tools}` });
   const worstDiscovery = Math.max(...discovery.map((d) => d.tokens));
   checks.push({ target: `discovery mode ≤ ${TARGETS.discoveryTokens} tokens (every profile)`, ok: worstDiscovery <= TARGETS.discoveryTokens, measured: `${worstDiscovery} tokens at most` });
   for (const t of toolsets.filter((t) => t.isDefault)) {
@@ -67,8 +105,11 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
     toolsets,
     profiles,
     discovery,
+    served,
+    strict,
     uncompacted: measure(loaded.listed),
     meanTokensPerTool,
+    names,
     checks,
   };
 }
@@ -85,10 +126,15 @@ export function formatReport(r: TokenReport): string {
   for (const p of r.profiles) out.push(row([p.profile, p.defaults.tools, p.defaults.bytes, p.defaults.tokens, p.all.tools, p.all.bytes, p.all.tokens]));
   out.push(row(['(uncompacted catalogue)', '', '', '', r.uncompacted.tools, r.uncompacted.bytes, r.uncompacted.tokens]));
   out.push('', `Mean tokens per typed tool (default profile): ${r.meanTokensPerTool.toFixed(1)}`, '');
+  out.push('## Lists served to clients with a tool budget (hybrid = discovery trio + typed tools)', '', row(['profile', 'budget', 'default: tools', 'tokens', 'hybrid', 'all: tools', 'tokens', 'hybrid']), row(['---', '---:', '---:', '---:', ':---:', '---:', '---:', ':---:']));
+  for (const p of r.served) out.push(row([p.profile, p.budget, p.defaults.tools, p.defaults.tokens, p.defaults.hybrid ? 'yes' : '', p.all.tools, p.all.tokens, p.all.hybrid ? 'yes' : '']));
+  out.push('', `OpenAI strict mode (openai profile, whole catalogue): ${r.strict.passing} of ${r.strict.tools} input schemas pass.`, '');
   out.push('## Toolsets (default profile)', '', row(['toolset', 'default', 'tools', 'bytes', 'tokens', 'tokens/tool']), row(['---', ':---:', '---:', '---:', '---:', '---:']));
   for (const t of [...r.toolsets].sort((a, b) => Number(b.isDefault) - Number(a.isDefault) || b.tokens - a.tokens)) {
     out.push(row([t.name, t.isDefault ? 'yes' : '', t.tools, t.bytes, t.tokens, Math.round(t.tokens / Math.max(1, t.tools))]));
   }
+  out.push('', '## Tool names', '', `- ${n(r.names.tools)} tools; hashed names: ${r.names.hashed.length}${r.names.hashed.length ? ` (${r.names.hashed.join(', ')})` : ''}`);
+  out.push(`- longest name: ${r.names.longest} characters (budget ${NAME_BUDGET}); aliases (deprecated renames and hand renames, never listed): ${r.names.aliases}`);
   out.push('', '## Targets', '');
   for (const c of r.checks) out.push(`- ${c.ok ? 'met' : 'MISSED'}: ${c.target} (${c.measured})`);
   return out.join('\n') + '\n';

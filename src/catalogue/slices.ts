@@ -15,6 +15,8 @@ export interface Slice {
   listed: ToolDefinition[];
   /** Canonical names of the tools in the slice. */
   names: Set<string>;
+  /** The toolsets the slice was asked for (sorted); undefined when it is not limited to toolsets. */
+  toolsets?: string[];
 }
 
 export class UnknownNamesError extends Error {
@@ -80,7 +82,7 @@ export function sliceOf(loaded: LoadedCatalogue, spec: SliceSpec): Slice {
     names.add(tool.name);
     listed.push(loaded.listed[i]!);
   });
-  const slice = { key, listed, names };
+  const slice: Slice = { key, listed, names, ...(toolsets ? { toolsets: [...new Set(toolsets)].sort() } : {}) };
   perCatalogue.set(key, slice);
   return slice;
 }

@@ -36,7 +36,7 @@ export interface Catalogue {
 }
 
 export interface CatalogueTool {
-  /** ^[a-z][a-z0-9_]*$, at most 40 chars by default, unique. */
+  /** ^[a-z][a-z0-9_]*$, at most 41 chars by default (docs/naming.md), unique. */
   name: string;
   title: string;
   description: string;

@@ -1,6 +1,7 @@
 // The discovery meta-tools' tools/list entries (no runtime dependencies: the token report imports this in Node).
 import type { JsonSchema } from '../catalogue/types.ts';
 import type { Profile } from '../profiles/profiles.ts';
+import { toStrictSchema } from '../profiles/strict-schema.ts';
 import type { WireTool } from '../profiles/view.ts';
 
 const SEARCH_OUTPUT: JsonSchema = {
@@ -71,5 +72,7 @@ export function discoveryTools(profile: Profile): WireTool[] {
     tools[0]!.outputSchema = SEARCH_OUTPUT;
     tools[1]!.outputSchema = DESCRIBE_OUTPUT;
   }
+  // Strict callers (openai): call_tool's free-form arguments travel as a JSON string.
+  if (profile.dialect === 'strict') for (const t of tools) t.inputSchema = toStrictSchema(t.inputSchema);
   return tools;
 }

@@ -8,7 +8,8 @@ import type { Slice } from '../catalogue/slices.ts';
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { errorResult } from '../lib/tool-result.ts';
 import { compactOutputSchema } from '../profiles/compact.ts';
-import { applyDialect, type WireTool } from '../profiles/view.ts';
+import { applyDialect } from '../profiles/dialects.ts';
+import type { WireTool } from '../profiles/view.ts';
 import { callTool, resolveTool, UnknownToolError } from '../tools/call.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import type { SurfaceResult, ToolSurface } from '../tools/surface.ts';
@@ -36,12 +37,25 @@ export function discoverySurface(scope: RequestScope): ToolSurface {
       if (name !== 'call_tool') throw new UnknownToolError(name);
       const inner = resolve(scope, args.name);
       if (typeof inner === 'string') return shaped(name, errorResult(inner));
-      const innerArgs = args.arguments ?? {};
-      if (!innerArgs || typeof innerArgs !== 'object' || Array.isArray(innerArgs)) return { result: errorResult('"arguments" must be an object.') };
+      const innerArgs = argumentsOf(args.arguments);
+      if (!innerArgs) return { result: errorResult('"arguments" must be an object (a JSON object string under the openai profile), matching the inputSchema describe_tool returned.') };
       // No fixed outputSchema: structuredContent is the inner tool's own, matching describe_tool's outputSchema.
-      return { result: (await callTool(scope, inner.name, innerArgs as Record<string, unknown>)).result };
+      return { result: (await callTool(scope, inner.name, innerArgs)).result };
     },
   };
+}
+
+/** call_tool's inner arguments: an object, or (strict callers, whose schema has no free-form objects) its JSON text. */
+function argumentsOf(given: unknown): Record<string, unknown> | undefined {
+  let value = given ?? {};
+  if (typeof value === 'string') {
+    try {
+      value = value.trim() ? JSON.parse(value) : {};
+    } catch {
+      return undefined;
+    }
+  }
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 /** A tool of this scope by catalogue name or alias, or the text of the error result. */

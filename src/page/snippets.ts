@@ -53,7 +53,7 @@ export function snippets(endpoint: string, key = KEY_PLACEHOLDER): Snippet[] {
       client: 'Cursor',
       where: '~/.cursor/mcp.json (or .cursor/mcp.json in a project)',
       text: json({ mcpServers: { [CONFIG_NAME]: { url: endpoint, headers: { Authorization: bearer } } } }),
-      note: 'Cursor uses only about the first 40 tools; pick a slice such as /mcp/x/<toolset> (see Toolsets).',
+      note: 'Cursor uses only about the first 40 tools: a bigger endpoint lists its most used tools plus search_tools, describe_tool and call_tool, which reach the rest. A slice such as /mcp/x/<toolset> (see Toolsets) lists its tools directly.',
     },
     {
       id: 'vscode',

@@ -1,6 +1,7 @@
 // The MCP request pipeline as Hono middleware. Each step decides one thing, sets it on c.var (src/pipeline/vars.ts)
 // or answers the request itself; the last step assembles the RequestScope and hands it to the MCP dispatcher.
-// Order: configure, host guard, stateless methods, URL slice, auth, served catalogue, slice, body, profile, serve.
+// Order: configure, host guard, stateless methods, URL slice, auth, served catalogue, slice, body, profile, listing
+// mode, serve.
 // The body is read only after auth, so an unauthenticated request never makes the Worker read its body.
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType, readRequestBody } from '@modelcontextprotocol/server';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -9,7 +10,9 @@ import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { withSchemaDrops } from '../catalogue/schema-drops.ts';
 import { intersect, sliceOf, UnknownNamesError, validateSliceSpec, type SliceSpec } from '../catalogue/slices.ts';
 import { readConfig, type Config, type Env } from '../config.ts';
-import { clientNameOf, inferProfile, PROFILE_IDS, profileById } from '../profiles/profiles.ts';
+import { overToolBudget } from '../discovery/hybrid.ts';
+import { clientNameOf, inferProfile, PROFILE_IDS, PROFILES, profileById } from '../profiles/profiles.ts';
+import { issueSessionId, profileFromSessionId } from '../profiles/session-id.ts';
 import { serveMcp } from '../protocol/dispatch.ts';
 import type { EndpointMode } from '../tools/scope.ts';
 import { guardHostAndOrigin } from './host-guard.ts';
@@ -117,7 +120,7 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step): (select: (c:
     return serveMcp({ catalogue, config, caller, slice, profile, mode }, c.req.raw, body);
   };
 
-  return (select) => [config, hostGuard, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, serve];
+  return (select) => [config, hostGuard, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, listingMode, serve];
 }
 
 /**
@@ -145,14 +148,33 @@ const readBody: Step = async (c, next) => {
   await next();
 };
 
-/** The client profile: ?client=, else inferred from the client's name in this message (src/profiles). */
+/**
+ * The client profile (src/profiles): ?client=; else inferred from the client's name in this message (initialize, or
+ * any 2026-07-28 request); else the profile a signed Mcp-Session-Id names (a 2025-era client's later requests); else
+ * the default. The answer to an initialize that named its client carries that session id (src/profiles/session-id.ts).
+ */
 const clientProfile: Step = async (c, next) => {
   const param = c.req.query('client');
-  const profile = param ? profileById(param) : inferProfile(clientNameOf(c.var.body.message));
+  const message = c.var.body.message;
+  const name = param ? undefined : clientNameOf(message);
+  const secret = c.var.config.sessionSecret;
+  const profile = param ? profileById(param) : name !== undefined ? inferProfile(name) : ((await profileFromSessionId(c.req.header('mcp-session-id'), secret)) ?? PROFILES.default);
   if (!profile) {
     return c.json({ error: 'unknown_client', message: `Unknown client profile: ${param}. Valid client names: ${PROFILE_IDS.join(', ')}`, unknown: [param], valid: PROFILE_IDS }, 400);
   }
   c.set('profile', profile);
+  await next();
+  const initialize = !!message && typeof message === 'object' && (message as { method?: unknown }).method === 'initialize';
+  if (initialize && name !== undefined && c.res.status === 200) {
+    const res = new Response(c.res.body, c.res);
+    res.headers.set('mcp-session-id', await issueSessionId(profile, secret));
+    c.res = res;
+  }
+};
+
+/** Tools mode over the client's tool budget is served as a hybrid list (src/discovery/hybrid.ts); ?mode=tools keeps the full list. */
+const listingMode: Step = async (c, next) => {
+  if (c.var.mode === 'tools' && c.req.query('mode') !== 'tools' && overToolBudget(c.var.slice, c.var.profile)) c.set('mode', 'hybrid');
   await next();
 };
 

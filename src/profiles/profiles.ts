@@ -8,33 +8,38 @@ export interface Profile {
   id: ProfileId;
   /** Display name used in warnings. */
   label: string;
-  /** Max tool-name length after the client's own prefix, assuming a server name of up to SERVER_NAME_ALLOWANCE chars. */
+  /**
+   * Longest tool name the client takes after its own prefix, for a server name of up to SERVER_NAME_ALLOWANCE
+   * chars. Informational: the generator keeps every name within the tightest of these (docs/naming.md), and no
+   * profile renames a tool.
+   */
   maxName: number;
-  /** Tools the client takes (or uses well); above it the server instructions carry a warning line. */
+  /** Tools the client takes (or uses well); a slice above it is served as a hybrid list (src/discovery/hybrid.ts). */
   maxTools?: number;
   /**
    * Schema dialect of the listing:
    * - standard: the catalogue's schemas (draft-07 / 2020-12 common subset);
    * - gemini: no $ref/$defs (inlined), no additionalProperties, no root-level composition;
-   * - vscode: draft-07-clean inputSchema ($defs -> definitions, 2020-12-only keywords removed).
+   * - vscode: draft-07-clean inputSchema ($defs -> definitions, 2020-12-only keywords removed);
+   * - strict: OpenAI strict function calling (strict-schema.ts); arguments are mapped back (strict-arguments.ts).
    */
-  dialect: 'standard' | 'gemini' | 'vscode';
+  dialect: 'standard' | 'gemini' | 'vscode' | 'strict';
   /** Which result fields carry the data: both (structuredContent + text), or content only (no outputSchema advertised). */
   carry: 'both' | 'content';
 }
 
-/** Server names up to this long fit every profile's name budget. */
+/** Server names up to this long fit every profile's name budget (docs/naming.md: the same allowance). */
 export const SERVER_NAME_ALLOWANCE = 16;
 
 export const PROFILES: Record<ProfileId, Profile> = {
-  // Tightest common rules: names <= 40 already fit every client.
+  // Unknown clients: the generator's names (at most 41 chars) fit every known client.
   default: { id: 'default', label: 'default', maxName: 64, dialect: 'standard', carry: 'both' },
   // Cursor: server + tool name <= 60 chars, soft limit of 40 tools.
   cursor: { id: 'cursor', label: 'Cursor', maxName: 60 - SERVER_NAME_ALLOWANCE, maxTools: 40, dialect: 'standard', carry: 'both' },
   // Claude: mcp__<server>__<tool> <= 64. Claude Code shows structuredContent, claude.ai reads content: keep both.
   claude: { id: 'claude', label: 'Claude', maxName: 64 - 7 - SERVER_NAME_ALLOWANCE, dialect: 'standard', carry: 'both' },
-  // OpenAI: names <= 64, at most 128 tools, arrays need items.
-  openai: { id: 'openai', label: 'OpenAI', maxName: 64, maxTools: 128, dialect: 'standard', carry: 'both' },
+  // OpenAI: names <= 64, at most 128 tools, arrays need items; strict function calling needs the strict form.
+  openai: { id: 'openai', label: 'OpenAI', maxName: 64, maxTools: 128, dialect: 'strict', carry: 'both' },
   // Gemini: mcp_<server>_ prefix, truncated past 63; no $ref/$defs or additionalProperties; the model sees content only.
   gemini: { id: 'gemini', label: 'Gemini', maxName: 63 - 5 - SERVER_NAME_ALLOWANCE, dialect: 'gemini', carry: 'content' },
   // VS Code Copilot: draft-07-checked inputSchema, at most 128 tools, [a-z0-9_-] names.

@@ -5,6 +5,7 @@
 // SDK at run time: the first qualifying request per (view, era) is answered by the SDK, and the fast path is
 // enabled for that (view, era) only if the SDK's status, headers and body equal the template's byte for byte.
 // A mismatch (e.g. a new SDK version changing its envelope) disables the fast path for that key and is logged.
+import { hybridListing } from '../discovery/hybrid.ts';
 import { log } from '../lib/log.ts';
 import { viewOf } from '../profiles/view.ts';
 import type { RequestScope } from '../tools/scope.ts';
@@ -87,13 +88,14 @@ function fastResponse(era: Era, head: Uint8Array, id: string | number): Response
   return new Response(new Blob([head as Uint8Array<ArrayBuffer>, end]), { status: 200, headers: era === '2025' ? SSE_HEADERS : JSON_HEADERS });
 }
 
-/** The dispatcher's fast path (src/protocol/dispatch.ts): a plain tools/list in tools mode, from ready bytes. */
+/** The dispatcher's fast path (src/protocol/dispatch.ts): a plain tools/list in tools or hybrid mode, from ready bytes. */
 export function readyToolsList(scope: RequestScope, req: Request, message: unknown, viaSdk: () => Promise<Response>): Promise<Response> | undefined {
-  if (scope.mode !== 'tools') return undefined;
+  if (scope.mode !== 'tools' && scope.mode !== 'hybrid') return undefined;
   const key = readyListKey(req, message);
   if (!key) return undefined;
-  const view = viewOf(scope.catalogue, scope.slice, scope.profile);
-  return answerFromReadyBytes(key, (message as { id: string | number }).id, view, serverInfo(scope.catalogue), viaSdk);
+  // The listing object the SDK's server lists from (src/tools/surface.ts, src/discovery/hybrid.ts) is the proof's cache key.
+  const list = scope.mode === 'hybrid' ? hybridListing(scope.catalogue, scope.slice, scope.profile) : viewOf(scope.catalogue, scope.slice, scope.profile);
+  return answerFromReadyBytes(key, (message as { id: string | number }).id, list, serverInfo(scope.catalogue), viaSdk);
 }
 
 /**

@@ -1,13 +1,13 @@
 // Running one tool call for a request scope: the single path behind tools/call and discovery's call_tool.
-// Resolve the name within the scope, validate the arguments against the tool's inputSchema, call the upstream,
-// redact the caller's secrets, and log one tool_call line (outcome, latency, bytes).
+// Resolve the name within the scope, map a strict caller's arguments back (openai profile), validate them against the
+// tool's inputSchema, call the upstream, redact the caller's secrets, and log one tool_call line.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { redactSecrets } from '../auth/redact.ts';
 import type { CatalogueTool } from '../catalogue/types.ts';
 import { validate } from '../catalogue/validator.ts';
 import { log } from '../lib/log.ts';
 import { errorResult } from '../lib/tool-result.ts';
-import { viewOf } from '../profiles/view.ts';
+import { fromStrictArguments } from '../profiles/strict-arguments.ts';
 import { executeTool, type CallRecord } from '../upstream/execute.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
 import type { RequestScope } from './scope.ts';
@@ -24,12 +24,9 @@ interface ToolCall {
   result: CallToolResult;
 }
 
-/**
- * The tool `name` denotes in this scope. In tools mode a client calls the names its profile listed (which may be
- * shortened), and the catalogue's own names and aliases; the meta-tools hand out catalogue names.
- */
+/** The tool `name` (a catalogue name or alias; every profile lists the catalogue's names) denotes in this scope. */
 export function resolveTool(scope: RequestScope, name: string): CatalogueTool | undefined {
-  const tool = scope.mode === 'tools' ? viewOf(scope.catalogue, scope.slice, scope.profile).byName.get(name) : scope.catalogue.byName.get(name);
+  const tool = scope.catalogue.byName.get(name);
   return tool && scope.slice.names.has(tool.name) ? tool : undefined;
 }
 
@@ -50,8 +47,10 @@ export async function callTool(scope: RequestScope, name: string, args: Record<s
   return { tool, result };
 }
 
-async function run(scope: RequestScope, tool: CatalogueTool, args: Record<string, unknown>): Promise<{ result: CallToolResult; record: CallRecord }> {
-  const check = validate(tool.inputSchema, args);
+async function run(scope: RequestScope, tool: CatalogueTool, given: Record<string, unknown>): Promise<{ result: CallToolResult; record: CallRecord }> {
+  // The openai profile lists strict-form schemas (null = absent, free-form objects as JSON strings or pairs).
+  const { args, errors: mapErrors } = scope.profile.dialect === 'strict' ? fromStrictArguments(tool.inputSchema, given) : { args: given, errors: [] };
+  const check = mapErrors.length ? { valid: false, errors: mapErrors } : validate(tool.inputSchema, args);
   if (!check.valid) {
     // Argument errors are tool results (MCP 2025-11-25) so the model can correct itself.
     const text = `Invalid arguments for ${tool.name}:\n${check.errors.map((e) => `- ${e}`).join('\n')}\nCheck the tool's inputSchema and call it again.`;

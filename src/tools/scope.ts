@@ -7,8 +7,11 @@ import type { Slice } from '../catalogue/slices.ts';
 import type { Config } from '../config.ts';
 import type { Profile } from '../profiles/profiles.ts';
 
-/** tools: the slice's own tools. discover: the three discovery meta-tools over the slice (src/discovery). */
-export type EndpointMode = 'tools' | 'discover';
+/**
+ * tools: the slice's own tools. discover: the three discovery meta-tools over the slice (src/discovery). hybrid: the
+ * meta-tools plus the slice's most important tools, for a client whose tool budget the slice exceeds.
+ */
+export type EndpointMode = 'tools' | 'discover' | 'hybrid';
 
 export interface RequestScope {
   /** The catalogue as served: the runtime schema drop list applied (src/catalogue/schema-drops.ts). */

@@ -24,7 +24,7 @@ export interface SurfaceResult {
 
 /** tools mode: the slice's tools, as the client's profile lists them. */
 export function toolsSurface(scope: RequestScope): ToolSurface {
-  // The (slice, profile) view is computed once per isolate: compacted entries, dialect, name budget.
+  // The (slice, profile) view is computed once per isolate: compacted entries in the profile's dialect.
   const view = viewOf(scope.catalogue, scope.slice, scope.profile);
   const { source } = scope.catalogue.catalogue;
   const instructions = `Tools for ${source.title} (API version ${source.version}): ${scope.slice.listed.length} operations of its REST API. Each tool calls one HTTP operation; arguments are the operation's path, query, header and body parameters.`;

@@ -1,35 +1,24 @@
 // Focused generator tests on small fixture specs: naming, clashes, conversions, overrides, URL specs.
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue, OverridesError, SpecError, type BuildResult } from '../../scripts/catalog/build.ts';
-import { assignToolNames, argName, baseToolName, fitName } from '../../scripts/catalog/naming.ts';
+import { assignToolNames, argName, baseToolName, isHashedName } from '../../scripts/catalog/naming.ts';
 import type { CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
 import { namesProblems, structuralProblems } from '../../scripts/catalog/client-rules.ts';
 import { isJsonOrJsonWildcard } from '../../scripts/catalog/json-media-type.ts';
 import { listWithV1Client, wireTools } from './fixtures/corpus-suite.ts';
+import { MINI, miniVariant, tmp } from './fixtures/mini-spec.ts';
 
 const fx = (f: string) => new URL(`./fixtures/${f}`, import.meta.url).pathname;
-const MINI = fx('mini.yaml');
-const tmp = () => mkdtempSync(join(tmpdir(), 'catalog-test-'));
 const tool = (r: BuildResult, name: string): CatalogueTool => {
   const t = r.catalogue.tools.find((x) => x.name === name);
   if (!t) throw new Error(`no tool ${name} in ${r.catalogue.tools.map((x) => x.name).join(', ')}`);
   return t;
 };
 const props = (s: JsonSchema | undefined) => (s?.properties ?? {}) as Record<string, JsonSchema>;
-
-/** Write a modified copy of the mini spec. */
-function miniVariant(edit: (doc: any) => void): string {
-  const doc = YAML.parse(readFileSync(MINI, 'utf8'));
-  edit(doc);
-  const f = join(tmp(), 'spec.json');
-  writeFileSync(f, JSON.stringify(doc));
-  return f;
-}
 
 describe('naming', () => {
   it('derives snake_case names from operationIds and method+path', () => {
@@ -40,17 +29,7 @@ describe('naming', () => {
     expect(baseToolName(undefined, 'get', '/pets/{petId}/photos')).toBe('get_pets_by_pet_id_photos');
   });
 
-  it('shortens long names with a stable hash suffix at a word boundary', () => {
-    const long = 'actions_create_or_update_environment_secret_for_the_repository';
-    const a = fitName(long, 40);
-    expect(a.length).toBeLessThanOrEqual(40);
-    expect(a).toBe(`actions_create_or_update_${a.slice(-6)}`); // cut at a word boundary, not mid-word
-    expect(a).toMatch(/_[0-9a-f]{6}$/);
-    expect(fitName(long, 40)).toBe(a);
-    expect(fitName(`${long}x`, 40)).not.toBe(a);
-  });
-
-  it('resolves collisions deterministically: the operationId owner keeps the plain name', () => {
+  it('resolves collisions deterministically: the operationId owner keeps the plain name, the others get the path word that tells them apart', () => {
     const cands = [
       { key: 'GET /b', operationId: 'list-things', method: 'get', path: '/b' },
       { key: 'GET /a', operationId: 'listThings', method: 'get', path: '/a' },
@@ -61,7 +40,10 @@ describe('naming', () => {
     const n2 = assignToolNames([...cands].reverse(), 40);
     expect([...n1.entries()].sort()).toEqual([...n2.entries()].sort());
     expect(n1.get('GET /a')).toBe('list_things'); // operationId, smallest key
-    expect(n1.get('GET /b')).toMatch(/^list_things_[0-9a-f]{6}$/);
+    expect(n1.get('GET /b')).toBe('list_things_b');
+    expect(n1.get('GET /list/things')).toBe('get_list_things');
+    expect(n1.get('POST /list_things')).toBe('post_list_things');
+    expect([...n1.values()].some(isHashedName)).toBe(false);
     expect(new Set(n1.values()).size).toBe(cands.length);
   });
 
@@ -94,7 +76,8 @@ describe('naming', () => {
 
   it('honours --max-name', async () => {
     const r = await buildCatalogue(MINI, { maxName: 20 });
-    expect(namesProblems(r.catalogue.tools, 20)).toEqual([]);
+    expect(r.catalogue.tools.map((t) => t.name).filter((n) => n.length > 20)).toEqual([]);
+    expect(new Set(r.catalogue.tools.map((t) => t.name)).size).toBe(r.catalogue.tools.length);
     await expect(buildCatalogue(MINI, { maxName: 5 })).rejects.toThrow(/maxName/);
   });
 });
@@ -206,8 +189,8 @@ describe('mini spec conversion', () => {
 
   it('cuts recursion without overflowing, within the size budget', () => {
     const t = r.catalogue.tools.find((x) => x.http.path === '/tree')!;
-    expect(t.name.length).toBeLessThanOrEqual(40);
-    expect(t.name).toMatch(/^get_the_whole_tree_of_nodes_[0-9a-f]{6}$/);
+    expect(t.name).toBe('get_tree_every_descendant_recursively'); // shortened by meaning (filler and frequent words out, verb and head noun kept), no hash
+    expect(t.title).toBe('Get the whole tree of nodes including every descendant recursively'); // from the operationId, not the name
     expect(JSON.stringify(t.outputSchema).length).toBeLessThan(30_000);
     expect(r.report.warnings['depth-cut']!.count).toBeGreaterThan(0);
   });

@@ -9,6 +9,7 @@ import { createApp } from '../../src/app.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import type { Env } from '../../src/config.ts';
+import { hybridListing, overToolBudget } from '../../src/discovery/hybrid.ts';
 import { PROFILES, type ProfileId } from '../../src/profiles/profiles.ts';
 import { viewOf } from '../../src/profiles/view.ts';
 import { answerFromReadyBytes, readyListKey, readyListState } from '../../src/protocol/ready-tools-list.ts';
@@ -38,8 +39,9 @@ async function snapshot(res: Response) {
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2026-07-28'];
 
 describe('tools/list fast path', () => {
-  for (const path of ['/mcp/x/pulls', '/mcp/x/repos_core+issues_core?readonly=1', '/mcp/x/all']) {
-    for (const client of ['default', 'gemini', 'vscode', 'cursor'] as ProfileId[]) {
+  // Hybrid lists included: bare /mcp (101 tools) for Cursor, /mcp/x/all for Cursor, VS Code and OpenAI.
+  for (const path of ['/mcp/x/pulls', '/mcp/x/repos_core+issues_core?readonly=1', '/mcp/x/all', '/mcp', '/mcp/x/all?mode=tools']) {
+    for (const client of ['default', 'gemini', 'vscode', 'cursor', 'openai'] as ProfileId[]) {
       it(`${path} ?client=${client}: the fast answer equals the SDK's, byte for byte, in every protocol version`, async () => {
         const url = `${path}${path.includes('?') ? '&' : '?'}client=${client}`;
         for (const version of VERSIONS) {
@@ -51,9 +53,14 @@ describe('tools/list fast path', () => {
           const third = await snapshot(await appFetch(listRequest(version, 'req-8', url)));
           expect(third.body).toBe(first.body.replace('"id":7}', '"id":"req-8"}'));
         }
-        const slicePath = path.split('?')[0]!.replace('/mcp/x/', '').split('+');
-        const slice = sliceOf(loaded, { toolsets: slicePath, readOnly: path.includes('readonly') });
-        for (const version of VERSIONS) expect(readyListState(viewOf(loaded, slice, PROFILES[client]), version)).toBe('verified');
+        const route = path.split('?')[0]!;
+        const toolsets = route === '/mcp' ? loaded.catalogue.defaultToolsets! : route.replace('/mcp/x/', '').split('+');
+        const slice = sliceOf(loaded, { toolsets, readOnly: path.includes('readonly') });
+        const profile = PROFILES[client];
+        const hybrid = overToolBudget(slice, profile) && !path.includes('mode=tools');
+        const list = hybrid ? hybridListing(loaded, slice, profile) : viewOf(loaded, slice, profile);
+        if (hybrid) expect(list.tools.length).toBe(profile.maxTools);
+        for (const version of VERSIONS) expect(readyListState(list, version)).toBe('verified');
       });
     }
   }

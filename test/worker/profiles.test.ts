@@ -11,7 +11,7 @@ import { sliceOf } from '../../src/catalogue/slices.ts';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 import type { Env } from '../../src/config.ts';
 import { inferProfile, PROFILES } from '../../src/profiles/profiles.ts';
-import { fitName, viewOf } from '../../src/profiles/view.ts';
+import { viewOf } from '../../src/profiles/view.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
 
 const KEY = 'mcp_test_0123456789abcdef0123456789abcdef';
@@ -93,22 +93,20 @@ describe('client profiles', () => {
     await client.close();
   });
 
-  it('name budgets: Cursor and Claude get a shortened stable name that calls the same tool; the original name still works', async () => {
-    for (const id of ['cursor', 'claude'] as const) {
+  it('one name per tool: every profile lists the catalogue name unchanged (45 characters included) and calls it; an alias still works', async () => {
+    for (const id of ['default', 'cursor', 'claude', 'openai', 'gemini', 'vscode'] as const) {
       const client = await v1(`${BASE}/mcp?client=${id}`);
-      const names = (await client.listTools()).tools.map((t) => t.name);
-      const short = names.find((n) => n.startsWith('echo_get_with'))!;
-      expect(short.length).toBeLessThanOrEqual(PROFILES[id].maxName);
-      expect(short).toMatch(/^echo_get_with_[a-z0-9_]*_[0-9a-f]{6}$/);
-      expect((await client.callTool({ name: short, arguments: { id: 'n' } })).structuredContent).toMatchObject({ url: '/echo/n' });
-      expect((await client.callTool({ name: LONG, arguments: { id: 'm' } })).structuredContent).toMatchObject({ url: '/echo/m' });
+      const names = (await client.listTools()).tools.map((t) => t.name).sort();
+      expect(names, id).toEqual(loaded.catalogue.tools.map((t) => t.name).sort());
+      const call = async (name: string, idArg: string) => {
+        const r = await client.callTool({ name, arguments: { id: idArg } });
+        const text = (r.content as Array<{ type: string; text: string }>).find((b) => b.type === 'text')?.text ?? '';
+        return (r.structuredContent ?? JSON.parse(text)) as { url: string };
+      };
+      expect((await call(LONG, 'n')).url, id).toBe('/echo/n');
+      expect((await call('echo_old_name', 'm')).url, id).toBe('/echo/m');
       await client.close();
     }
-    // OpenAI allows 64 chars: the name is untouched.
-    const client = await v1(`${BASE}/mcp?client=openai`);
-    expect((await client.listTools()).tools.map((t) => t.name)).toContain(LONG);
-    await client.close();
-    expect(fitName(LONG, 44, new Set())).toBe(fitName(LONG, 44, new Set()));
   });
 
   it('an unknown ?client= is HTTP 400 listing the valid profiles', async () => {
@@ -160,13 +158,14 @@ describe('tool-count budgets and cache hints (embedded GitHub catalogue)', () =>
   const github = createApp(loadCatalogue(catalogueText));
   const ghFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => github.fetch(new Request(input, init), env);
 
-  it('Cursor on the whole catalogue gets a warning line in the server instructions; a small slice does not', async () => {
+  it('?mode=tools keeps the full list: Cursor on the whole catalogue gets every tool and a warning line; a small slice neither', async () => {
     const big = new ClientV1({ name: 'cursor-vscode', version: '1.0.0' });
-    await big.connect(new TransportV1(new URL(`${BASE}/mcp/x/all`), { fetch: ghFetch, requestInit: { headers: auth } }));
+    await big.connect(new TransportV1(new URL(`${BASE}/mcp/x/all?mode=tools`), { fetch: ghFetch, requestInit: { headers: auth } }));
     expect(big.getInstructions()).toMatch(/Warning: this endpoint lists 1\d{3} tools but Cursor uses at most 40/);
+    expect((await big.listTools()).tools.length).toBe(JSON.parse(catalogueText).tools.length);
     await big.close();
     const small = new ClientV1({ name: 'x', version: '1.0.0' });
-    await small.connect(new TransportV1(new URL(`${BASE}/mcp/x/pulls?client=cursor`), { fetch: ghFetch, requestInit: { headers: auth } }));
+    await small.connect(new TransportV1(new URL(`${BASE}/mcp/x/pulls?client=cursor&mode=tools`), { fetch: ghFetch, requestInit: { headers: auth } }));
     expect(small.getInstructions()).not.toContain('Warning');
     expect((await small.listTools()).tools.length).toBeLessThanOrEqual(40);
     await small.close();

@@ -1,0 +1,11 @@
+// snake_case words of an identifier, shared by tool naming and name shortening.
+
+/** "repos/list-for-org" -> "repos_list_for_org", "GetAccountsAccount" -> "get_accounts_account". */
+export function snake(s: string): string {
+  return s
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+}

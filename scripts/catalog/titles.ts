@@ -1,0 +1,93 @@
+// Tool titles and the scope line of descriptions: each tool carries its identity in its own words, never in
+// words taken from its generated name (docs/naming.md).
+import { snake } from './snake.ts';
+import { ABBREVIATIONS } from './name-words.ts';
+import { trimText } from './trim-text.ts';
+
+const TITLE_MAX = 100;
+
+/** The operation's summary; else the first sentence of its description; else its operationId in words; else "METHOD path". */
+export function toolTitle(op: { summary?: unknown; description?: unknown; operationId?: unknown }, method: string, path: string): string {
+  const summary = typeof op.summary === 'string' ? op.summary.trim() : '';
+  if (summary) return trimText(summary.split('\n')[0]!, TITLE_MAX);
+  const sentence = typeof op.description === 'string' ? firstSentence(trimText(op.description, 2000)) : '';
+  if (sentence) return trimText(sentence.charAt(0).toUpperCase() + sentence.slice(1), TITLE_MAX);
+  const words = typeof op.operationId === 'string' ? snake(op.operationId).replace(/_/g, ' ') : '';
+  if (words) return trimText(words.charAt(0).toUpperCase() + words.slice(1), TITLE_MAX);
+  return `${method.toUpperCase()} ${path}`;
+}
+
+/** First line, cut at the first sentence end; without its final period. */
+function firstSentence(text: string): string {
+  const line = text.split('\n').find((l) => l.trim())?.trim() ?? '';
+  const end = line.search(/[.!?](\s|$)/);
+  const s = end >= 0 ? line.slice(0, end + 1) : line;
+  return s.replace(/\.$/, '').trim();
+}
+
+export interface ScopedOp {
+  key: string;
+  method: string;
+  path: string;
+}
+
+/**
+ * Operations that differ from another only in scope: the same method on the same path once the leading scope
+ * (`/orgs/{org}`, `/enterprises/{enterprise}`, `/repos/{owner}/{repo}`, `/user`) is set aside. Returns
+ * key -> the scope in words ("organization", "repository", "the authenticated user").
+ */
+export function scopesOf(ops: ScopedOp[]): Map<string, string> {
+  type Member = { key: string; noun: string; own: boolean; label: string };
+  const groups = new Map<string, Member[]>();
+  for (const o of ops) {
+    const split = splitScope(o.path);
+    if (!split) continue;
+    const k = `${o.method.toUpperCase()} ${split.rest}`;
+    groups.set(k, [...(groups.get(k) ?? []), { key: o.key, ...split }]);
+  }
+  const out = new Map<string, string>();
+  for (const g of groups.values()) {
+    // A scope is a parameter (`/orgs/{org}`); a bare segment only when it is the caller's own of one (`/user` next to `/users/{username}`).
+    const scoped = g.filter((m) => !m.own || g.some((o) => !o.own && o.noun === m.noun));
+    if (new Set(scoped.map((m) => m.label)).size > 1) for (const m of scoped) out.set(m.key, m.label);
+  }
+  return out;
+}
+
+/** Leading version/"api" segments skipped, the scope is the first static segment and the parameters right after it. */
+function splitScope(path: string): { noun: string; own: boolean; rest: string; label: string } | undefined {
+  const segs = path.split('/').filter(Boolean);
+  let i = 0;
+  while (i < segs.length && /^(v\d+(\.\d+)*|api)$/i.test(segs[i]!)) i++;
+  const head = segs[i];
+  if (!head || head.startsWith('{')) return undefined;
+  let j = i + 1;
+  while (j < segs.length && segs[j]!.startsWith('{')) j++;
+  const rest = segs.slice(j);
+  if (!rest.some((s) => !s.startsWith('{'))) return undefined;
+  const noun = longForm(singular(snake(head)));
+  const own = j === i + 1;
+  return { noun, own, rest: rest.join('/'), label: own ? `the authenticated ${noun}` : noun };
+}
+
+const singular = (w: string) => w.replace(/ies$/, 'y').replace(/([^s])s$/, '$1');
+const LONG = new Map(Object.entries(ABBREVIATIONS).map(([long, short]) => [short, long]));
+const longForm = (w: string) => (LONG.get(w) ?? w).replace(/_/g, ' ');
+
+/**
+ * Starts the description proper with "Scope: <scope>." unless its first line already names the scope. The
+ * description proper is the first paragraph after a leading summary paragraph: the summary is the title, and
+ * compact listings show the paragraph after it.
+ */
+export function withScopeLine(description: string, scope: string | undefined, max: number, summary = ''): string {
+  if (!scope) return description;
+  const lead = /^(.*?)\n[ \t]*\n/s.exec(description);
+  const afterSummary = !!lead && !!summary.trim() && lead[1]!.trim() === summary.trim();
+  const head = afterSummary ? lead![0] : '';
+  const body = description.slice(head.length);
+  const firstLine = body.split('\n')[0]!.toLowerCase();
+  const noun = scope.replace(/^the authenticated /, '');
+  const short = ABBREVIATIONS[noun];
+  const named = scope.startsWith('the authenticated ') ? /\bauthenticated\b/.test(firstLine) : new RegExp(`\\b(${noun}|${short ?? noun})s?\\b`).test(firstLine);
+  return named ? description : trimText(`${head}Scope: ${scope}. ${body}`, max);
+}

@@ -1,0 +1,52 @@
+// Hybrid mode: what a client with a tool budget gets for a slice over it (docs/slices-profiles-discovery.md,
+// "Hybrid lists"). Instead of a list the client would silently cut, it lists the discovery trio (search_tools,
+// describe_tool, call_tool, over the whole slice) plus as many of the slice's most important typed tools as fit
+// (hybrid-order.ts). Every tool of the slice stays reachable: through call_tool, or by name in tools/call
+// (hybrid-surface.ts). Free of Worker-only imports: the Node token report measures these listings.
+import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
+import type { Slice } from '../catalogue/slices.ts';
+import type { JsonSchema } from '../catalogue/types.ts';
+import type { Profile } from '../profiles/profiles.ts';
+import { viewOf, type WireTool } from '../profiles/view.ts';
+import { importanceOrder } from './hybrid-order.ts';
+import { discoveryTools } from './listing.ts';
+
+export interface HybridListing {
+  /** The meta-tools first, then the typed tools in catalogue order. */
+  tools: WireTool[];
+  /** Names of the typed tools listed, with the outputSchema each advertised. */
+  advertised: Map<string, JsonSchema | undefined>;
+  instructions: string;
+}
+
+export const META_TOOLS = new Set(['search_tools', 'describe_tool', 'call_tool']);
+const listings = new WeakMap<Slice, Map<string, HybridListing>>();
+
+/** Whether a slice is over the profile's tool budget, so that bare tools mode serves it as a hybrid list. */
+export function overToolBudget(slice: Slice, profile: Profile): boolean {
+  return profile.maxTools !== undefined && slice.listed.length > profile.maxTools;
+}
+
+/** The hybrid listing of a slice for a profile with a tool budget; computed once per isolate per (slice, profile). */
+export function hybridListing(loaded: LoadedCatalogue, slice: Slice, profile: Profile): HybridListing {
+  let perSlice = listings.get(slice);
+  if (!perSlice) listings.set(slice, (perSlice = new Map()));
+  let hit = perSlice.get(profile.id);
+  if (!hit) perSlice.set(profile.id, (hit = buildHybrid(loaded, slice, profile)));
+  return hit;
+}
+
+function buildHybrid(loaded: LoadedCatalogue, slice: Slice, profile: Profile): HybridListing {
+  const meta = discoveryTools(profile);
+  const budget = Math.max(0, (profile.maxTools ?? slice.listed.length + meta.length) - meta.length);
+  const keep = new Set(importanceOrder(loaded, slice, META_TOOLS).slice(0, budget).map((t) => t.name));
+  const typed = viewOf(loaded, slice, profile).tools.filter((t) => keep.has(t.name));
+  const advertised = new Map(typed.map((t) => [t.name, t.outputSchema]));
+  const { source } = loaded.catalogue;
+  const instructions =
+    `Tools for ${source.title} (API version ${source.version}): ${slice.listed.length} operations of its REST API. ` +
+    `${profile.label} uses at most ${profile.maxTools} tools, so this list holds the ${typed.length} most used operations as typed tools (reads first) ` +
+    `plus search_tools, describe_tool and call_tool, which reach all ${slice.listed.length}: find an operation with search_tools, read its arguments ` +
+    `with describe_tool, then run it with call_tool. Add mode=tools to the URL to list every operation instead.`;
+  return { tools: [...meta, ...typed], advertised, instructions };
+}
