@@ -125,7 +125,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
   const info = isObj(doc.info) ? doc.info : {};
   const catalogue: Catalogue = {
     format: 1,
-    source: { title: String(info.title ?? ''), version: String(info.version ?? ''), spec: loaded.label, openapi: loaded.originalVersion },
+    source: { title: String(info.title ?? ''), version: String(info.version ?? ''), spec: loaded.label, openapi: loaded.originalVersion, digest: loaded.digest },
     defaultUpstream: serverUrl(doc, loaded.baseUrl),
     toolsets,
     ...(defaultToolsets ? { defaultToolsets } : {}),

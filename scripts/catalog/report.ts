@@ -27,7 +27,7 @@ function namesSection(n: import('./build.ts').BuildReport['names']): string[] {
   const out = ['## Tool names', ''];
   out.push(`- budget: ${n.budget} characters (docs/naming.md); shortened by meaning: ${n.shortened}`);
   out.push(`- hashed names (last resort): ${n.hashed.length}`);
-  out.push(`- deprecated aliases (renamed tools; the old name still works in tools/call for this catalogue version): ${n.deprecated.length}`, '');
+  out.push(`- deprecated aliases (renamed tools; the old name still works in tools/call until a regeneration from another spec version): ${n.deprecated.length}`, '');
   if (n.hashed.length) out.push('### Hashed names', '', ...n.hashed.map((h) => `- ${h}`), '');
   if (n.deprecated.length) out.push('### Renames kept as deprecated aliases', '', ...n.deprecated.map((d) => `- ${d.from} -> ${d.to} (${d.op})`), '');
   if (n.skipped.length) out.push('### Renames without an alias (the old name now belongs to another tool)', '', ...n.skipped.map((d) => `- ${d.from} -> ${d.to} (${d.op})`), '');

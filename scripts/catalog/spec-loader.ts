@@ -2,10 +2,12 @@
 // external $refs bundled into the document (@apidevtools/json-schema-ref-parser). Local refs stay as
 // `#/...` pointers: the schema converter resolves them lazily (so it keeps ref names for cycle/depth
 // control and never builds a cyclic object graph).
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
+import { sortKeys } from './serialize.ts';
 
 export interface LoadOptions {
   /** Fetch timeout in ms (default 30 s). */
@@ -23,6 +25,8 @@ interface LoadedSpec {
   label: string;
   /** Absolute URL of the spec when it came from the network (to resolve relative server URLs). */
   baseUrl?: string;
+  /** sha256 (16 hex) of the document as the spec's author wrote it (external refs bundled, before any conversion). */
+  digest: string;
   warnings: string[];
 }
 
@@ -133,6 +137,10 @@ export async function loadSpec(spec: string, opts: LoadOptions = {}): Promise<Lo
     }
   }
 
+  // Keys sorted, so the same document in JSON or YAML, reformatted or reordered, is the same spec. Taken before the
+  // 2.0 conversion: a new converter release is a generator change, not a new spec.
+  const digest = createHash('sha256').update(JSON.stringify(sortKeys(doc))).digest('hex').slice(0, 16);
+
   if (originalVersion === '2.0') {
     const { default: s2o } = (await import('swagger2openapi')) as any;
     try {
@@ -142,5 +150,5 @@ export async function loadSpec(spec: string, opts: LoadOptions = {}): Promise<Lo
       throw new SpecError(`Spec ${label}: Swagger 2.0 conversion failed: ${(e as Error).message}`);
     }
   }
-  return { doc, originalVersion, label, baseUrl, warnings };
+  return { doc, originalVersion, label, baseUrl, digest, warnings };
 }

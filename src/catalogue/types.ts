@@ -16,6 +16,11 @@ export interface Catalogue {
     spec: string;
     /** The spec's own OpenAPI/Swagger version string, e.g. "3.0.3" or "2.0". */
     openapi: string;
+    /**
+     * sha256 (first 16 hex) of the spec document, keys sorted. With `version` it is the spec's identity, which
+     * decides how long deprecated aliases live (docs/naming.md). Absent in catalogues written before it existed.
+     */
+    digest?: string;
   };
   /** Upstream base URL taken from the spec's servers (variables filled with defaults); UPSTREAM_URL overrides it. */
   defaultUpstream: string;

@@ -1,4 +1,4 @@
-// Deprecated aliases (docs/naming.md): a renamed tool keeps its old name for one catalogue version.
+// Deprecated aliases (docs/naming.md): a renamed tool keeps its old name until a regeneration from another spec version.
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
@@ -14,7 +14,7 @@ describe('deprecated aliases for renamed tools', () => {
   const read = (out: string) => JSON.parse(readFileSync(join(out, 'catalog.txt'), 'utf8')) as { tools: CatalogueTool[] };
   const byPath = (out: string, path: string) => read(out).tools.find((t) => t.http.path === path)!;
 
-  it('keeps a renamed tool\'s old name as an alias for one catalogue version; --check stays stable; hand renames stay', async () => {
+  it('keeps a renamed tool\'s old name while the spec stays the same, through generator changes; a new spec version drops it; hand renames stay', async () => {
     const err = quiet();
     try {
       const dir = tmp();
@@ -49,7 +49,24 @@ describe('deprecated aliases for renamed tools', () => {
       expect(await run()).toBe(0);
       expect(readFileSync(join(out, 'catalog.txt'), 'utf8')).toBe(text);
 
-      // The next catalogue version (anything else changes) drops it; the hand rename's alias stays.
+      // A generator change from the same spec (here: the committed catalogue as an older generator wrote it, with
+      // other schemas and descriptions) keeps the alias: renames by our own generator must reach a deployment.
+      const older = JSON.parse(text) as { tools: CatalogueTool[] };
+      for (const t of older.tools) {
+        t.inputSchema = { type: 'object', properties: {} };
+        t.description = `${t.description} (older generator)`;
+      }
+      writeFileSync(join(out, 'catalog.txt'), JSON.stringify(older));
+      expect(await run()).toBe(0);
+      expect(readFileSync(join(out, 'catalog.txt'), 'utf8')).toBe(text);
+
+      // The same document reformatted (YAML -> JSON, keys reordered) is the same spec.
+      const asJson = join(dir, 'spec.json');
+      writeFileSync(asJson, JSON.stringify(Object.fromEntries(Object.entries(doc).reverse())));
+      expect(await main(['--spec', asJson, '--out', out, '--overrides', join(dir, 'overrides.json'), '--quiet'])).toBe(0);
+      expect(byPath(out, '/counts').aliases).toEqual(['counts_get_all']);
+
+      // The next spec version drops it; the hand rename's alias stays.
       doc.paths['/owners'] = { get: { operationId: 'listOwners', responses: { 200: { description: 'ok' } } } };
       writeFileSync(spec, YAML.stringify(doc));
       expect(await run()).toBe(0);
@@ -58,6 +75,24 @@ describe('deprecated aliases for renamed tools', () => {
     } finally {
       err.mockRestore();
     }
+  });
+
+  it('knows a catalogue written before the spec digest existed by its source.version alone', async () => {
+    const first = await buildCatalogue(MINI);
+    const renamed = miniVariant((d) => {
+      d.paths['/counts'].get.operationId = 'counts/tally';
+    });
+    const second = await buildCatalogue(renamed, { previous: first.text });
+    const undigested = (version: string) => {
+      const c = JSON.parse(second.text);
+      delete c.source.digest;
+      c.source.version = version;
+      return JSON.stringify(c);
+    };
+    const aliasesAfter = async (previous: string) => (await buildCatalogue(renamed, { previous })).catalogue.tools.flatMap((t) => t.aliases ?? []);
+    expect(await aliasesAfter(second.text)).toEqual(['counts_get_all']);
+    expect(await aliasesAfter(undigested(second.catalogue.source.version))).toEqual(['counts_get_all']);
+    expect(await aliasesAfter(undigested('0.0.0-other'))).toEqual([]);
   });
 
   it('does not give an old name to a tool when another tool now has it', async () => {

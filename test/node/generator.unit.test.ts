@@ -109,7 +109,7 @@ describe('mini spec conversion', () => {
   });
 
   it('fills source, upstream (server variables) and toolsets', () => {
-    expect(r.catalogue.source).toEqual({ title: 'Mini', version: '1.0', spec: MINI, openapi: '3.0.3' });
+    expect(r.catalogue.source).toEqual({ title: 'Mini', version: '1.0', spec: MINI, openapi: '3.0.3', digest: expect.stringMatching(/^[0-9a-f]{16}$/) });
     expect(r.catalogue.defaultUpstream).toBe('https://eu.example.com/api');
     expect(r.catalogue.toolsets.pets).toEqual({ description: 'Pet operations' });
     expect(tool(r, 'list_pets').toolsets).toEqual(['pets']);
