@@ -6,6 +6,7 @@ import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType, readRequestBody } fro
 import type { Context, MiddlewareHandler } from 'hono';
 import { authenticate } from '../auth/bearer.ts';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
+import { noteSchemaMismatch } from '../catalogue/schema-autodrop.ts';
 import { withSchemaDrops } from '../catalogue/schema-drops.ts';
 import { intersect, sliceOf, UnknownNamesError, validateSliceSpec, type SliceSpec } from '../catalogue/slices.ts';
 import { readConfig, type Config, type Env } from '../config.ts';
@@ -114,7 +115,8 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step): (select: (c:
 
   const serve: Step = (c) => {
     const { catalogue, config, caller, slice, profile, mode, body } = c.var;
-    return serveMcp({ catalogue, config, caller, slice, profile, mode }, c.req.raw, body);
+    const reportSchemaMismatch = (tool: string, errors: readonly string[]) => noteSchemaMismatch(loaded, c.env, tool, errors);
+    return serveMcp({ catalogue, config, caller, slice, profile, mode, reportSchemaMismatch }, c.req.raw, body);
   };
 
   return (select) => [config, hostGuard, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, serve];
