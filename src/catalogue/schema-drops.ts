@@ -72,8 +72,8 @@ interface IsolateState {
   pending: Map<string, { entry: DropEntry; until: number }>;
 }
 
-/** How long an isolate applies an automatic drop it learnt of while its KV reads do not show it yet. */
-const PENDING_MS = 5 * 60_000;
+/** How long an isolate applies an automatic drop its KV reads do not show yet: KV's ~60 s propagation, twice. */
+const PENDING_MS = 120_000;
 
 // Per isolate: one state per catalogue.
 const states = new WeakMap<LoadedCatalogue, IsolateState>();
