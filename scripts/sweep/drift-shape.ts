@@ -73,8 +73,10 @@ export function otherTypeValue(like: unknown): unknown {
   return 'drift: a string in a map of structured values';
 }
 
-/** A member the enum does not list, of the same JSON type as its members. */
+/** A member the enum does not list, of the same JSON type as its members; undefined when there is none. */
 export function unknownEnumValue(members: unknown[]): unknown {
   if (members.every((m) => typeof m === 'number')) return Math.max(...(members as number[])) + 1000;
-  return 'drift_unknown_enum_value';
+  if (members.every((m) => typeof m === 'string')) return 'drift_unknown_enum_value';
+  if (members.every((m) => typeof m === 'boolean')) return [true, false].find((b) => !members.includes(b));
+  return undefined;
 }

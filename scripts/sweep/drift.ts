@@ -79,8 +79,9 @@ export function drift(idx: SpecIndex, value: unknown, schema: Schema | undefined
     let numeric = 0;
     for (const { key, info } of fields) {
       const v = value[key];
-      if (info.enum && v !== null && v !== undefined && typeof v !== 'object') {
-        value[key] = unknownEnumValue(info.enum);
+      const unknown = info.enum && v !== null && typeof v !== 'object' ? unknownEnumValue(info.enum) : undefined;
+      if (unknown !== undefined) {
+        value[key] = unknown;
         stats.unknownEnums++;
       } else if (typeof v === 'number' && (info.types.has('integer') || info.types.has('number')) && numeric++ % 2 === 0) {
         value[key] = String(v);

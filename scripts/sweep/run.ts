@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 import { validate } from '../../src/catalogue/validator.ts';
 import { buildCatalogue } from '../catalog/build.ts';
-import { isJsonOrJsonWildcard } from '../catalog/json-media-type.ts';
 import { loadSpec } from '../catalog/spec-loader.ts';
 import { GITHUB_SPEC, mockableSpec, startPrism, type Running } from '../lib/prism.ts';
 import { repoRoot } from '../lib/proc.ts';
@@ -139,7 +138,9 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
     }
     const spec = await loadSpec(specForMock);
     const idx = new SpecIndex(spec.doc);
-    const jsonTools = catalogue.tools.filter((t) => t.http.accept.some(isJsonOrJsonWildcard));
+    // Tools with a JSON success body: the generator gave them an outputSchema or says why not (a 204 declared as
+    // application/json, for one, has no body and counts as neither).
+    const jsonTools = catalogue.tools.filter((t) => t.outputSchema || t.outputSchemaDropped);
     const withOutputSchema = jsonTools.filter((t) => t.outputSchema).length;
     log(`catalogue: ${catalogue.tools.length} tools, ${withOutputSchema}/${jsonTools.length} JSON tools keep an outputSchema`);
 

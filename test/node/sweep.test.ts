@@ -72,6 +72,7 @@ describe('drift layer', () => {
             count: { type: 'integer' },
             ratio: { type: 'number' },
             size: { type: 'integer' },
+            deleted: { type: 'boolean', enum: [true] },
           },
         },
         Owner: { type: 'object', properties: { login: { type: ['string', 'null'] } } },
@@ -106,11 +107,13 @@ describe('drift layer', () => {
   it('values: enum members the spec does not list, and every other numeric field as a string', () => {
     const idx = new SpecIndex(doc);
     const s = stats();
-    const out = drift(idx, { id: 1, status: 'open', level: 2, count: 5, ratio: 0.5, size: 7 }, idx.responseSchema('GET', '/things/7', 200, 'application/json'), { values: true }, s) as any;
+    const out = drift(idx, { id: 1, status: 'open', level: 2, count: 5, ratio: 0.5, size: 7, deleted: true }, idx.responseSchema('GET', '/things/7', 200, 'application/json'), { values: true }, s) as any;
+    // Unknown members keep the members' JSON type.
     expect(out.status).toBe('drift_unknown_enum_value');
     expect(out.level).toBe(1002);
+    expect(out.deleted).toBe(false);
     expect([out.id, out.count, out.ratio, out.size]).toEqual(['1', 5, '0.5', 7]);
-    expect(s).toMatchObject({ unknownEnums: 2, numbersAsStrings: 2, extrasAdded: 0, strictNulls: 0 });
+    expect(s).toMatchObject({ unknownEnums: 3, numbersAsStrings: 2, extrasAdded: 0, strictNulls: 0 });
   });
   it('leaves values alone when both options are off, and unmatched paths still drift', () => {
     const idx = new SpecIndex(doc);
