@@ -52,3 +52,27 @@ export function mapValuesNote(values: JsonSchema): string {
   if (isObj(values.properties) || Array.isArray(values.anyOf)) return 'Map values: objects.';
   return 'Map of values.';
 }
+
+/**
+ * The schema without the drift tolerance, for readers that want the spec's shape rather than what validation
+ * accepts (code mode's declarations): no null in types or anyOf, no string beside a numeric type. Nullability the
+ * spec declared goes too, as the two cannot be told apart; every output value may be null anyway.
+ */
+export function withoutDriftTolerance(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutDriftTolerance);
+  if (!isObj(schema)) return schema;
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === 'properties' && isObj(v)) out[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, withoutDriftTolerance(s)]));
+    else if (k === 'type' && Array.isArray(v)) {
+      let types = (v as string[]).filter((t) => t !== 'null');
+      if (types.some((t) => NUMERIC.has(t))) types = types.filter((t) => t !== 'string');
+      if (types.length) out.type = types.length === 1 ? types[0] : types;
+    } else if (k === 'anyOf' && Array.isArray(v)) {
+      const branches = v.filter((b) => !(isObj(b) && b.type === 'null' && Object.keys(b).length === 1)).map(withoutDriftTolerance);
+      if (branches.length === 1 && Object.keys(schema).length === 1) return branches[0];
+      out.anyOf = branches;
+    } else out[k] = k === 'enum' || k === 'const' || k === 'required' ? v : withoutDriftTolerance(v);
+  }
+  return out;
+}

@@ -30,7 +30,8 @@ export class SchemaMismatchCounter extends DurableObject<Env> {
     // Counting starts afresh, so after `npm run schema -- restore` the tool needs a full window again.
     await this.ctx.storage.delete(key);
     const entry = autoDropEntry(window, settings, now);
-    await commitAutoDrop(this.env, tool, entry, 'durable_object');
+    // KV calls let other requests in; blocking them keeps the read-add-write of the list whole.
+    await this.ctx.blockConcurrencyWhile(() => commitAutoDrop(this.env, tool, entry, 'durable_object'));
     return { count: 0, dropped: entry };
   }
 }

@@ -21,8 +21,15 @@ const TOOL = 'pet_get';
 /** The fixture catalogue plus a tool whose upstream (/json/mismatch) answers {id: "not-a-number", name: 5}. */
 function catalogue(): Catalogue {
   const c = fixtureCatalogue();
-  c.tools.push({
-    name: TOOL,
+  for (const name of [TOOL, ...TWINS]) c.tools.push(drifter(name));
+  return c;
+}
+
+const TWINS = ['pet_twin_a', 'pet_twin_b'];
+
+function drifter(name: string): Catalogue['tools'][number] {
+  return {
+    name,
     title: 'Get a pet',
     description: 'Its upstream has drifted from the schema.',
     inputSchema: { type: 'object', properties: {} },
@@ -30,8 +37,7 @@ function catalogue(): Catalogue {
     annotations: { title: 'Get a pet', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     toolsets: ['echo'],
     http: { method: 'GET', path: '/json/mismatch', params: [], accept: ['application/json'] },
-  });
-  return c;
+  };
 }
 
 // A KV namespace in memory, for the isolate fallback (no Durable Object binding in these envs).
@@ -63,11 +69,11 @@ function isolate(env: Env) {
       await client.close();
     }
   };
-  const call = async () => {
+  const call = async (name = TOOL) => {
     const client = await v1();
     try {
       await client.listTools();
-      return await client.callTool({ name: TOOL, arguments: {} });
+      return await client.callTool({ name, arguments: {} });
     } finally {
       await client.close();
     }
@@ -186,5 +192,14 @@ describe('automatic schema drops, counted in the Durable Object', () => {
     for (const one of [a, b]) expect((await one.listed()).outputSchema).toBeDefined();
     expect((await a.call()).isError).toBe(true);
     expect(await bindings.KEYS!.get(DROPS_KEY)).toBe(JSON.stringify({ tools: {} }));
+  });
+
+  it('two tools reaching the threshold at once both end up on the stored list', async () => {
+    const env = baseEnv({ KEYS: bindings.KEYS, SCHEMA_MISMATCH_COUNTER: bindings.SCHEMA_MISMATCH_COUNTER, SCHEMA_AUTODROP_THRESHOLD: '2' });
+    const one = isolate(env);
+    for (const name of TWINS) expect((await one.call(name)).isError).toBe(true);
+    await Promise.all(TWINS.map((name) => one.call(name)));
+    const stored = parseDrops(await bindings.KEYS!.get(DROPS_KEY)).list.tools;
+    for (const name of TWINS) expect(stored[name]?.reason).toBe('auto');
   });
 });
