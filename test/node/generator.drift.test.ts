@@ -101,16 +101,14 @@ describe('drift tolerance of output schemas', () => {
   });
 
   it('typed maps keep no value schema, only a note; inputs are unchanged', () => {
-    const p = t(r).outputSchema!.properties as Record<string, JsonSchema>;
+    const output = tool(r, 'get_thing').outputSchema!;
+    const p = output.properties as Record<string, JsonSchema>;
     expect(p.labels).toEqual({ type: ['object', 'null'], description: 'Map values: string.' });
     expect(p.metrics).toEqual({ type: ['object', 'null'], description: 'Map values: object.' });
     expect(p.id).toEqual({ type: ['integer', 'string', 'null'], description: 'Format: int64.' });
-    expect(JSON.stringify(t(r).outputSchema)).not.toContain('required');
+    expect(JSON.stringify(output)).not.toContain('required');
     const input = tool(r, 'update_thing').inputSchema.properties as Record<string, JsonSchema>;
     expect(input.name).toEqual({ type: 'string' });
-    function t(b: BuildResult) {
-      return tool(b, 'get_thing');
-    }
   });
 
   it('acceptNull / widenOutputTypes: type lists, anyOf branches, composition beside a type, and nothing added where null passes already', () => {
