@@ -2,15 +2,15 @@
 // npm run schema -- restore <tool> [--local|--remote] …
 // npm run schema -- list [--local|--remote] …
 //
-// Edits the runtime schema drop list (KV key `schema-drops`, src/admin/drops.ts) through `wrangler kv`, so a
-// tool's outputSchema can be switched off without a redeploy. New isolates honour a change at once; running
+// Edits the runtime schema drop list (KV key `schema-drops`, src/catalogue/schema-drop-list.ts) through `wrangler kv`,
+// so a tool's outputSchema can be switched off without a redeploy, or an automatic drop (reason "auto") undone. New isolates honour a change at once; running
 // ones within SCHEMA_DROPS_TTL_SECONDS (default 60 s) plus KV's edge cache (about 60 s). docs/sweep.md.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DROPS_KEY, parseDrops, type DropList } from '../src/catalogue/schema-drop-list.ts';
+import { AUTO_REASON, DROPS_KEY, parseDrops, type DropList } from '../src/catalogue/schema-drop-list.ts';
 import { binDir, childEnv, repoRoot } from './lib/proc.ts';
 
 const USAGE =
@@ -135,7 +135,8 @@ export async function main(argv: string[]): Promise<number> {
       const list = readDrops(o);
       const entries = Object.entries(list.tools);
       if (!entries.length) process.stdout.write(`no tools dropped (${where})\n`);
-      for (const [name, e] of entries) process.stdout.write(`${name}\t${e.at ?? ''}\t${e.reason}\n`);
+      // Automatic drops (reason "auto") carry the first mismatching path and what happened.
+      for (const [name, e] of entries) process.stdout.write(`${[name, e.at ?? '', e.reason, ...(e.path ? [e.path] : []), ...(e.detail ? [e.detail] : [])].join('\t')}\n`);
       return 0;
     }
     if (cmd !== 'drop' && cmd !== 'restore') {
@@ -168,10 +169,12 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${name} is not on the drop list (${where}); nothing to do\n`);
         return 0;
       }
+      const auto = (list.tools[name] ?? list.tools[tool])?.reason === AUTO_REASON;
       delete list.tools[name];
       delete list.tools[tool];
       writeDrops(list, o);
       process.stdout.write(`restored outputSchema of ${name} (${where}); ${Object.keys(list.tools).length} tool(s) on the list\n`);
+      if (auto) process.stdout.write('It was dropped automatically: if its responses still fail the schema, the worker drops it again after SCHEMA_AUTODROP_THRESHOLD mismatches.\n');
     }
     process.stdout.write('New isolates apply it at once; running isolates within SCHEMA_DROPS_TTL_SECONDS (default 60 s) plus up to ~60 s of KV caching.\n');
     return 0;

@@ -27,6 +27,12 @@ export interface Env {
   CONFIG?: KVNamespace;
   /** Seconds an isolate reuses the schema drop list before reading it again (default 60). */
   SCHEMA_DROPS_TTL_SECONDS?: string;
+  /** Counts output-schema mismatches for the whole deployment (src/catalogue/schema-mismatch-counter.ts); absent = per isolate. */
+  SCHEMA_MISMATCH_COUNTER?: DurableObjectNamespace;
+  /** Mismatches within the window that drop a tool's outputSchema by themselves (default 5, at least 2); "0" or "off" disables. */
+  SCHEMA_AUTODROP_THRESHOLD?: string;
+  /** The window of SCHEMA_AUTODROP_THRESHOLD, in seconds (default 600). */
+  SCHEMA_AUTODROP_WINDOW_SECONDS?: string;
   /** Bearer for /admin routes; unset disables them. */
   ADMIN_TOKEN?: string;
   /** Usage store (src/usage, docs/usage.md); absent = no metering. */

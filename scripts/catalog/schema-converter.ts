@@ -9,6 +9,7 @@
 // operation never changes another tool's schema.
 import type { JsonSchema } from '../../src/catalogue/types.ts';
 import { isObj } from '../lib/is-object.ts';
+import { acceptNull, mapValuesNote, widenOutputTypes } from './output-drift.ts';
 import { schemaSize } from './schema-size.ts';
 import { trimText } from './trim-text.ts';
 
@@ -233,8 +234,7 @@ export class SchemaConverter {
 
     if (depthLeft < 0) {
       // Beyond the depth budget: keep only the top-level type when simple.
-      if (types.length === 1 && types[0] !== 'object' && types[0] !== 'array') out.type = types[0];
-      else if (types.length === 1) out.type = types[0];
+      if (types.length === 1) out.type = input ? types[0] : typeOf(widenOutputTypes(types));
       if (out.type === 'array') out.items = {};
       delete out.format;
       delete out.enum;
@@ -283,7 +283,8 @@ export class SchemaConverter {
           dropped = true;
           continue;
         }
-        props[k] = this.conv(v, mode, depthLeft - 1, limits, `${where}.${k}`);
+        const prop = this.conv(v, mode, depthLeft - 1, limits, `${where}.${k}`);
+        props[k] = input ? prop : acceptNull(prop);
         kept.add(k);
       }
       out.properties = props;
@@ -295,7 +296,8 @@ export class SchemaConverter {
     }
     if (isObj(n.additionalProperties)) {
       const ap = this.conv(n.additionalProperties, mode, depthLeft - 1, limits, `${where}[*]`);
-      if (Object.keys(ap).length) out.additionalProperties = ap;
+      if (Object.keys(ap).length && input) out.additionalProperties = ap;
+      else if (Object.keys(ap).length) notes.push(mapValuesNote(ap));
     }
     if (input && isObj(n.patternProperties)) {
       const pp: Record<string, JsonSchema> = {};
@@ -320,6 +322,7 @@ export class SchemaConverter {
       } else {
         out.items = {};
       }
+      if (!input) out.items = acceptNull(out.items as JsonSchema);
       if (types.length === 0) types.push('array');
     }
     if (isObjectType && types.length === 0) types.push('object');
@@ -360,6 +363,7 @@ export class SchemaConverter {
     }
 
     // ---- finish type / nullability
+    if (!input) types = widenOutputTypes(types);
     if (types.length === 1) out.type = types[0];
     else if (types.length > 1) out.type = types;
     if (types.includes('array') && out.items === undefined) out.items = {};
@@ -389,3 +393,5 @@ export class SchemaConverter {
     return uniq.length === 1 ? uniq[0]! : { anyOf: uniq };
   }
 }
+
+const typeOf = (types: string[]): string | string[] => (types.length === 1 ? types[0]! : types);

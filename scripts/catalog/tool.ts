@@ -42,6 +42,6 @@ export function buildTool(conv: SchemaConverter, o: Operation, name: string, tex
   if (response.outputSchema) {
     tool.outputSchema = response.outputSchema;
     if (response.outputWrapped) tool.outputWrapped = true;
-  }
+  } else if (response.dropped) tool.outputSchemaDropped = response.dropped;
   return tool;
 }

@@ -21,6 +21,8 @@ export interface WranglerDevOptions {
   persistTo?: string;
   /** Startup timeout, ms (bundling plus the first request that loads the catalogue). */
   timeoutMs?: number;
+  /** wrangler's --log-level; "log" also prints the Worker's own console.log lines (src/lib/log.ts). Default info. */
+  logLevel?: 'info' | 'log';
 }
 
 export interface RunningWorker extends Running {
@@ -71,7 +73,7 @@ export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<R
     '--inspector-port', String(await freePort()),
     '--persist-to', persistTo,
     '--show-interactive-dev-session=false',
-    '--log-level', 'info',
+    '--log-level', opts.logLevel ?? 'info',
   ];
   for (const [k, v] of Object.entries(opts.vars ?? {})) args.push('--var', `${k}:${v}`);
   const t0 = Date.now();

@@ -1,6 +1,6 @@
 // npm run sweep -- [--spec <file|url>] [--upstream <url>] [--calls <n>] [--sample <n>] [--tools a,b]
 //                  [--readonly] [--overrides <file>] [--write-overrides] [--report <file>] [--all]
-// Exit status: 0 clean; 1 protocol/transport failures, a failed listing, or (without --write-overrides)
+// Exit status: 0 clean; 1 protocol/transport failures, an isError on an upstream 2xx, a failed listing, or (without --write-overrides)
 // a tool whose results fail its advertised outputSchema; 2 bad usage.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -11,7 +11,7 @@ import { runSweep } from './run.ts';
 
 const USAGE =
   'npm run sweep -- [--spec <file|url>] [--upstream <url>] [--calls <n>] [--sample <n>] [--tools a,b] [--readonly]\n' +
-  '                 [--overrides <file>] [--write-overrides] [--report <file>] [--all] [--no-nulls] [--no-extras] [--mock prism|builtin]\n' +
+  '                 [--overrides <file>] [--write-overrides] [--report <file>] [--all] [--no-nulls] [--no-extras] [--no-values] [--mock prism|builtin]\n' +
   'Without --spec: the embedded catalogue (catalog/catalog.txt) and its overrides (catalog/overrides.json).';
 
 export async function main(argv: string[]): Promise<number> {
@@ -32,6 +32,7 @@ export async function main(argv: string[]): Promise<number> {
         all: { type: 'boolean', default: false },
         'no-nulls': { type: 'boolean', default: false },
         'no-extras': { type: 'boolean', default: false },
+        'no-values': { type: 'boolean', default: false },
         concurrency: { type: 'string', default: '3' },
         mock: { type: 'string', default: 'prism' },
         help: { type: 'boolean', default: false },
@@ -83,7 +84,7 @@ export async function main(argv: string[]): Promise<number> {
     readOnly: a.readonly,
     mock: a.mock as 'prism' | 'builtin',
     ...(overrides && (a.overrides || !a.spec) ? { overrides } : {}),
-    drift: { nulls: !a['no-nulls'], extras: !a['no-extras'] },
+    drift: { nulls: !a['no-nulls'], extras: !a['no-extras'], values: !a['no-values'] },
     progress,
   });
   process.stdout.write(formatReport(report, a.all) + '\n');

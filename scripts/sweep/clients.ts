@@ -3,14 +3,30 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-export type CallClass = 'ok' | 'upstream_error' | 'invalid_arguments' | 'schema_mismatch' | 'protocol_error' | 'transport_failure';
-export const CLASSES: CallClass[] = ['ok', 'upstream_error', 'invalid_arguments', 'schema_mismatch', 'protocol_error', 'transport_failure'];
+export type CallClass = 'ok' | 'upstream_error' | 'invalid_arguments' | 'schema_mismatch' | 'error_on_2xx' | 'protocol_error' | 'transport_failure';
+export const CLASSES: CallClass[] = ['ok', 'upstream_error', 'invalid_arguments', 'schema_mismatch', 'error_on_2xx', 'protocol_error', 'transport_failure'];
 export type ClientName = 'v1' | 'v2';
 
 /** Server-side check in tool execution (src/upstream/response.ts SCHEMA_MISMATCH_MESSAGE). */
 const SERVER_MISMATCH = 'did not match the declared output schema';
 /** Client-side check (both SDKs): -32602 with this prefix. */
 const CLIENT_MISMATCH = 'Structured content does not match';
+
+/**
+ * isError texts for calls the upstream did not answer with a success (src/upstream/errors.ts and execute.ts): an HTTP
+ * error status, no answer, a redirect that was not followed, or a body over the size limit. Every other isError that
+ * is neither an argument error nor a schema mismatch came from a 2xx, and the sweep fails on it.
+ */
+const UPSTREAM_FAILURE = [
+  /^Upstream error: HTTP [1-5]\d\d\b/,
+  /^Could not reach the upstream /,
+  /^The upstream did not answer .* within \d+ ms/,
+  /^The connection to the upstream failed while reading/,
+  /^The call to .* was cancelled\./,
+  /^The upstream redirected /,
+  /^The upstream answered .* with HTTP 3\d\d /,
+  /^The upstream response to .* is larger than the \d+-byte limit/,
+];
 
 interface Classified {
   class: CallClass;
@@ -85,7 +101,9 @@ export function classifyResult(result: unknown): Classified {
     const text = textOf(r);
     if (text.includes(SERVER_MISMATCH)) return { class: 'schema_mismatch', side: 'server', detail: text.slice(0, 400) };
     if (/^Invalid arguments for /.test(text)) return { class: 'invalid_arguments', detail: text.slice(0, 400) };
-    return { class: 'upstream_error', detail: text.slice(0, 200) };
+    if (UPSTREAM_FAILURE.some((re) => re.test(text))) return { class: 'upstream_error', detail: text.slice(0, 200) };
+    // Anything else is an isError the worker made out of an upstream success (src/upstream/response.ts): a failure.
+    return { class: 'error_on_2xx', detail: text.slice(0, 400) };
   }
   return { class: 'ok' };
 }

@@ -1,24 +1,35 @@
 // The drift layer: an HTTP proxy in front of the upstream (Prism or a real API) that makes JSON
-// responses look like a live API that has moved on from its spec:
-//   - every JSON object, at every level, gets undeclared fields (a scalar and a nested object);
-//   - fields the spec declares nullable are sent as null (every other response, so the non-null
-//     shape of nested objects is exercised too).
+// responses look like a live API that has moved on from its spec (docs/sweep.md lists each kind):
+//   - extras: every JSON object, at every level, gets undeclared fields (a scalar and a nested object); a typed map
+//     (additionalProperties: {…}) instead gets two new keys, one valued as declared and one of another type;
+//   - nulls (every other response, so the non-null shape of nested objects is exercised too): fields the spec
+//     declares nullable are sent as null, and so is one field per object that the spec does not mark nullable;
+//   - values: enum fields carry a member the spec does not list, and every other numeric field is sent as a string.
 // It needs the spec (OpenAPI 3.x, as loaded by scripts/catalog/spec-loader.ts) to find each response's schema.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isObj } from '../lib/is-object.ts';
 import { generateValue } from './args.ts';
+import { fieldInfo, otherTypeValue, shapeOf, unknownEnumValue } from './drift-shape.ts';
+import { SpecIndex } from './spec-index.ts';
+
+export { SpecIndex };
 
 type Schema = Record<string, any>;
 
 export const DRIFT_SCALAR = '_drift_note';
 export const DRIFT_OBJECT = '_drift_meta';
+/** New keys of a typed map: one whose value follows the declared value schema, one of another type. */
+export const DRIFT_MAP_TYPED = '_drift_map_typed';
+export const DRIFT_MAP_OTHER = '_drift_map_other';
 
 interface DriftOptions {
-  /** Set nullable fields to null. */
+  /** Set nullable fields to null, and one non-nullable field per object. */
   nulls: boolean;
-  /** Add undeclared fields. */
+  /** Add undeclared fields and map keys. */
   extras: boolean;
+  /** Unknown enum members, numbers sent as strings. */
+  values: boolean;
 }
 
 export interface DriftStats {
@@ -26,121 +37,30 @@ export interface DriftStats {
   jsonResponses: number;
   matched: number;
   extrasAdded: number;
+  /** Nullable fields sent as null. */
   nullsSet: number;
+  /** Fields the spec does not mark nullable, sent as null. */
+  strictNulls: number;
+  /** New keys in typed maps (both kinds). */
+  mapEntries: number;
+  unknownEnums: number;
+  numbersAsStrings: number;
 }
 
-interface Route {
-  method: string;
-  re: RegExp;
-  params: number;
-  op: Schema;
-}
+export const emptyDriftStats = (): DriftStats => ({
+  requests: 0,
+  jsonResponses: 0,
+  matched: 0,
+  extrasAdded: 0,
+  nullsSet: 0,
+  strictNulls: 0,
+  mapEntries: 0,
+  unknownEnums: 0,
+  numbersAsStrings: 0,
+});
 
-export class SpecIndex {
-  readonly doc: Schema;
-  private routes: Route[] = [];
-  constructor(doc: Schema) {
-    this.doc = doc;
-    for (const [path, item] of Object.entries<Schema>(doc.paths ?? {})) {
-      if (!isObj(item)) continue;
-      const src = path
-        .split(/(\{[^}]+\})/)
-        .map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-        .join('');
-      const re = new RegExp(`^${src}/?$`);
-      const params = (path.match(/\{/g) ?? []).length;
-      for (const m of ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']) {
-        if (isObj(item[m])) this.routes.push({ method: m.toUpperCase(), re, params, op: item[m] });
-      }
-    }
-    // Literal segments win over templated ones, as in every router.
-    this.routes.sort((a, b) => a.params - b.params);
-  }
-
-  /** The first success response of `method path` (status and JSON schema), for the built-in mock. */
-  successResponse(method: string, path: string): { status: number; schema?: Schema; json: boolean } | undefined {
-    const route = this.routes.find((r) => r.method === method && r.re.test(path));
-    if (!route) return undefined;
-    const responses = route.op.responses ?? {};
-    const code = Object.keys(responses).filter((k) => /^2(\d\d|XX)$/i.test(k)).sort()[0] ?? (responses.default ? 'default' : undefined);
-    if (!code) return { status: 400, json: false };
-    const status = /^\d+$/.test(code) ? Number(code) : 200;
-    const content = this.deref(responses[code])?.content;
-    if (!isObj(content)) return { status, json: false };
-    const entry = Object.entries<Schema>(content).find(([k]) => /json|\*\/\*/i.test(k))?.[1];
-    return isObj(entry?.schema) ? { status, schema: entry.schema, json: true } : { status, json: false };
-  }
-
-  /** The JSON schema of the response to `method path` with `status` (path without query). */
-  responseSchema(method: string, path: string, status: number, contentType: string | null): Schema | undefined {
-    const route = this.routes.find((r) => r.method === method && r.re.test(path));
-    if (!route) return undefined;
-    const responses = route.op.responses ?? {};
-    const resp = this.deref(responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default);
-    const content = resp?.content;
-    if (!isObj(content)) return undefined;
-    const mt = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-    const entry = content[mt] ?? Object.entries<Schema>(content).find(([k]) => /json|\*\/\*/.test(k))?.[1];
-    return isObj(entry?.schema) ? entry.schema : undefined;
-  }
-
-  deref(s: unknown, depth = 0): Schema | undefined {
-    if (!isObj(s)) return undefined;
-    if (typeof s.$ref === 'string' && s.$ref.startsWith('#/') && depth < 30) {
-      const target = s.$ref
-        .slice(2)
-        .split('/')
-        .reduce<any>((o, k) => (o == null ? o : o[decodeURIComponent(k).replace(/~1/g, '/').replace(/~0/g, '~')]), this.doc);
-      const { $ref: _r, ...rest } = s;
-      const t = this.deref(target, depth + 1) ?? {};
-      return Object.keys(rest).length ? { ...t, ...rest } : t;
-    }
-    return s;
-  }
-}
-
-interface Shape {
-  props: Map<string, Schema[]>;
-  required: Set<string>;
-  /** A map-like object (additionalProperties is a schema): values follow it, no drift fields. */
-  mapValues?: Schema;
-  items: Schema[];
-}
-
-/** Everything a value may be, flattened over $ref / allOf / anyOf / oneOf (a few levels). */
-function shapeOf(idx: SpecIndex, schemas: Schema[]): Shape {
-  const shape: Shape = { props: new Map(), required: new Set(), items: [] };
-  const visit = (raw: unknown, depth: number, viaAllOf: boolean) => {
-    const s = idx.deref(raw);
-    if (!s || depth > 6) return;
-    if (isObj(s.properties)) {
-      for (const [k, v] of Object.entries(s.properties)) {
-        if (!shape.props.has(k)) shape.props.set(k, []);
-        if (isObj(v)) shape.props.get(k)!.push(v);
-      }
-    }
-    if (Array.isArray(s.required) && (viaAllOf || depth === 0)) for (const r of s.required) shape.required.add(r);
-    if (isObj(s.additionalProperties) && Object.keys(s.additionalProperties).length && !shape.mapValues) shape.mapValues = s.additionalProperties;
-    if (isObj(s.items)) shape.items.push(s.items);
-    for (const part of s.allOf ?? []) visit(part, depth + 1, true);
-    for (const part of [...(s.anyOf ?? []), ...(s.oneOf ?? [])]) visit(part, depth + 1, false);
-  };
-  for (const s of schemas) visit(s, 0, true);
-  return shape;
-}
-
-function isNullable(idx: SpecIndex, raw: unknown, depth = 0): boolean {
-  const s = idx.deref(raw);
-  if (!s || depth > 5) return false;
-  if (s.nullable === true || s['x-nullable'] === true || s.type === 'null') return true;
-  if (Array.isArray(s.type) && s.type.includes('null')) return true;
-  if (Array.isArray(s.enum) && s.enum.includes(null)) return true;
-  for (const part of [...(s.anyOf ?? []), ...(s.oneOf ?? [])]) if (isNullable(idx, part, depth + 1)) return true;
-  return false;
-}
-
-/** Mutates `value` in place; returns counts. */
-export function drift(idx: SpecIndex, value: unknown, schema: Schema | undefined, opts: DriftOptions, stats: DriftStats, depth = 0): unknown {
+/** Mutates `value` in place and counts what it changed. */
+export function drift(idx: SpecIndex, value: unknown, schema: Schema | undefined, opts: Partial<DriftOptions>, stats: DriftStats, depth = 0): unknown {
   if (depth > 40) return value;
   const schemas = schema ? [schema] : [];
   if (Array.isArray(value)) {
@@ -154,18 +74,42 @@ export function drift(idx: SpecIndex, value: unknown, schema: Schema | undefined
     const ps = shape.props.get(key)?.[0] ?? (shape.props.has(key) ? undefined : shape.mapValues);
     value[key] = drift(idx, value[key], ps, opts, stats, depth + 1);
   }
+  const fields = [...shape.props].filter(([, ps]) => ps.length).map(([key, ps]) => ({ key, info: fieldInfo(idx, ps) }));
+  if (opts.values) {
+    let numeric = 0;
+    for (const { key, info } of fields) {
+      const v = value[key];
+      const unknown = info.enum && v !== null && typeof v !== 'object' ? unknownEnumValue(info.enum) : undefined;
+      if (unknown !== undefined) {
+        value[key] = unknown;
+        stats.unknownEnums++;
+      } else if (typeof v === 'number' && (info.types.has('integer') || info.types.has('number')) && numeric++ % 2 === 0) {
+        value[key] = String(v);
+        stats.numbersAsStrings++;
+      }
+    }
+  }
   if (opts.nulls) {
-    for (const [key, ps] of shape.props) {
-      if (ps.length && ps.some((p) => isNullable(idx, p)) && value[key] !== null) {
+    let strict = false;
+    for (const { key, info } of fields) {
+      if (value[key] === null) continue;
+      if (info.nullable) {
         value[key] = null;
         stats.nullsSet++;
+      } else if (!strict && key in value && typeof value[key] !== 'object') {
+        // One non-nullable scalar per object, so the object's other fields (and nested drift) still arrive.
+        value[key] = null;
+        stats.strictNulls++;
+        strict = true;
       }
     }
   }
   if (opts.extras && shape.mapValues) {
-    // additionalProperties is a schema: the undeclared field must follow it, as the spec allows.
-    value[DRIFT_SCALAR] = generateValue(shape.mapValues, idx.doc, depth);
-    stats.extrasAdded++;
+    // A typed map: a new key whose value follows the declared schema, and one whose value does not.
+    const typed = generateValue(shape.mapValues, idx.doc, depth);
+    value[DRIFT_MAP_TYPED] = typed;
+    value[DRIFT_MAP_OTHER] = otherTypeValue(typed);
+    stats.mapEntries += 2;
   } else if (opts.extras) {
     value[DRIFT_SCALAR] = `undeclared field added by the sweep at depth ${depth}`;
     value[DRIFT_OBJECT] = { level: depth, tags: ['drift'], nested: { flag: true } };
@@ -226,7 +170,7 @@ export interface DriftProxy {
 export async function startDriftProxy(upstream: string, idx: SpecIndex, opts: Partial<DriftOptions> = {}): Promise<DriftProxy> {
   const base = new URL(upstream);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const stats: DriftStats = { requests: 0, jsonResponses: 0, matched: 0, extrasAdded: 0, nullsSet: 0 };
+  const stats = emptyDriftStats();
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
@@ -263,7 +207,7 @@ export async function startDriftProxy(upstream: string, idx: SpecIndex, opts: Pa
         stats.jsonResponses++;
         const schema = idx.responseSchema(method, target.pathname.slice(prefix.length) || '/', upstreamRes.status, ct);
         if (schema) stats.matched++;
-        const mode: DriftOptions = { extras: opts.extras ?? true, nulls: (opts.nulls ?? true) && n % 2 === 1 };
+        const mode: DriftOptions = { extras: opts.extras ?? true, nulls: (opts.nulls ?? true) && n % 2 === 1, values: opts.values ?? true };
         out = Buffer.from(JSON.stringify(drift(idx, data, schema, mode, stats)));
       } catch {
         /* not JSON after all: pass it through */

@@ -10,6 +10,7 @@ const SHORT: Record<CallClass, string> = {
   upstream_error: 'upstream',
   invalid_arguments: 'bad-args',
   schema_mismatch: 'mismatch',
+  error_on_2xx: 'error-2xx',
   protocol_error: 'protocol',
   transport_failure: 'transport',
 };
@@ -27,7 +28,11 @@ export function formatReport(r: SweepReport, all = false): string {
   out.push(
     `  outputSchema kept: ${r.catalogue.withOutputSchema}/${r.catalogue.jsonTools} JSON tools (${(r.catalogue.keptRatio * 100).toFixed(1)}%)`,
   );
-  out.push(`  drift: ${r.drift.jsonResponses} JSON responses (${r.drift.matched} matched to a spec schema), ${r.drift.extrasAdded} undeclared fields, ${r.drift.nullsSet} nulls`);
+  const d = r.drift;
+  out.push(
+    `  drift: ${d.jsonResponses} JSON responses (${d.matched} matched to a spec schema), ${d.extrasAdded} undeclared fields, ${d.mapEntries} new map keys, ` +
+      `${d.nullsSet} nulls in nullable fields, ${d.strictNulls} in non-nullable ones, ${d.unknownEnums} unknown enum values, ${d.numbersAsStrings} numbers as strings`,
+  );
   const interesting = (t: ToolReport) => all || CLASSES.some((c) => c !== 'ok' && c !== 'upstream_error' && t.counts[c] > 0);
   const rows = r.tools.filter(interesting);
   out.push('');
@@ -53,10 +58,12 @@ export function formatReport(r: SweepReport, all = false): string {
   out.push('');
   out.push(
     r.failed
-      ? 'RESULT: FAILED (protocol/transport failure or a client could not list the tools)'
+      ? r.errorOn2xxTools.length
+        ? `RESULT: FAILED (isError for an upstream success in ${r.errorOn2xxTools.length} tool(s): ${r.errorOn2xxTools.join(', ')}${r.totals.protocol_error + r.totals.transport_failure ? '; and protocol/transport failures' : ''})`
+        : 'RESULT: FAILED (protocol/transport failure or a client could not list the tools)'
       : r.failingSchemaTools.length
         ? `RESULT: ${r.failingSchemaTools.length} tool(s) advertise an outputSchema their results fail: ${r.failingSchemaTools.join(', ')}`
-        : 'RESULT: ok (no protocol or transport failures; every advertised outputSchema held)',
+        : 'RESULT: ok (no protocol or transport failures, no isError on an upstream success; every advertised outputSchema held)',
   );
   return out.join('\n');
 }

@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 import { validate } from '../../src/catalogue/validator.ts';
 import { buildCatalogue } from '../catalog/build.ts';
-import { isJsonOrJsonWildcard } from '../catalog/json-media-type.ts';
 import { loadSpec } from '../catalog/spec-loader.ts';
 import { GITHUB_SPEC, mockableSpec, startPrism, type Running } from '../lib/prism.ts';
 import { repoRoot } from '../lib/proc.ts';
@@ -39,8 +38,8 @@ interface SweepOptions {
   prismTimeoutMs?: number;
   /** Parallel tools in flight. Default 3. */
   concurrency?: number;
-  /** Drift options (both on by default). */
-  drift?: { extras?: boolean; nulls?: boolean };
+  /** Drift options (all on by default). */
+  drift?: { extras?: boolean; nulls?: boolean; values?: boolean };
   progress?: (line: string) => void;
 }
 
@@ -87,7 +86,9 @@ export interface SweepReport {
   tools: ToolReport[];
   /** Tools that advertise an outputSchema and had results failing it (server- or client-side). */
   failingSchemaTools: string[];
-  /** Any protocol or transport failure, or a failed listing. */
+  /** Tools with an isError result for a call the upstream answered with a success. */
+  errorOn2xxTools: string[];
+  /** Any protocol or transport failure, an isError on an upstream 2xx, or a failed listing. */
   failed: boolean;
 }
 
@@ -137,7 +138,9 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
     }
     const spec = await loadSpec(specForMock);
     const idx = new SpecIndex(spec.doc);
-    const jsonTools = catalogue.tools.filter((t) => t.http.accept.some(isJsonOrJsonWildcard));
+    // Tools with a JSON success body: the generator gave them an outputSchema or says why not (a 204 declared as
+    // application/json, for one, has no body and counts as neither).
+    const jsonTools = catalogue.tools.filter((t) => t.outputSchema || t.outputSchemaDropped);
     const withOutputSchema = jsonTools.filter((t) => t.outputSchema).length;
     log(`catalogue: ${catalogue.tools.length} tools, ${withOutputSchema}/${jsonTools.length} JSON tools keep an outputSchema`);
 
@@ -170,7 +173,8 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
     log('starting wrangler dev …');
     const worker = await startWranglerDev({
       ...(catalogueDir ? { catalogueDir } : {}),
-      vars: { UPSTREAM_URL: proxy.url, CREDENTIAL_MODE: 'key', API_KEY: SWEEP_KEY },
+      // The sweep measures the catalogue as built: the worker must not drop failing schemas by itself mid-run.
+      vars: { UPSTREAM_URL: proxy.url, CREDENTIAL_MODE: 'key', API_KEY: SWEEP_KEY, SCHEMA_AUTODROP_THRESHOLD: '0' },
     });
     running.push(worker);
     log(`worker ready at ${worker.endpoint} in ${(worker.startMs / 1000).toFixed(1)} s`);
@@ -241,6 +245,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
     const totals = zero();
     for (const r of reports) for (const k of CLASSES) totals[k] += r.counts[k];
     const failingSchemaTools = reports.filter((r) => r.hasOutputSchema && r.counts.schema_mismatch > 0).map((r) => r.tool);
+    const errorOn2xxTools = reports.filter((r) => r.counts.error_on_2xx > 0).map((r) => r.tool);
     const listFailed = Object.values(list).some((l) => !l.ok);
     return {
       spec: opts.spec ?? `(embedded) ${catalogue.source.spec}`,
@@ -261,7 +266,8 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
       drift: { ...proxy.stats },
       tools: reports,
       failingSchemaTools,
-      failed: listFailed || totals.protocol_error > 0 || totals.transport_failure > 0,
+      errorOn2xxTools,
+      failed: listFailed || totals.protocol_error > 0 || totals.transport_failure > 0 || totals.error_on_2xx > 0,
     };
   } finally {
     for (const r of running.reverse()) await r.stop().catch(() => undefined);

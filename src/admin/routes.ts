@@ -1,13 +1,15 @@
 // Operator routes. GET /admin/schema-health: per-tool counts of upstream responses that failed the tool's
-// own outputSchema (counted in src/upstream/execute.ts), and the runtime drop list as this isolate sees it.
+// own outputSchema (counted in src/upstream/execute.ts), and the runtime drop list as this isolate sees it,
+// automatic drops (reason "auto") included.
 // Auth: `Authorization: Bearer <ADMIN_TOKEN>` (a secret: `wrangler secret put ADMIN_TOKEN`); anything else is 401,
 // including every request when ADMIN_TOKEN is not set.
 // The counts live in isolate memory: they cover the isolate that answered, since it started. For fleet-wide
 // numbers, use the `tool_call` log lines with outcome schema_mismatch.
 import type { Hono } from 'hono';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
-import { DROPS_KEY } from '../catalogue/schema-drop-list.ts';
+import { AUTO_REASON, DROPS_KEY } from '../catalogue/schema-drop-list.ts';
 import { applyDrops, currentDrops, dropsTtlMs } from '../catalogue/schema-drops.ts';
+import { autoDropSettings } from '../catalogue/schema-mismatch-window.ts';
 import type { Env } from '../config.ts';
 import { sha256, timingSafeEqual } from '../lib/bytes.ts';
 import type { PipelineEnv } from '../pipeline/vars.ts';
@@ -44,12 +46,17 @@ export function registerAdmin(app: Hono<PipelineEnv>, loaded: LoadedCatalogue): 
           name: t.name,
           mismatches: schemaMismatchCounts.get(t.name) ?? 0,
           outputSchema,
-          ...(runtime ? { dropReason: runtime.reason, ...(runtime.at ? { droppedAt: runtime.at } : {}) } : t.outputSchemaDropped ? { dropReason: t.outputSchemaDropped } : {}),
+          ...(runtime
+            ? { dropReason: runtime.reason, ...(runtime.at ? { droppedAt: runtime.at } : {}), ...(runtime.path ? { mismatchPath: runtime.path } : {}), ...(runtime.detail ? { dropDetail: runtime.detail } : {}) }
+            : t.outputSchemaDropped
+              ? { dropReason: t.outputSchemaDropped }
+              : {}),
         };
       })
       .filter((t) => all || t.mismatches > 0 || t.outputSchema === 'dropped_runtime')
       .sort((a, b) => b.mismatches - a.mismatches || a.name.localeCompare(b.name));
     const unknown = Object.keys(state.list.tools).filter((n) => !loaded.byName.has(n));
+    const auto = autoDropSettings(env);
     let total = 0;
     for (const n of schemaMismatchCounts.values()) total += n;
     return c.json(
@@ -65,6 +72,13 @@ export function registerAdmin(app: Hono<PipelineEnv>, loaded: LoadedCatalogue): 
           count: Object.keys(state.list.tools).length,
           ...(unknown.length ? { unknownTools: unknown } : {}),
           ...(state.error ? { error: state.error } : {}),
+        },
+        autoDrop: {
+          ...(auto ? { enabled: true, threshold: auto.threshold, windowSeconds: auto.windowMs / 1000 } : { enabled: false }),
+          counter: env.SCHEMA_MISMATCH_COUNTER ? 'durable_object' : 'isolate',
+          tools: Object.entries(state.list.tools)
+            .filter(([, e]) => e.reason === AUTO_REASON)
+            .map(([name, e]) => ({ name, ...(e.at ? { droppedAt: e.at } : {}), ...(e.path ? { mismatchPath: e.path } : {}), ...(e.detail ? { detail: e.detail } : {}) })),
         },
         tools,
       },

@@ -1,12 +1,21 @@
 // The runtime schema drop list as stored in KV: its key, its shape and a tolerant parser. Shared by the Worker
-// (src/catalogue/schema-drops.ts applies it) and the operator CLI (`npm run schema`), so it uses no Worker types.
+// (src/catalogue/schema-drops.ts applies it, schema-autodrop.ts adds to it) and the operator CLI (`npm run schema`),
+// so it uses no Worker types.
 //   { "tools": { "<tool name>": { "reason": "…", "at": "2026-11-30T…Z" } } }
+// An automatic drop has reason "auto", the instance path of the first mismatch in `path`, and what happened in `detail`.
 
 export const DROPS_KEY = 'schema-drops';
+
+/** The reason of a drop the worker made by itself (src/catalogue/schema-autodrop.ts). */
+export const AUTO_REASON = 'auto';
 
 export interface DropEntry {
   reason: string;
   at?: string;
+  /** Automatic drops: where the first mismatch was, e.g. "/labels/0/name". */
+  path?: string;
+  /** Automatic drops: the count, window and first error. */
+  detail?: string;
 }
 
 export interface DropList {
@@ -23,7 +32,8 @@ export function parseDrops(text: string | null): { list: DropList; error?: strin
     const out: Record<string, DropEntry> = {};
     for (const [name, e] of Object.entries(tools as Record<string, unknown>)) {
       const entry = (e ?? {}) as Partial<DropEntry>;
-      out[name] = { reason: typeof entry.reason === 'string' ? entry.reason : 'dropped by the operator', ...(typeof entry.at === 'string' ? { at: entry.at } : {}) };
+      out[name] = { reason: typeof entry.reason === 'string' ? entry.reason : 'dropped by the operator' };
+      for (const k of ['at', 'path', 'detail'] as const) if (typeof entry[k] === 'string') out[name][k] = entry[k];
     }
     return { list: { tools: out } };
   } catch (e) {

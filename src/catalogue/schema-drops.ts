@@ -1,5 +1,6 @@
-// Runtime drop list: tools whose outputSchema the operator switched off without a redeploy
-// (`npm run schema -- drop|restore <tool> --reason …`, docs/sweep.md).
+// Runtime drop list: tools whose outputSchema is switched off without a redeploy, by the operator
+// (`npm run schema -- drop|restore <tool> --reason …`) or by the worker itself when a tool's live responses keep
+// failing its schema (src/catalogue/schema-autodrop.ts). docs/sweep.md.
 //
 // Storage: one JSON value under the key `schema-drops` (src/catalogue/schema-drop-list.ts) in the CONFIG KV
 // namespace when bound, else in KEYS (whose own keys are prefixed `key:`/`used:`, so they never collide).
@@ -62,16 +63,22 @@ export function applyDrops(loaded: LoadedCatalogue, list: DropList): LoadedCatal
 }
 
 interface IsolateState {
+  /** The list this isolate applies: the stored one plus its own pending automatic drops. */
   list: DropList;
   fetchedAt: number;
   error?: string;
   inflight?: Promise<void>;
+  /** Automatic drops this isolate learnt of before the stored list shows them (KV is eventually consistent). */
+  pending: Map<string, { entry: DropEntry; until: number }>;
 }
+
+/** How long an isolate applies an automatic drop its KV reads do not show yet: KV's ~60 s propagation, twice. */
+const PENDING_MS = 120_000;
 
 // Per isolate: one state per catalogue.
 const states = new WeakMap<LoadedCatalogue, IsolateState>();
 
-function kvOf(env: DropsEnv | undefined): KVNamespace | undefined {
+export function kvOf(env: Pick<Env, 'CONFIG' | 'KEYS'> | undefined): KVNamespace | undefined {
   return env?.CONFIG ?? env?.KEYS;
 }
 
@@ -83,15 +90,14 @@ export function dropsTtlMs(env: DropsEnv | undefined): number {
 /** The isolate's current drop list, re-read from KV when older than the TTL. */
 export async function currentDrops(loaded: LoadedCatalogue, env: DropsEnv | undefined, now = Date.now()): Promise<IsolateState> {
   const kv = kvOf(env);
-  let state = states.get(loaded);
-  if (!state) states.set(loaded, (state = { list: { tools: {} }, fetchedAt: -Infinity }));
+  const state = stateOf(loaded);
   if (!kv) return state;
   if (now - state.fetchedAt < dropsTtlMs(env)) return state;
   const s = state;
   s.inflight ??= (async () => {
     try {
       const parsed = parseDrops(await kv.get(DROPS_KEY, 'text'));
-      s.list = parsed.list;
+      s.list = withPending(parsed.list, s.pending, now);
       s.error = parsed.error;
     } catch (e) {
       // Keep the last good list; try again after the TTL.
@@ -109,4 +115,42 @@ export async function currentDrops(loaded: LoadedCatalogue, env: DropsEnv | unde
 export async function withSchemaDrops(loaded: LoadedCatalogue, env: DropsEnv | undefined): Promise<LoadedCatalogue> {
   const state = await currentDrops(loaded, env);
   return applyDrops(loaded, state.list);
+}
+
+/** The stored list plus the pending automatic drops it does not show yet; a pending drop it shows is settled. */
+function stateOf(loaded: LoadedCatalogue): IsolateState {
+  let state = states.get(loaded);
+  if (!state) states.set(loaded, (state = { list: { tools: {} }, fetchedAt: -Infinity, pending: new Map() }));
+  return state;
+}
+
+function withPending(stored: DropList, pending: IsolateState['pending'], now: number): DropList {
+  if (!pending.size) return stored;
+  const tools = { ...stored.tools };
+  for (const [name, p] of pending) {
+    if (tools[name] || now > p.until) pending.delete(name);
+    else tools[name] = p.entry;
+  }
+  return { tools };
+}
+
+/** Applies an automatic drop in this isolate at once, before its next read of the stored list. */
+export function addLocalDrop(loaded: LoadedCatalogue, name: string, entry: DropEntry, now = Date.now()): void {
+  const state = stateOf(loaded);
+  state.pending.set(name, { entry, until: now + PENDING_MS });
+  state.list = { tools: { ...state.list.tools, [name]: entry } };
+}
+
+/**
+ * Adds `name` to the stored list (read, add, write: KV has no atomic update, so one writer, the counter Durable
+ * Object, does this for the fleet). Returns false when the tool was on the list already.
+ */
+export async function addToStoredDrops(kv: KVNamespace, name: string, entry: DropEntry): Promise<boolean> {
+  const { list, error } = parseDrops(await kv.get(DROPS_KEY, 'text'));
+  // A malformed value is the operator's to fix; writing over it would lose their list.
+  if (error) throw new Error(error);
+  if (list.tools[name]) return false;
+  list.tools[name] = entry;
+  await kv.put(DROPS_KEY, JSON.stringify(list, null, 2));
+  return true;
 }

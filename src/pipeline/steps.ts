@@ -7,6 +7,7 @@ import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType, readRequestBody } fro
 import type { Context, MiddlewareHandler } from 'hono';
 import { authenticate } from '../auth/bearer.ts';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
+import { noteSchemaMismatch } from '../catalogue/schema-autodrop.ts';
 import { withSchemaDrops } from '../catalogue/schema-drops.ts';
 import { intersect, sliceOf, UnknownNamesError, validateSliceSpec, type SliceSpec } from '../catalogue/slices.ts';
 import { readConfig, type Config, type Env } from '../config.ts';
@@ -117,7 +118,8 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step): (select: (c:
 
   const serve: Step = (c) => {
     const { catalogue, config, caller, slice, profile, mode, body } = c.var;
-    return serveMcp({ catalogue, config, caller, slice, profile, mode }, c.req.raw, body);
+    const reportSchemaMismatch = (tool: string, errors: readonly string[]) => noteSchemaMismatch(loaded, c.env, tool, errors);
+    return serveMcp({ catalogue, config, caller, slice, profile, mode, reportSchemaMismatch }, c.req.raw, body);
   };
 
   return (select) => [config, hostGuard, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, listingMode, serve];

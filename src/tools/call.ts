@@ -36,6 +36,7 @@ export async function callTool(scope: RequestScope, name: string, args: Record<s
   if (!tool) throw new UnknownToolError(name);
   const started = Date.now();
   const { result, record } = await run(scope, tool, args);
+  if (record.outcome === 'schema_mismatch') await scope.reportSchemaMismatch?.(tool.name, record.schemaErrors ?? []);
   log('tool_call', {
     tool: tool.name,
     caller: scope.caller.id,

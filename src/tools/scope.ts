@@ -23,4 +23,9 @@ export interface RequestScope {
   /** The client's rules for tool lists and results (src/profiles). */
   profile: Profile;
   mode: EndpointMode;
+  /**
+   * Counts a tool's output-schema mismatch towards its automatic drop (src/catalogue/schema-autodrop.ts). Set by the
+   * Worker's pipeline, which has the bindings; absent where there is no drop list (stdio).
+   */
+  reportSchemaMismatch?: (tool: string, errors: readonly string[]) => Promise<void>;
 }

@@ -208,7 +208,10 @@ async function execute(tool: CatalogueTool, args: Record<string, unknown>, opts:
     return finish(conv.result, 'schema_mismatch', conv.validation, extra);
   }
   const outcome: CallOutcome = conv.result.isError ? (conv.kind === 'json' ? 'invalid_json' : 'schema_mismatch') : 'ok';
-  if (outcome === 'schema_mismatch') extra.schemaMismatches = recordSchemaMismatch(tool.name);
+  if (outcome === 'schema_mismatch') {
+    extra.schemaMismatches = recordSchemaMismatch(tool.name);
+    if (conv.schemaErrors) extra.schemaErrors = conv.schemaErrors;
+  }
   return finish(conv.result, outcome, conv.validation, extra);
 }
 

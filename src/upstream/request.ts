@@ -4,6 +4,7 @@
 import type { BodyBinding, CatalogueTool, ParamBinding } from '../catalogue/types.ts';
 import { Base64Error, base64ToBytes } from '../lib/bytes.ts';
 import { baseMediaType, isJsonMediaType, isTextMediaType } from '../lib/media-type.ts';
+import { acceptHeader } from './accept.ts';
 import { encodeAllowReserved, encodeQueryKey, encodeStrict, isPlainObject, primitiveToString } from './encoding.ts';
 
 /** The arguments cannot be turned into a request; the message is meant for the model. */
@@ -24,7 +25,6 @@ interface RequestOptions {
   userAgent?: string;
 }
 
-const DEFAULT_ACCEPT = 'application/json, */*;q=0.8';
 const DEFAULT_USER_AGENT = 'mcp-catalogue/0.1 (MCP tool gateway; +https://modelcontextprotocol.io)';
 
 // Header parameters the spec says to ignore, plus ones fetch or this module owns.
@@ -84,7 +84,7 @@ export function buildRequest(tool: CatalogueTool, args: Record<string, unknown>,
     }
   }
   if (cookies.length) headers.set('cookie', cookies.join('; '));
-  headers.set('accept', b.accept.length ? [...new Set(b.accept)].join(', ') : DEFAULT_ACCEPT);
+  headers.set('accept', acceptHeader(b.accept));
   headers.set('user-agent', opts.userAgent ?? DEFAULT_USER_AGENT);
 
   // Body.

@@ -239,14 +239,18 @@ function mismatch(tool: CatalogueTool, data: unknown, errors: string[], budgetCh
 function convertEmpty(tool: CatalogueTool, ctx: ConvertContext): Conversion {
   const text = `HTTP ${ctx.status}${ctx.statusText ? ` ${ctx.statusText}` : ''}: the upstream accepted ${ctx.method} ${ctx.path} and returned no content.`;
   if (!tool.outputSchema) return { kind: 'empty', validation: 'none', truncated: false, result: { content: [{ type: 'text', text }] } };
-  const structured = {};
-  if (validate(tool.outputSchema, structured).valid) {
-    return { kind: 'empty', validation: 'valid', truncated: false, result: { content: [{ type: 'text', text }], structuredContent: structured } };
-  }
+  // The empty structured result: {} for an object root, {result: null} for a wrapped one (the generator makes both
+  // validate for every operation that can succeed without a body, docs/generator.md).
+  const candidates: Record<string, unknown>[] = tool.outputWrapped ? [{ result: null }, {}] : [{}, { result: null }];
+  const check = candidates.map((structured) => ({ structured, check: validate(tool.outputSchema!, structured) }));
+  const fit = check.find((c) => c.check.valid);
+  if (fit) return { kind: 'empty', validation: 'valid', truncated: false, result: { content: [{ type: 'text', text }], structuredContent: fit.structured } };
+  // Only a catalogue built otherwise gets here; the mismatch counts towards the automatic drop (schema-autodrop.ts).
   return {
     kind: 'empty',
     validation: 'mismatch',
     truncated: false,
+    schemaErrors: check[0]!.check.errors.slice(0, 5),
     result: errorResult(`${text} The tool declares structured output, so there is no structured result to return. The operation succeeded: do not retry it.`),
   };
 }
@@ -266,13 +270,15 @@ function nonJsonForTool(
 ): Conversion {
   if (!tool.outputSchema) return { kind, validation: 'none', truncated, result };
   const structured = { ...descriptor, note: `The upstream returned ${descriptor.content_type} instead of JSON; see the content blocks.` };
-  if (validate(tool.outputSchema, structured).valid) {
+  const check = validate(tool.outputSchema, structured);
+  if (check.valid) {
     return { kind, validation: 'valid', truncated, result: { ...result, structuredContent: structured } };
   }
   return {
     kind,
     validation: 'mismatch',
     truncated,
+    schemaErrors: [`/: ${descriptor.content_type} instead of JSON`, ...check.errors.slice(0, 4)],
     result: {
       content: [
         {

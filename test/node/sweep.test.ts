@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { validate } from '../../src/catalogue/validator.ts';
 import { generateArgs, sampleRegex } from '../../scripts/sweep/args.ts';
 import { classifyError, classifyResult } from '../../scripts/sweep/clients.ts';
-import { drift, DRIFT_OBJECT, DRIFT_SCALAR, SpecIndex, type DriftStats } from '../../scripts/sweep/drift.ts';
+import { drift, DRIFT_MAP_OTHER, DRIFT_MAP_TYPED, DRIFT_OBJECT, DRIFT_SCALAR, emptyDriftStats, SpecIndex } from '../../scripts/sweep/drift.ts';
 import { writeOverrides } from '../../scripts/sweep/report.ts';
 import type { SweepReport } from '../../scripts/sweep/run.ts';
 
-const stats = (): DriftStats => ({ requests: 0, jsonResponses: 0, matched: 0, extrasAdded: 0, nullsSet: 0 });
+const stats = emptyDriftStats;
 
 describe('argument generator', () => {
   const schema = {
@@ -67,13 +67,19 @@ describe('drift layer', () => {
             note: { type: 'string', nullable: true },
             owner: { allOf: [{ $ref: '#/components/schemas/Owner' }] },
             metrics: { type: 'object', additionalProperties: { type: 'number' } },
+            status: { type: 'string', enum: ['open', 'closed'] },
+            level: { type: 'integer', enum: [1, 2] },
+            count: { type: 'integer' },
+            ratio: { type: 'number' },
+            size: { type: 'integer' },
+            deleted: { type: 'boolean', enum: [true] },
           },
         },
         Owner: { type: 'object', properties: { login: { type: ['string', 'null'] } } },
       },
     },
   };
-  it('finds the response schema, adds undeclared fields at every level, nulls nullable fields, keeps maps typed', () => {
+  it('finds the response schema, adds undeclared fields at every level, nulls nullable fields and one non-nullable field per object', () => {
     const idx = new SpecIndex(doc);
     const schema = idx.responseSchema('GET', '/things/7', 200, 'application/json; charset=utf-8');
     expect(schema).toBeDefined();
@@ -81,11 +87,33 @@ describe('drift layer', () => {
     const out = drift(idx, { id: 1, note: 'x', owner: { login: 'me' }, metrics: { a: 1 } }, schema, { extras: true, nulls: true }, s) as any;
     expect(out.note).toBeNull();
     expect(out.owner.login).toBeNull();
+    expect(out.id).toBeNull(); // not nullable in the spec
     expect(out[DRIFT_SCALAR]).toBeTypeOf('string');
     expect(out[DRIFT_OBJECT]).toBeTypeOf('object');
     expect(out.owner[DRIFT_SCALAR]).toBeTypeOf('string');
-    expect(out.metrics[DRIFT_SCALAR]).toBeTypeOf('number');
     expect(s.nullsSet).toBe(2);
+    expect(s.strictNulls).toBe(1);
+  });
+
+  it('typed maps get a new key valued as declared and one of another type', () => {
+    const idx = new SpecIndex(doc);
+    const s = stats();
+    const out = drift(idx, { id: 1, metrics: { a: 1 } }, idx.responseSchema('GET', '/things/7', 200, 'application/json'), { extras: true }, s) as any;
+    expect(out.metrics).toMatchObject({ a: 1, [DRIFT_MAP_TYPED]: expect.any(Number), [DRIFT_MAP_OTHER]: expect.any(String) });
+    expect(out.metrics[DRIFT_SCALAR]).toBeUndefined();
+    expect(s.mapEntries).toBe(2);
+  });
+
+  it('values: enum members the spec does not list, and every other numeric field as a string', () => {
+    const idx = new SpecIndex(doc);
+    const s = stats();
+    const out = drift(idx, { id: 1, status: 'open', level: 2, count: 5, ratio: 0.5, size: 7, deleted: true }, idx.responseSchema('GET', '/things/7', 200, 'application/json'), { values: true }, s) as any;
+    // Unknown members keep the members' JSON type.
+    expect(out.status).toBe('drift_unknown_enum_value');
+    expect(out.level).toBe(1002);
+    expect(out.deleted).toBe(false);
+    expect([out.id, out.count, out.ratio, out.size]).toEqual(['1', 5, '0.5', 7]);
+    expect(s).toMatchObject({ unknownEnums: 3, numbersAsStrings: 2, extrasAdded: 0, strictNulls: 0 });
   });
   it('leaves values alone when both options are off, and unmatched paths still drift', () => {
     const idx = new SpecIndex(doc);
@@ -102,6 +130,22 @@ describe('classification', () => {
     expect(classifyResult({ isError: true, content: [{ type: 'text', text: 'Upstream error: HTTP 404' }] }).class).toBe('upstream_error');
     expect(classifyResult({ isError: true, content: [{ type: 'text', text: 'Error: upstream response did not match the declared output schema of tool x' }] })).toMatchObject({ class: 'schema_mismatch', side: 'server' });
     expect(classifyResult({ isError: true, content: [{ type: 'text', text: 'Invalid arguments for x: …' }] }).class).toBe('invalid_arguments');
+    for (const upstream of [
+      'Upstream error: HTTP 503 Service Unavailable for GET /x.',
+      'Could not reach the upstream for GET /x: refused.',
+      'The upstream did not answer GET /x within 30000 ms, so the call was abandoned.',
+      'The upstream response to GET /x is larger than the 10485760-byte limit, so it was not returned.',
+    ]) {
+      expect(classifyResult({ isError: true, content: [{ type: 'text', text: upstream }] }).class, upstream).toBe('upstream_error');
+    }
+    // Everything else the worker flags isError came from an upstream success.
+    for (const success of [
+      'HTTP 204 No Content: the upstream accepted DELETE /x and returned no content. The tool declares structured output, so there is no structured result to return. The operation succeeded: do not retry it.',
+      'The upstream answered HTTP 200 with application/yaml, not the JSON this tool declares, so there is no structured result.',
+      'The result is too large to return (over ~25000 tokens) and could not be shortened within the declared schema.',
+    ]) {
+      expect(classifyResult({ isError: true, content: [{ type: 'text', text: success }] }).class, success).toBe('error_on_2xx');
+    }
   });
   it('errors', () => {
     expect(classifyError(Object.assign(new Error("MCP error -32602: Structured content does not match the tool's output schema: data must NOT have additional properties"), { code: -32602 }))).toMatchObject({ class: 'schema_mismatch', side: 'client' });
@@ -117,7 +161,7 @@ describe('--write-overrides', () => {
     const dir = await mkdtemp(join(tmpdir(), 'sweep-ov-'));
     const file = join(dir, 'overrides.json');
     await writeFile(file, JSON.stringify({ tools: { keep_me: { title: 'Kept' }, old: { outputSchema: false, reason: 'earlier' } } }));
-    const counts = { ok: 1, upstream_error: 0, invalid_arguments: 0, schema_mismatch: 3, protocol_error: 0, transport_failure: 0 };
+    const counts = { ok: 1, upstream_error: 0, invalid_arguments: 0, schema_mismatch: 3, error_on_2xx: 0, protocol_error: 0, transport_failure: 0 };
     const report = {
       tools: [
         { tool: 'bad', overrideKey: 'bad_generated', hasOutputSchema: true, counts, invalidArgSets: 0, examples: [{ client: 'v1', variant: 0, class: 'schema_mismatch', side: 'server', detail: 'Error: upstream response did not match the declared output schema of tool bad (/a: wrong)', ms: 1, args: {} }] },

@@ -116,7 +116,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, last: Map<strin
     return;
   }
 
+  if (path.startsWith('/drift/')) return driftRoute(req, res, path);
+
   switch (path) {
+    case '/negotiate':
+      return negotiate(res, req.headers.accept ?? '', params.get('ignore') === '1');
     case '/json/object':
       return json(res, 200, { id: 7, name: 'Rex', tags: ['good', 'dog'], owner: null });
     case '/json/array':
@@ -260,3 +264,59 @@ async function handle(req: IncomingMessage, res: ServerResponse, last: Map<strin
 }
 
 const bigStats = { lastSent: 0 };
+
+/**
+ * Content negotiation as servers do it (RFC 9110 §12.5.1): each offered type gets the q of the most specific matching
+ * Accept range; the highest q wins and ties go to the server's own order, which puts YAML first. `ignore`: YAML always.
+ */
+function negotiate(res: ServerResponse, accept: string, ignore: boolean): void {
+  const offers = ['application/yaml', 'application/json', 'application/vnd.kubernetes.protobuf'];
+  const ranges = accept.split(',').map((part) => {
+    const [range = '', ...ps] = part.split(';').map((x) => x.trim().toLowerCase());
+    const q = ps.find((p) => p.startsWith('q='));
+    return { range, q: q ? Number(q.slice(2)) : 1 };
+  });
+  const qOf = (type: string): number => {
+    const [major] = type.split('/');
+    const m = ranges.find((r) => r.range === type) ?? ranges.find((r) => r.range === `${major}/*`) ?? ranges.find((r) => r.range === '*/*');
+    return m ? m.q : 0;
+  };
+  let best: string | undefined;
+  for (const o of offers) if (qOf(o) > 0 && (best === undefined || qOf(o) > qOf(best))) best = o;
+  if (ignore) best = 'application/yaml';
+  if (!best) return json(res, 406, { title: 'Not Acceptable' }, 'application/problem+json');
+  if (best === 'application/json') return json(res, 200, { kind: 'Pod', name: 'web-1', replicas: 3 });
+  if (best === 'application/yaml') return raw(res, 200, 'kind: Pod\nname: web-1\nreplicas: 3\n', { 'content-type': 'application/yaml' });
+  return raw(res, 200, Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0x03]), { 'content-type': best });
+}
+
+/**
+ * /drift/things/{id}: an API that drifted from test/support/drift-api.json. GET answers a thing with new keys in its
+ * typed maps (one of another type), nulls in fields the spec does not mark nullable, an enum value the spec does not
+ * list and numbers sent as strings; DELETE and PUT answer 204, HEAD headers only.
+ */
+function driftRoute(req: IncomingMessage, res: ServerResponse, path: string): void {
+  const id = decodeURIComponent(path.split('/')[3] ?? '');
+  if (req.method === 'DELETE' || req.method === 'PUT') {
+    res.writeHead(204);
+    res.end();
+    return;
+  }
+  const thing = {
+    id: `${id.length}`,
+    name: null,
+    status: 'archived-by-policy',
+    size: '1024',
+    ratio: 0.5,
+    labels: { team: 'core', 'added-later': 'x', priority: 3 },
+    metrics: { cpu: { value: '12.5', unit: 'ms' }, extra: 'n/a' },
+    owner: { login: 'octo', id: null, kind: 'robot' },
+    tags: ['a', null],
+  };
+  if (req.method === 'HEAD') {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(JSON.stringify(thing).length) });
+    res.end();
+    return;
+  }
+  json(res, 200, thing);
+}

@@ -138,7 +138,7 @@ describe('discovery over the embedded GitHub catalogue', () => {
     expect(await top('create an issue comment')).toContain('issues_create_comment');
     const d = await call(client, 'describe_tool', { name: 'pulls_list' });
     expect(d.structuredContent!.inputSchema).toMatchObject({ properties: { owner: { type: 'string' }, state: { enum: ['open', 'closed', 'all'] } } });
-    expect(d.structuredContent!.outputSchema).toMatchObject({ type: 'object', properties: { result: { type: 'array' } } });
+    expect(d.structuredContent!.outputSchema).toMatchObject({ type: 'object', properties: { result: { type: ['array', 'null'] } } });
     await client.close();
   });
 });

@@ -1,0 +1,75 @@
+// The operations of an OpenAPI 3.x document by method and concrete path, for the sweep's mock and drift layer:
+// which success response an operation has, and which schema describes the response to a given request.
+import { isObj } from '../lib/is-object.ts';
+
+type Schema = Record<string, any>;
+
+interface Route {
+  method: string;
+  re: RegExp;
+  params: number;
+  op: Schema;
+}
+
+export class SpecIndex {
+  readonly doc: Schema;
+  private routes: Route[] = [];
+  constructor(doc: Schema) {
+    this.doc = doc;
+    for (const [path, item] of Object.entries<Schema>(doc.paths ?? {})) {
+      if (!isObj(item)) continue;
+      const src = path
+        .split(/(\{[^}]+\})/)
+        .map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('');
+      const re = new RegExp(`^${src}/?$`);
+      const params = (path.match(/\{/g) ?? []).length;
+      for (const m of ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']) {
+        if (isObj(item[m])) this.routes.push({ method: m.toUpperCase(), re, params, op: item[m] });
+      }
+    }
+    // Literal segments win over templated ones, as in every router.
+    this.routes.sort((a, b) => a.params - b.params);
+  }
+
+  /** The first success response of `method path` (status and JSON schema), for the built-in mock. */
+  successResponse(method: string, path: string): { status: number; schema?: Schema; json: boolean } | undefined {
+    const route = this.routes.find((r) => r.method === method && r.re.test(path));
+    if (!route) return undefined;
+    const responses = route.op.responses ?? {};
+    const code = Object.keys(responses).filter((k) => /^2(\d\d|XX)$/i.test(k)).sort()[0] ?? (responses.default ? 'default' : undefined);
+    if (!code) return { status: 400, json: false };
+    const status = /^\d+$/.test(code) ? Number(code) : 200;
+    const content = this.deref(responses[code])?.content;
+    if (!isObj(content)) return { status, json: false };
+    const entry = Object.entries<Schema>(content).find(([k]) => /json|\*\/\*/i.test(k))?.[1];
+    return isObj(entry?.schema) ? { status, schema: entry.schema, json: true } : { status, json: false };
+  }
+
+  /** The JSON schema of the response to `method path` with `status` (path without query). */
+  responseSchema(method: string, path: string, status: number, contentType: string | null): Schema | undefined {
+    const route = this.routes.find((r) => r.method === method && r.re.test(path));
+    if (!route) return undefined;
+    const responses = route.op.responses ?? {};
+    const resp = this.deref(responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default);
+    const content = resp?.content;
+    if (!isObj(content)) return undefined;
+    const mt = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    const entry = content[mt] ?? Object.entries<Schema>(content).find(([k]) => /json|\*\/\*/.test(k))?.[1];
+    return isObj(entry?.schema) ? entry.schema : undefined;
+  }
+
+  deref(s: unknown, depth = 0): Schema | undefined {
+    if (!isObj(s)) return undefined;
+    if (typeof s.$ref === 'string' && s.$ref.startsWith('#/') && depth < 30) {
+      const target = s.$ref
+        .slice(2)
+        .split('/')
+        .reduce<any>((o, k) => (o == null ? o : o[decodeURIComponent(k).replace(/~1/g, '/').replace(/~0/g, '~')]), this.doc);
+      const { $ref: _r, ...rest } = s;
+      const t = this.deref(target, depth + 1) ?? {};
+      return Object.keys(rest).length ? { ...t, ...rest } : t;
+    }
+    return s;
+  }
+}
