@@ -11,6 +11,8 @@ export interface Env {
   UPSTREAM_TIMEOUT_MS?: string;
   MAX_RESPONSE_BYTES?: string;
   MAX_RESULT_TOKENS?: string;
+  /** "off" sends JSON results uncompacted (docs/results.md); projection and pages that fit still apply. Default on. */
+  COMPACT_RESULTS?: string;
   /** Key records (src/auth); absent = only API_KEY is accepted. */
   KEYS?: KVNamespace;
   /** Per-key rate limits: the KeyRateLimiter Durable Object (src/auth/rate-limit.ts types its stubs). */
@@ -50,6 +52,8 @@ export interface Config {
   timeoutMs: number;
   maxResponseBytes: number;
   maxResultTokens: number;
+  /** Drop nulls, empties and hypermedia from JSON results (COMPACT_RESULTS, default on). */
+  compactResults: boolean;
 }
 
 export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultToolsets?: string[]): Config {
@@ -68,6 +72,7 @@ export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultTo
     timeoutMs: positiveInt(env.UPSTREAM_TIMEOUT_MS, LIMIT_DEFAULTS.timeoutMs),
     maxResponseBytes: positiveInt(env.MAX_RESPONSE_BYTES, LIMIT_DEFAULTS.maxResponseBytes),
     maxResultTokens: positiveInt(env.MAX_RESULT_TOKENS, LIMIT_DEFAULTS.maxResultTokens),
+    compactResults: !/^(off|false|0|no)$/i.test((env.COMPACT_RESULTS ?? '').trim()),
   };
 }
 

@@ -6,6 +6,7 @@ import { redactSecrets } from '../auth/redact.ts';
 import type { CatalogueTool } from '../catalogue/types.ts';
 import { validate } from '../catalogue/validator.ts';
 import { log } from '../lib/log.ts';
+import { fieldsAsText, resultOptions } from '../results/options.ts';
 import { errorResult } from '../lib/tool-result.ts';
 import { viewOf } from '../profiles/view.ts';
 import { executeTool, type CallRecord } from '../upstream/execute.ts';
@@ -51,6 +52,7 @@ export async function callTool(scope: RequestScope, name: string, args: Record<s
 }
 
 async function run(scope: RequestScope, tool: CatalogueTool, args: Record<string, unknown>): Promise<{ result: CallToolResult; record: CallRecord }> {
+  args = fieldsAsText(tool, args);
   const check = validate(tool.inputSchema, args);
   if (!check.valid) {
     // Argument errors are tool results (MCP 2025-11-25) so the model can correct itself.
@@ -65,6 +67,7 @@ async function run(scope: RequestScope, tool: CatalogueTool, args: Record<string
     maxResponseBytes: config.maxResponseBytes,
     maxResultTokens: config.maxResultTokens,
     userAgent: `${SERVER_NAME}/${VERSION}`,
+    results: resultOptions(scope.catalogue.catalogue, config.upstreamUrl, config.compactResults),
   });
   // Upstreams may echo request headers; the caller's credentials never leave in a result.
   return { result: redactSecrets(call.result, caller.secrets), record: call.record };
