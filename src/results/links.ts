@@ -6,7 +6,7 @@
 
 const LINK_NAME = /(?:^|[_.-])(?:url|uri|href|link)s?$|[a-z0-9](?:Url|URL|Uri|URI|Href|Link)s?$/i;
 /** Paging links are how a caller reaches the next page: never dropped. */
-const PAGING_LINK = /^(?:next|prev|previous|first|last)(?:[_-]?[a-z]+)?$/i;
+const PAGING_LINK = /^(?:next|prev|previous|first|last)(?:[_-]?page)?(?:[_-]?(?:url|uri|link|href))?$/i;
 const LINK_PARENTS = new Set(['links', '_links']);
 const TEMPLATE = /^(?:https?:\/\/|\/)\S*\{[^}\s]*\}/;
 
@@ -18,7 +18,8 @@ export interface LinkRules {
 
 /** scheme://host[:port], lower-case, default port removed; undefined when `value` is not an absolute http(s) URL. */
 export function originOf(value: string): string | undefined {
-  const start = value.startsWith('https://') ? 8 : value.startsWith('http://') ? 7 : 0;
+  const head = value.slice(0, 8).toLowerCase();
+  const start = head === 'https://' ? 8 : head.startsWith('http://') ? 7 : 0;
   if (!start) return undefined;
   let end = start;
   while (end < value.length) {
