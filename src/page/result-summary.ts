@@ -24,7 +24,8 @@ function linkFieldsOf(schema: JsonSchema | undefined, linkFields: ReadonlySet<st
     const o = node as Record<string, unknown>;
     if (o.properties && typeof o.properties === 'object') {
       for (const [k, v] of Object.entries(o.properties)) {
-        if (isLinkField(k, parent, rules)) found.add(k);
+        const t = (v as JsonSchema | undefined)?.type;
+        if ((t === 'string' || (Array.isArray(t) && t.includes('string'))) && isLinkField(k, parent, rules)) found.add(k);
         walk(v, k, depth + 1);
       }
     }
@@ -43,7 +44,7 @@ export function resultSummary(tool: CatalogueTool, catalogue: Catalogue, compact
   const drops = compact
     ? [
         'null values; empty strings, arrays and objects',
-        `links into the API itself (${origins.join(', ') || 'the upstream'}) and URI templates${links.length ? `, in: ${links.join(', ')}` : ''}`,
+        `links into the API itself (${origins.join(', ') || 'the upstream'}) or URI templates${links.length ? ` in ${links.join(', ')}` : ''}`,
         ...(rules.drop?.length ? [`fields matching ${rules.drop.join(', ')}`] : []),
       ]
     : [];

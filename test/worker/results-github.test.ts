@@ -149,3 +149,21 @@ describe.each(CLIENTS)('GitHub results, %s', (kind) => {
     await c.close();
   });
 });
+
+describe('the catalogue page', () => {
+  it("shows each tool's compaction, projection argument and paging", async () => {
+    const detail = async (h: typeof gh, name: string) => (await (await h.fetch(`http://127.0.0.1:8787/catalogue/tools/${name}.json`)).json()) as { result: Record<string, unknown> | null };
+    const { result } = await detail(gh, 'pulls_list');
+    expect(result).toMatchObject({ projection: '_fields', compaction: 'on', list: 'the result is a list' });
+    const drops = (result!.drops as string[]).join('; ');
+    expect(drops).toMatch(/links into the API itself \(https:\/\/api\.github\.com\b.*\) or URI templates in .*\bcomments_url\b.*\burl\b/);
+    expect(drops).not.toMatch(/\b_links\b/); // objects holding links are not link fields themselves
+    expect((result!.drops as string[]).join(' ')).toContain('node_id');
+    expect(result!.paging).toMatch(/page number page, page size per_page \(chosen to fit/);
+    expect((await detail(raw, 'pulls_list')).result).toMatchObject({ compaction: 'off', drops: [] });
+    expect((await detail(gh, 'repos_delete')).result).toBeNull(); // no JSON result, no projection argument
+    const home = await (await gh.fetch('http://127.0.0.1:8787/')).text();
+    expect(home).toContain('JSON results are <b>compacted</b>');
+    expect(await (await raw.fetch('http://127.0.0.1:8787/')).text()).toContain('<b>not compacted</b> on this deployment');
+  });
+});
