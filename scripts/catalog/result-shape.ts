@@ -92,8 +92,15 @@ function isObjectish(s: unknown): boolean {
   return Boolean(branches?.some(isObjectish));
 }
 
-/** Where a list result keeps its items: the wrapped root array, or the one array of a small envelope object. */
-export function listItems(tool: CatalogueTool): string | undefined {
+/** Array names that mark an envelope as a list even when the operation has no paging arguments. */
+const LIST_NAMES = new Set(['data', 'items', 'results', 'records', 'entries', 'values', 'list', 'elements', 'objects', 'nodes', 'edges', 'hits', 'rows']);
+
+/**
+ * Where a list result keeps its items: the wrapped root array, or the one array of a small envelope object. A
+ * resource that merely has one array ({id, name, tags: [...]}) is not an envelope: that takes paging arguments or
+ * a list name (data, items, results …).
+ */
+export function listItems(tool: CatalogueTool, paged: boolean): string | undefined {
   const s = tool.outputSchema;
   if (!s) return undefined;
   const props = (isObj(s.properties) ? s.properties : {}) as Record<string, JsonSchema>;
@@ -103,8 +110,8 @@ export function listItems(tool: CatalogueTool): string | undefined {
   if (Object.keys(props).length > 7) return undefined;
   const arrays = Object.keys(props).filter((k) => isArraySchema(props[k]));
   const ofObjects = arrays.filter((k) => isObjectish((props[k] as JsonSchema).items));
-  if (ofObjects.length) return ofObjects.length === 1 ? ofObjects[0] : undefined;
-  return arrays.length === 1 ? arrays[0] : undefined;
+  const key = ofObjects.length ? (ofObjects.length === 1 ? ofObjects[0] : undefined) : arrays.length === 1 ? arrays[0] : undefined;
+  return key && (paged || LIST_NAMES.has(key.toLowerCase())) ? key : undefined;
 }
 
 const PAGE = /^(page|page_?num(ber)?)$/i;
@@ -150,10 +157,10 @@ export function addResultShape(tool: CatalogueTool, example: { value: unknown } 
   const fields = projectionArgName(tool.inputSchema);
   tool.inputSchema.properties = { ...((tool.inputSchema.properties ?? {}) as object), [fields]: { type: 'string', description: FIELDS_DESCRIPTION } };
   const shape: ResultShape = { fields };
-  const items = listItems(tool);
+  const paging = detectPaging(tool);
+  const items = listItems(tool, Boolean(paging));
   if (items) {
     shape.items = items;
-    const paging = detectPaging(tool);
     if (paging) {
       const chars = paging.size && example ? exampleItemChars(tool, example.value, rules, items) : undefined;
       shape.paging = chars ? { ...paging, itemChars: chars } : paging;
