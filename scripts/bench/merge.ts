@@ -59,5 +59,6 @@ export function mergeMarkdown(previous: string, fresh: string, rerun: number[], 
   const before = old.before.filter((l) => !l.startsWith(`Sections ${ids} rerun`) && !(rerun.length === 1 && l.startsWith(`Section ${ids} rerun`)));
   const at = before.findIndex((l) => l.startsWith('Written by'));
   before.splice(at + 2, 0, stamp, '');
-  return [...before, ...rows, ...middle, ...[...subs.keys()].sort((a, b) => a - b).flatMap((n) => subs.get(n)!), ...old.after].join('\n');
+  // The options paragraph is generated from the section list, not measured: the fresh one is always right.
+  return [...before, ...rows, ...middle, ...[...subs.keys()].sort((a, b) => a - b).flatMap((n) => subs.get(n)!), ...now.after].join('\n');
 }
