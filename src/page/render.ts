@@ -57,6 +57,9 @@ export function toolDetail(tool: CatalogueTool, catalogue?: Catalogue, compactRe
   };
 }
 
+const RESULTS_NOTE = (compact: boolean) =>
+  `<p>JSON results are ${compact ? '<b>compacted</b>: null values, empty values and links back into the API are left out' : '<b>not compacted</b> on this deployment'}. Every tool with a JSON result takes a projection argument, <code>_fields</code> unless the API has a parameter of that name (for example <code>"_fields": "number,title,user.login"</code>), to return only those fields, or <code>"*"</code> for the full result. A list over the result budget returns the whole items that fit and says how to get the rest. Open a tool to see its rules.</p>`;
+
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ESC[c]!);
@@ -120,7 +123,7 @@ ${snippetHtml}
 </section>
 <section id="output"><h2>Structured output</h2>
 <p><b>${withOutput}</b> of ${tools.length} tools declare an <code>outputSchema</code> (marked <i class="o">output</i>): their results carry <code>structuredContent</code> that matches it, plus the same JSON as text. The others return content blocks only; open a tool to see why.</p>
-<p>JSON results are ${input.compactResults === false ? '<b>not compacted</b> on this deployment' : '<b>compacted</b>: null values, empty values and links back into the API are left out'}. Every tool with a JSON result takes a projection argument, <code>_fields</code> unless the API has a parameter of that name (for example <code>"_fields": "number,title,user.login"</code>), to return only those fields, or <code>"*"</code> for the full result. A list over the result budget returns the whole items that fit and says how to get the rest. Open a tool to see its rules.</p></section>
+${tools.some((t) => t.result) ? RESULTS_NOTE(input.compactResults !== false) : ''}</section>
 <section id="toolsets"><h2>Toolsets</h2><table><thead><tr><th>Toolset</th><th>Tools</th><th>About</th><th>Slice endpoint</th></tr></thead><tbody>${setRows}</tbody></table></section>
 <section id="search"><h2>Tools</h2>
 <div class="bar"><input id="q" type="search" placeholder="Search tools by name or title" aria-label="Search tools" autocomplete="off">
