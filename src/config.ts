@@ -11,6 +11,8 @@ export interface Env {
   UPSTREAM_TIMEOUT_MS?: string;
   MAX_RESPONSE_BYTES?: string;
   MAX_RESULT_TOKENS?: string;
+  /** "off" sends JSON results uncompacted (docs/results.md); projection and pages that fit still apply. Default on. */
+  COMPACT_RESULTS?: string;
   /** Key records (src/auth); absent = only API_KEY is accepted. */
   KEYS?: KVNamespace;
   /** Per-key rate limits: the KeyRateLimiter Durable Object (src/auth/rate-limit.ts types its stubs). */
@@ -60,6 +62,8 @@ export interface Config {
   maxResultTokens: number;
   /** Key for Mcp-Session-Id signatures; undefined = the documented local key. */
   sessionSecret: string | undefined;
+  /** Drop nulls, empties and hypermedia from JSON results (COMPACT_RESULTS, default on). */
+  compactResults: boolean;
 }
 
 export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultToolsets?: string[]): Config {
@@ -79,6 +83,7 @@ export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultTo
     maxResponseBytes: positiveInt(env.MAX_RESPONSE_BYTES, LIMIT_DEFAULTS.maxResponseBytes),
     maxResultTokens: positiveInt(env.MAX_RESULT_TOKENS, LIMIT_DEFAULTS.maxResultTokens),
     sessionSecret: env.SESSION_SECRET || undefined,
+    compactResults: !/^(off|false|0|no)$/i.test((env.COMPACT_RESULTS ?? '').trim()),
   };
 }
 

@@ -10,6 +10,7 @@ export const SECTIONS = [
   { id: 'throughput', title: 'Throughput vs peer (openapi-mcp-generator)' },
   { id: 'build', title: 'Catalogue build' },
   { id: 'large', title: 'Large result: a ~9 MB JSON list cut to the result budget' },
+  { id: 'results', title: 'Result tokens: raw, compacted, projected' },
 ] as const;
 export type Section = (typeof SECTIONS)[number]['id'];
 

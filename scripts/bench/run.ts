@@ -1,16 +1,18 @@
-// npm run bench [-- --quick] [--json <file>] [--only call,list,startup,client,throughput,build,large] [--out <md>]
+// npm run bench [-- --quick] [--json <file>] [--only call,list,startup,client,throughput,build,large,results] [--out <md>]
 //
 // Speed, size and cost side by side against the floor and a peer. Prints one table and writes
 // docs/benchmarks.md. Every figure that matters is a ratio measured in the same run, or a median of
 // repeats with min/max: the machine is shared and noisy. Exit code 0 unless a section crashed;
 // figures that miss their targets never fail the run.
-import { writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../lib/proc.ts';
 import type { BenchContext } from './context.ts';
 import { HttpClient } from './http.ts';
-import { KEY, makePlan, SECTIONS, SLICE, type Plan, type Section } from './plan.ts';
+import { mergeMarkdown } from './merge.ts';
+import { KEY, makePlan, SECTIONS, sectionNumber, SLICE, type Plan, type Section } from './plan.ts';
 import { machine, markdown, textTable } from './report.ts';
 import { BenchResults } from './results.ts';
 import { benchBuild } from './sections/build.ts';
@@ -18,6 +20,7 @@ import { benchCall } from './sections/call.ts';
 import { benchClient } from './sections/client.ts';
 import { benchLarge } from './sections/large.ts';
 import { benchList } from './sections/list.ts';
+import { benchResults } from './sections/results.ts';
 import { benchStartup } from './sections/startup.ts';
 import { benchThroughput } from './sections/throughput.ts';
 import { startBenchWorker, startUpstreamProcess, type Server } from './servers.ts';
@@ -98,13 +101,21 @@ async function main(argv: string[]): Promise<number> {
   if (SERVER_SECTIONS.some((s) => plan.want(s))) await runServerSections(ctx);
   await guard(ctx, 'startup', () => benchStartup(ctx));
   await guard(ctx, 'build', () => benchBuild(ctx));
+  await guard(ctx, 'results', () => benchResults(ctx));
 
   const order = SECTIONS.map((s) => s.id as Section);
   ctx.results.rows.sort((a, b) => order.indexOf(a.section) - order.indexOf(b.section));
   const totalS = (performance.now() - t0) / 1000;
   process.stdout.write(`\nBenchmarks (${plan.mode}, ${m.date}, ${m.cpu}, node ${m.node}, ${totalS.toFixed(0)} s)\n\n${textTable(ctx.results)}\n\n`);
   const outFile = resolve(repoRoot, args.out!);
-  await writeFile(outFile, markdown(ctx.results, plan, m, reducedBy(plan), totalS));
+  let text = markdown(ctx.results, plan, m, reducedBy(plan), totalS);
+  // --only on an existing report refreshes those sections and keeps the others (scripts/bench/merge.ts).
+  if (args.only && existsSync(outFile)) {
+    const rerun = [...plan.only].map(sectionNumber);
+    const stamp = `${rerun.length === 1 ? 'Section' : 'Sections'} ${rerun.join(',')} rerun on ${m.date} with \`${plan.reproduce([...plan.only].join(',') as Section)}\` (commit ${m.commit}); every other figure is from the run above.`;
+    text = mergeMarkdown(await readFile(outFile, 'utf8'), text, rerun, stamp);
+  }
+  await writeFile(outFile, text);
   process.stdout.write(`wrote ${relative(repoRoot, outFile)}\n`);
   if (args.json) {
     const { rows, errors, raw } = ctx.results;

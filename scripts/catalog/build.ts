@@ -14,6 +14,9 @@ import { loadOverrides, validateOverridesShape, type Overrides } from './overrid
 import { SchemaConverter } from './schema-converter.ts';
 import { SchemaSweep } from './schema-sweep.ts';
 import { serializeCatalogue } from './serialize.ts';
+import { compactRules } from '../../src/results/options.ts';
+import { responseExample } from './examples.ts';
+import { addResultShape, resultRules } from './result-shape.ts';
 import { loadSpec, type LoadOptions } from './spec-loader.ts';
 import { scopesOf, toolTitle, withScopeLine } from './titles.ts';
 import { buildTool, type ToolText } from './tool.ts';
@@ -110,6 +113,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
   const sweep = options.sweep === false ? undefined : await SchemaSweep.create(options.sweep === 'full');
   const toolsetDescriptions = new ToolsetDescriptions(doc);
   const tools: CatalogueTool[] = [];
+  const examples = new Map<CatalogueTool, { value: unknown } | undefined>();
   let i = 0;
   for (const o of ops) {
     if (++i % 200 === 0) progress(`[catalog] ${i}/${ops.length} operations`);
@@ -119,9 +123,14 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     toolsetDescriptions.add(o, tool.toolsets);
     sweep?.check(tool, warn);
     tools.push(tool);
+    examples.set(tool, responseExample(doc, o.op));
   }
 
   const { visible, hidden, toolsets, defaultToolsets } = applyOverrides(tools, overrides, toolsetDescriptions.described);
+  // After the overrides and the sweep: list detection reads each tool's final outputSchema.
+  const results = resultRules(doc, loaded.baseUrl, overrides.results);
+  const rules = compactRules(results);
+  for (const t of visible) addResultShape(t, examples.get(t), rules);
   const info = isObj(doc.info) ? doc.info : {};
   const catalogue: Catalogue = {
     format: 1,
@@ -130,6 +139,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     toolsets,
     ...(defaultToolsets ? { defaultToolsets } : {}),
     tools: visible.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    results,
   };
   let previous: Catalogue | undefined;
   if (options.previous) {

@@ -48,7 +48,7 @@ export async function main(argv: string[]): Promise<number> {
   const out = args.out!;
   const catalogueFile = join(out, 'catalog.txt');
   // --report: token cost of <out>/catalog.txt per toolset, client profile and discovery mode (scripts/catalog/token-report.ts).
-  if (args.report) return (await import('./token-report.ts')).runTokenReport(catalogueFile);
+  if (args.report) return (await import('./token-report.ts')).runTokenReport(catalogueFile, args.spec);
   // Default overrides: <out>/overrides.json when present.
   const overrides = args.overrides ?? (existsSync(join(out, 'overrides.json')) ? join(out, 'overrides.json') : undefined);
   const previous = existsSync(catalogueFile) ? await readFile(catalogueFile, 'utf8') : null;

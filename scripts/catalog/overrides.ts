@@ -1,5 +1,6 @@
 // catalog/overrides.json: hand-kept per-tool overrides, keyed by the generated tool name.
 import { readFile } from 'node:fs/promises';
+import { patternProblem } from '../../src/results/field-pattern.ts';
 import { TOOL_NAME_RE } from './naming.ts';
 
 interface ToolOverride {
@@ -23,6 +24,8 @@ export interface Overrides {
   toolsets?: Record<string, { description: string; tools?: string[] }>;
   /** Toolsets served at bare /mcp; each must exist in the built catalogue. */
   defaultToolsets?: string[];
+  /** Result compaction tuning (docs/results.md): field patterns never removed, and always removed. */
+  results?: { keep?: string[]; drop?: string[] };
 }
 
 export class OverridesError extends Error {
@@ -39,7 +42,7 @@ export function validateOverridesShape(raw: unknown, where: string): Overrides {
   const errs: string[] = [];
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new OverridesError(`${where}: must be an object like {"tools": {}}`);
   const o = raw as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (k !== 'tools' && k !== 'toolsets' && k !== 'defaultToolsets' && k !== '$comment') errs.push(`unknown top-level key "${k}"`);
+  for (const k of Object.keys(o)) if (k !== 'tools' && k !== 'toolsets' && k !== 'defaultToolsets' && k !== 'results' && k !== '$comment') errs.push(`unknown top-level key "${k}"`);
   const tools = (o.tools ?? {}) as Record<string, Record<string, unknown>>;
   if (typeof tools !== 'object' || Array.isArray(tools)) errs.push('"tools" must be an object');
   else {
@@ -75,11 +78,22 @@ export function validateOverridesShape(raw: unknown, where: string): Overrides {
   const defaults = o.defaultToolsets;
   if (defaults !== undefined && (!Array.isArray(defaults) || defaults.length === 0 || !defaults.every((d) => typeof d === 'string' && TOOL_NAME_RE.test(d))))
     errs.push(`defaultToolsets: must be a non-empty array of toolset names matching ${TOOL_NAME_RE}`);
+  const results = o.results as Record<string, unknown> | undefined;
+  if (results !== undefined) {
+    if (!results || typeof results !== 'object' || Array.isArray(results)) errs.push('"results" must be an object like {"keep": [...], "drop": [...]}');
+    else
+      for (const [k, v] of Object.entries(results)) {
+        if (k !== 'keep' && k !== 'drop') errs.push(`results: unknown key "${k}" (keep, drop)`);
+        else if (!Array.isArray(v)) errs.push(`results.${k}: must be an array of field patterns`);
+        else for (const p of v) if (patternProblem(p)) errs.push(`results.${k}: ${JSON.stringify(p)} ${patternProblem(p)}`);
+      }
+  }
   if (errs.length) throw new OverridesError(`${where}: invalid overrides:\n  - ${errs.join('\n  - ')}`);
   return {
     tools: tools as Record<string, ToolOverride>,
     ...(toolsets ? { toolsets: toolsets as Overrides['toolsets'] } : {}),
     ...(defaults ? { defaultToolsets: defaults as string[] } : {}),
+    ...(results ? { results: results as Overrides['results'] } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 import { validate } from '../../src/catalogue/validator.ts';
 import { buildCatalogue } from '../catalog/build.ts';
 import { loadSpec } from '../catalog/spec-loader.ts';
+import { typicalProjection } from '../catalog/typical-projection.ts';
 import { GITHUB_SPEC, mockableSpec, startPrism, type Running } from '../lib/prism.ts';
 import { repoRoot } from '../lib/proc.ts';
 import { startWranglerDev } from '../lib/wrangler.ts';
@@ -220,7 +221,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
       };
       for (let variant = 0; variant < calls; variant++) {
         const valid = (a: unknown) => validate(tool.inputSchema as never, a).valid;
-        const args = generateArgs(tool.inputSchema, variant, valid);
+        const args = withProjection(generateArgs(tool.inputSchema, variant, valid), byName.get(tool.name), variant);
         if (!valid(args)) rep.invalidArgSets++;
         for (const c of clients) {
           const c0 = Date.now();
@@ -274,6 +275,17 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
     await proxy?.close().catch(() => undefined);
     if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/**
+ * The projection argument is the worker's, not the API's: a generated string would name no field. Variant 0 leaves it
+ * out (compaction, and the page size chosen to fit); odd variants ask for a typical projection, even ones for "*".
+ */
+function withProjection(args: Record<string, unknown>, tool: CatalogueTool | undefined, variant: number): Record<string, unknown> {
+  const name = tool?.result?.fields;
+  if (!name || variant === 0) return args;
+  const fields = typicalProjection(tool);
+  return { ...args, [name]: variant % 2 === 1 && fields.length ? fields.join(',') : '*' };
 }
 
 /** listed name -> key in the overrides file (renamed tools are keyed by their generated name). */

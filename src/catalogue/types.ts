@@ -38,6 +38,20 @@ export interface Catalogue {
   defaultToolsets?: string[];
   /** One entry per operation (hidden ones removed), sorted by name. */
   tools: CatalogueTool[];
+  /** How JSON results are compacted (src/results, docs/results.md). Absent: built-in rules, API origin = the upstream. */
+  results?: ResultRules;
+}
+
+/** Catalogue-wide compaction rules, decided at build time from the spec and catalog/overrides.json. */
+export interface ResultRules {
+  /** Origins (scheme://host[:port]) of the spec's own servers: links to them (or to the upstream) are hypermedia. */
+  origins: string[];
+  /** Output property names the spec declares as URIs (format uri, url, iri, uri-template …) beyond the built-in link names. */
+  linkFields?: string[];
+  /** Field patterns compaction never removes (overrides `results.keep`): `name`, `*_url`, `owner.login`. */
+  keep?: string[];
+  /** Field patterns compaction always removes, unless the call asks for them by projection (overrides `results.drop`). */
+  drop?: string[];
 }
 
 export interface CatalogueTool {
@@ -64,6 +78,33 @@ export interface CatalogueTool {
   /** Old names that still resolve to this tool (renames from overrides). */
   aliases?: string[];
   http: HttpBinding;
+  /** Present when the operation returns JSON: the projection argument, where a list keeps its items, its paging. */
+  result?: ResultShape;
+}
+
+/** How one tool's JSON results are projected and paged (src/results); written by the generator. */
+export interface ResultShape {
+  /** The projection argument in inputSchema: `_fields`, or the first of `_mcp_fields`, `_mcp_fields_2`, … the operation does not use. */
+  fields: string;
+  /** Where a list result keeps its items: `result` for a wrapped root array, else the root property holding them. Absent: not a list. */
+  items?: string;
+  /** The operation's own paging arguments (inputSchema property names), detected at build time. Only for lists. */
+  paging?: PagingArgs;
+}
+
+export interface PagingArgs {
+  /** Page number (1-based). */
+  page?: string;
+  /** Page size (per_page, limit, page_size …). */
+  size?: string;
+  /** Item offset. */
+  offset?: string;
+  /** Opaque cursor handed out by a previous response. */
+  cursor?: string;
+  /** Cursor that takes the last seen item's id (starting_after, an integer since …). */
+  after?: string;
+  /** Typical JSON characters of one compacted item, from the spec's response example: sizes the default page. */
+  itemChars?: number;
 }
 
 export type ParamLocation = 'path' | 'query' | 'header' | 'cookie';

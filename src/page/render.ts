@@ -3,9 +3,10 @@
 // /catalogue/tools/<name>.json when its row is opened, so the page stays small at 1,000+ tools.
 // Shows nothing secret: no keys, no upstream URL, no configuration beyond the credential mode.
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
-import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
+import type { Catalogue, CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { isJsonMediaType } from '../lib/media-type.ts';
 import { VERSION } from '../version.ts';
+import { resultSummary } from './result-summary.ts';
 import { PAGE_SCRIPT } from './script.ts';
 import { KEY_PLACEHOLDER, snippets } from './snippets.ts';
 
@@ -14,6 +15,8 @@ interface PageInput {
   origin: string;
   /** The worker's CREDENTIAL_MODE; only `passthrough` changes what the page says about keys. */
   credentialMode: string;
+  /** COMPACT_RESULTS (default on). */
+  compactResults?: boolean;
 }
 
 interface OutputStatus {
@@ -38,7 +41,7 @@ function outputStatus(tool: CatalogueTool): OutputStatus {
 }
 
 /** What /catalogue/tools/<name>.json serves: the public description of one tool. */
-export function toolDetail(tool: CatalogueTool): Record<string, unknown> {
+export function toolDetail(tool: CatalogueTool, catalogue?: Catalogue, compactResults = true): Record<string, unknown> {
   return {
     name: tool.name,
     title: tool.title,
@@ -50,8 +53,12 @@ export function toolDetail(tool: CatalogueTool): Record<string, unknown> {
     inputSchema: tool.inputSchema,
     outputSchema: (tool.outputSchema ?? null) as JsonSchema | null,
     output: outputStatus(tool),
+    result: catalogue ? resultSummary(tool, catalogue, compactResults) : null,
   };
 }
+
+const RESULTS_NOTE = (compact: boolean) =>
+  `<p>JSON results are ${compact ? '<b>compacted</b>: null values, empty values and links back into the API are left out' : '<b>not compacted</b> on this deployment'}. Every tool with a JSON result takes a projection argument, <code>_fields</code> unless the API has a parameter of that name (for example <code>"_fields": "number,title,user.login"</code>), to return only those fields, or <code>"*"</code> for the full result. A list over the result budget returns the whole items that fit and says how to get the rest. Open a tool to see its rules.</p>`;
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export function esc(s: string): string {
@@ -115,7 +122,8 @@ export function renderPage(loaded: LoadedCatalogue, input: PageInput, hash: stri
 ${snippetHtml}
 </section>
 <section id="output"><h2>Structured output</h2>
-<p><b>${withOutput}</b> of ${tools.length} tools declare an <code>outputSchema</code> (marked <i class="o">output</i>): their results carry <code>structuredContent</code> that matches it, plus the same JSON as text. The others return content blocks only; open a tool to see why.</p></section>
+<p><b>${withOutput}</b> of ${tools.length} tools declare an <code>outputSchema</code> (marked <i class="o">output</i>): their results carry <code>structuredContent</code> that matches it, plus the same JSON as text. The others return content blocks only; open a tool to see why.</p>
+${tools.some((t) => t.result) ? RESULTS_NOTE(input.compactResults !== false) : ''}</section>
 <section id="toolsets"><h2>Toolsets</h2><table><thead><tr><th>Toolset</th><th>Tools</th><th>About</th><th>Slice endpoint</th></tr></thead><tbody>${setRows}</tbody></table></section>
 <section id="search"><h2>Tools</h2>
 <div class="bar"><input id="q" type="search" placeholder="Search tools by name or title" aria-label="Search tools" autocomplete="off">

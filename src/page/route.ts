@@ -23,7 +23,7 @@ export function pageHandlers(loaded: LoadedCatalogue): { home: Handler<PipelineE
 
   const render = async (origin: string, cfg: Config): Promise<Rendered> => {
     const hash = await loaded.hash();
-    const body = renderPage(loaded, { origin, credentialMode: cfg.credentialMode }, hash);
+    const body = renderPage(loaded, { origin, credentialMode: cfg.credentialMode, compactResults: cfg.compactResults }, hash);
     scriptHash ??= cspHash(PAGE_SCRIPT);
     const csp = `default-src 'none'; script-src '${await scriptHash}'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
     return { body, csp, etag: `"${(await cspHash(body)).slice(7, 31)}"` };
@@ -32,7 +32,7 @@ export function pageHandlers(loaded: LoadedCatalogue): { home: Handler<PipelineE
   const home: Handler<PipelineEnv> = async (c) => {
     const cfg = c.var.config;
     const origin = new URL(c.req.url).origin;
-    const key = `${cfg.credentialMode} ${origin}`;
+    const key = `${cfg.credentialMode} ${cfg.compactResults ? 1 : 0} ${origin}`;
     let entry = cache.get(key);
     if (!entry) {
       if (cache.size >= MAX_CACHED) cache.clear();
@@ -57,7 +57,7 @@ export function pageHandlers(loaded: LoadedCatalogue): { home: Handler<PipelineE
     const file = c.req.param('file') ?? '';
     const tool = file.endsWith('.json') ? loaded.byName.get(file.slice(0, -5)) : undefined;
     if (!tool) return c.json({ error: 'not_found', message: `No tool named ${JSON.stringify(file.replace(/\.json$/, ''))}.` }, 404);
-    return new Response(JSON.stringify(toolDetail(tool)), {
+    return new Response(JSON.stringify(toolDetail(tool, loaded.catalogue, c.var.config.compactResults)), {
       headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },
     });
   };

@@ -10,7 +10,7 @@
 //   MCP_TOOLS                         comma-separated tool names to serve (default: all of the toolsets)
 //   MCP_READONLY=1                    serve read-only tools only
 //   MCP_CATALOG                       path of another catalog.txt
-//   UPSTREAM_TIMEOUT_MS, MAX_RESPONSE_BYTES, MAX_RESULT_TOKENS  as for the worker
+//   UPSTREAM_TIMEOUT_MS, MAX_RESPONSE_BYTES, MAX_RESULT_TOKENS, COMPACT_RESULTS  as for the worker
 // stdout carries only JSON-RPC; every log line goes to stderr.
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Caller } from '../auth/bearer.ts';
@@ -43,6 +43,7 @@ export function startStdio({ catalogueText, env }: StdioOptions): { close: () =>
       UPSTREAM_TIMEOUT_MS: env.UPSTREAM_TIMEOUT_MS,
       MAX_RESPONSE_BYTES: env.MAX_RESPONSE_BYTES,
       MAX_RESULT_TOKENS: env.MAX_RESULT_TOKENS,
+      COMPACT_RESULTS: env.COMPACT_RESULTS,
       UPSTREAM_AUTH_HEADER: env.UPSTREAM_AUTH_HEADER,
     },
     loaded.catalogue.defaultUpstream,

@@ -6,6 +6,7 @@ import { redactSecrets } from '../auth/redact.ts';
 import type { CatalogueTool } from '../catalogue/types.ts';
 import { validate } from '../catalogue/validator.ts';
 import { log } from '../lib/log.ts';
+import { fieldsAsText, resultOptions } from '../results/options.ts';
 import { errorResult } from '../lib/tool-result.ts';
 import { fromStrictArguments } from '../profiles/strict-arguments.ts';
 import { executeTool, type CallRecord } from '../upstream/execute.ts';
@@ -50,7 +51,8 @@ export async function callTool(scope: RequestScope, name: string, args: Record<s
 
 async function run(scope: RequestScope, tool: CatalogueTool, given: Record<string, unknown>): Promise<{ result: CallToolResult; record: CallRecord }> {
   // The openai profile lists strict-form schemas (null = absent, free-form objects as JSON strings or pairs).
-  const { args, errors: mapErrors } = scope.profile.dialect === 'strict' ? fromStrictArguments(tool.inputSchema, given) : { args: given, errors: [] };
+  const { args: mapped, errors: mapErrors } = scope.profile.dialect === 'strict' ? fromStrictArguments(tool.inputSchema, given) : { args: given, errors: [] };
+  const args = fieldsAsText(tool, mapped);
   const check = mapErrors.length ? { valid: false, errors: mapErrors } : validate(tool.inputSchema, args);
   if (!check.valid) {
     // Argument errors are tool results (MCP 2025-11-25) so the model can correct itself.
@@ -65,6 +67,7 @@ async function run(scope: RequestScope, tool: CatalogueTool, given: Record<strin
     maxResponseBytes: config.maxResponseBytes,
     maxResultTokens: config.maxResultTokens,
     userAgent: `${SERVER_NAME}/${VERSION}`,
+    results: resultOptions(scope.catalogue.catalogue, config.upstreamUrl, config.compactResults),
   });
   // Upstreams may echo request headers; the caller's credentials never leave in a result.
   return { result: redactSecrets(call.result, caller.secrets), record: call.record };

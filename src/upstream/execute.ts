@@ -2,8 +2,10 @@
 // Runs after argument validation (src/tools/call.ts); never throws: every failure becomes an isError result.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { CatalogueTool } from '../catalogue/types.ts';
-import { LIMIT_DEFAULTS } from '../limit-defaults.ts';
+import { CHARS_PER_TOKEN, LIMIT_DEFAULTS } from '../limit-defaults.ts';
 import { errorResult } from '../lib/tool-result.ts';
+import type { ResultOptions } from '../results/options.ts';
+import { planResult, shapeResult, type ResultPlan } from '../results/shape.ts';
 import { httpErrorResult, MAX_ERROR_BODY_BYTES } from './errors.ts';
 import { BodyAbortedError, readBodyLimited, ResponseTooLargeError } from './limits.ts';
 import { fetchWithBody } from './raw-http.ts';
@@ -29,6 +31,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Redirects followed (same-origin keep credentials; cross-origin drop them). Default 5. */
   maxRedirects?: number;
+  /** Result shaping (src/results): the projection argument, compaction, pages that fit. Absent: JSON as the upstream sent it. */
+  results?: ResultOptions;
 }
 
 type CallOutcome =
@@ -100,6 +104,14 @@ async function execute(tool: CatalogueTool, args: Record<string, unknown>, opts:
     Object.assign(record, extra, { outcome, validation });
     return { result, record };
   };
+
+  // The projection argument never reaches the upstream; a bad one is refused before anything is sent.
+  let plan: ResultPlan | undefined;
+  if (opts.results) {
+    const planned = planResult(tool, args, opts.results, maxResultTokens * CHARS_PER_TOKEN);
+    if ('error' in planned) return finish(errorResult(planned.error), 'invalid_arguments', 'none');
+    ({ args, plan } = planned);
+  }
 
   let req: BuiltRequest;
   try {
@@ -196,6 +208,7 @@ async function execute(tool: CatalogueTool, args: Record<string, unknown>, opts:
     path: req.path,
     maxResultTokens,
     maxBinaryBytes,
+    ...(plan ? { shape: (value: unknown) => shapeResult(value, plan, maxResultTokens * CHARS_PER_TOKEN) } : {}),
   });
   const extra: Partial<CallRecord> = { bodyBytes: bytes.length, kind: conv.kind };
   const contentType = res.headers.get('content-type');

@@ -8,6 +8,7 @@ import { CHARS_PER_TOKEN } from '../limit-defaults.ts';
 import { bytesToBase64 } from '../lib/bytes.ts';
 import { baseMediaType, isJsonMediaType, isTextMediaType } from '../lib/media-type.ts';
 import { errorResult } from '../lib/tool-result.ts';
+import type { Shaped } from '../results/shape.ts';
 import { isPlainObject } from './encoding.ts';
 import { truncateText } from './errors.ts';
 import { pagingArgs, shrinkJson, truncationNote } from './truncate.ts';
@@ -32,6 +33,8 @@ interface ConvertContext {
   path: string;
   maxResultTokens: number;
   maxBinaryBytes: number;
+  /** Result shaping for JSON (src/results): projection, compaction, whole items that fit. Absent: the JSON as sent. */
+  shape?: (value: unknown) => Shaped;
 }
 
 type BodyKind = 'json' | 'image' | 'audio' | 'text' | 'binary' | 'empty';
@@ -122,7 +125,7 @@ export function convertResponse(tool: CatalogueTool, bytes: Uint8Array, ctx: Con
           ),
         };
       }
-      return convertJson(tool, data, budgetChars, ctx.maxResultTokens);
+      return convertJson(tool, data, budgetChars, ctx.maxResultTokens, ctx.shape);
     }
     case 'text': {
       const text = decodeText(bytes, ctx.contentType);
@@ -157,18 +160,16 @@ function resourceUri(toolName: string, path: string): string {
   return `upstream://${toolName}${path.startsWith('/') ? path : `/${path}`}`;
 }
 
-function convertJson(tool: CatalogueTool, data: unknown, budgetChars: number, budgetTokens: number): Conversion {
+function convertJson(tool: CatalogueTool, data: unknown, budgetChars: number, budgetTokens: number, shape?: (value: unknown) => Shaped): Conversion {
   const schema = tool.outputSchema;
   if (!schema) {
-    const shrunk = shrinkJson(data, budgetChars);
-    if (!shrunk) return { kind: 'json', validation: 'none', truncated: false, result: { content: [{ type: 'text', text: JSON.stringify(data) }] } };
-    const note = truncationNote(shrunk, budgetTokens, pagingArgs(tool.inputSchema));
-    return {
-      kind: 'json',
-      validation: 'none',
-      truncated: true,
-      result: { content: [{ type: 'text', text: JSON.stringify(shrunk.value) }, { type: 'text', text: note, annotations: NOTE_ANNOTATIONS }] },
-    };
+    const shaped = shape?.(data);
+    const value = shaped ? shaped.value : data;
+    const shrunk = shrinkJson(value, budgetChars);
+    const note = joinNotes(shaped?.note, shrunk && truncationNote(shrunk, budgetTokens, pagingArgs(tool.inputSchema)));
+    const content: ContentBlock[] = [{ type: 'text', text: JSON.stringify(shrunk ? shrunk.value : value) }];
+    if (note) content.push({ type: 'text', text: note, annotations: NOTE_ANNOTATIONS });
+    return { kind: 'json', validation: 'none', truncated: Boolean(shrunk || shaped?.cut), result: { content } };
   }
 
   const wrap = tool.outputWrapped === true || !isPlainObject(data);
@@ -176,16 +177,26 @@ function convertJson(tool: CatalogueTool, data: unknown, budgetChars: number, bu
   const check = validate(schema, structured);
   if (!check.valid) return mismatch(tool, data, check.errors, budgetChars);
 
-  let truncated = false;
+  // Shaping only removes properties and whole items, so the result keeps matching the open schema; checked anyway.
+  let shapeNote: string | undefined;
+  let cut = false;
+  const shaped = shape?.(structured);
+  if (shaped && isPlainObject(shaped.value) && validate(schema, shaped.value).valid) {
+    structured = shaped.value;
+    shapeNote = shaped.note;
+    cut = shaped.cut;
+  }
+
+  let truncated = cut;
   const shrunk = shrinkJson(structured, budgetChars - 600);
-  if (shrunk) {
-    const note = truncationNote(shrunk, budgetTokens, pagingArgs(tool.inputSchema));
-    const candidate = { ...(shrunk.value as Record<string, unknown>) };
-    candidate[noteKey(candidate, schema)] = note;
+  const note = joinNotes(shapeNote, shrunk && truncationNote(shrunk, budgetTokens, pagingArgs(tool.inputSchema)));
+  if (shrunk || note) {
+    const candidate = { ...((shrunk ? shrunk.value : structured) as Record<string, unknown>) };
+    if (note) candidate[noteKey(candidate, schema, cut || shrunk ? 'truncated' : 'note')] = note;
     if (validate(schema, candidate).valid) {
       structured = candidate;
-      truncated = true;
-    } else {
+      truncated ||= Boolean(shrunk);
+    } else if (shrunk) {
       // Cutting broke the schema (e.g. minItems, or a closed schema). Send the shortened data as an error.
       return {
         kind: 'json',
@@ -206,10 +217,16 @@ function convertJson(tool: CatalogueTool, data: unknown, budgetChars: number, bu
   };
 }
 
-function noteKey(obj: Record<string, unknown>, schema: Record<string, unknown>): string {
+function joinNotes(...notes: Array<string | undefined | false>): string | undefined {
+  const text = notes.filter(Boolean).join(' ');
+  return text || undefined;
+}
+
+/** A key for the note that neither the data nor the schema uses: `truncated` (something was left out) or `note`. */
+function noteKey(obj: Record<string, unknown>, schema: Record<string, unknown>, base: 'truncated' | 'note'): string {
   const props = isPlainObject(schema.properties) ? schema.properties : {};
-  for (const k of ['truncated', '_truncated', '_truncated_note']) if (!(k in obj) && !(k in props)) return k;
-  return '_mcp_truncated_note';
+  for (const k of [base, `_${base}`, `_${base}_note`]) if (!(k in obj) && !(k in props)) return k;
+  return `_mcp_${base}_note`;
 }
 
 function mismatch(tool: CatalogueTool, data: unknown, errors: string[], budgetChars: number): Conversion {

@@ -135,6 +135,7 @@ describe('catalogue page', () => {
       expect(props.sort()).toEqual(Object.keys(withOut.inputSchema.properties as object).sort());
       await expect(row.locator('p.out').textContent()).resolves.toMatch(/^outputSchema on: /);
       await expect(row.locator('p.http').textContent()).resolves.toBe(`${withOut.http.method} ${withOut.http.path}`);
+      await expect(row.locator('div.res').textContent()).resolves.toMatch(new RegExp(`^Results: compacted, leaving out null values.*Projection argument: ${withOut.result!.fields} `));
       await row.screenshot({ path: join(ARTIFACTS, 'catalogue-page-tool.png') });
 
       const without = catalogue.tools.find((t) => !t.outputSchema)!;

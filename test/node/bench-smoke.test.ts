@@ -1,5 +1,6 @@
 // The bench's pure helpers (stats, plan, results). No timing assertions: figures are never tested.
 import { describe, expect, it } from 'vitest';
+import { mergeMarkdown } from '../../scripts/bench/merge.ts';
 import { makePlan, SECTIONS, sectionTitle } from '../../scripts/bench/plan.ts';
 import { BenchResults } from '../../scripts/bench/results.ts';
 import { fmtMs, fmtRatio, median, parseCheckStartup, parseTimeV, percentile, ratio, spread, summarize, verdict } from '../../scripts/bench/stats.ts';
@@ -57,7 +58,7 @@ describe('bench stats', () => {
     expect(some.n.callIters).toBeLessThan(all.n.callIters);
     expect(() => makePlan(false, 'call,nope')).toThrow(/unknown section "nope"/);
     expect(sectionTitle('call')).toMatch(/^1\. /);
-    expect(sectionTitle('large')).toBe(`${SECTIONS.length}. ${SECTIONS.at(-1)!.title}`);
+    expect(sectionTitle('results')).toBe(`${SECTIONS.length}. ${SECTIONS.at(-1)!.title}`);
   });
 
   it('results of one run are kept per instance', () => {
@@ -72,5 +73,29 @@ describe('bench stats', () => {
     expect(b.reported('list')).toBe(true);
     expect(a.notes.get('call')).toEqual(['first', 'second']);
     expect(b.rows).toEqual([]);
+  });
+
+  it('--only on an existing report replaces those sections and keeps the others', () => {
+    const doc = (written: string, rows: string[], missed: string, subs: string[]) =>
+      ['# Benchmarks', '', `Written by \`npm run bench\` on ${written}.`, '', 'Machine.', '', '## Results', '', '| # | Measure | Result | Target | Verdict | Reproduce |', '|---|---|---|---|---|---|', ...rows, '', ...(missed ? [missed, ''] : []), '## How each figure is measured', '', 'All figures.', '', ...subs, '## Options', '', 'opts', ''].join('\n');
+    const previous = doc(
+      'OLD',
+      ['| 1 | call | 9 ms | ≤ 5 | MISSED (> 5) | `x` |', '| 2 | a \\| b | old | ≤ 3× | MISSED (< 3×) | `y` |'],
+      '**Missed targets in this run:** call ((> 5)); a | b ((< 3×)).',
+      ['### 1. Call', '', 'call notes', '', '### 2. Two', '', 'old notes', ''],
+    );
+    const fresh = doc('NEW', ['| 2 | a \\| b | new | ≤ 3× | met (≥ 3×) | `y` |', '| 2 | c | more | | | `y` |'], '', ['### 2. Two', '', 'new notes', '']);
+    const merged = mergeMarkdown(previous, fresh, [2], 'Section 2 rerun on NOW.');
+    expect(merged).toContain('Written by `npm run bench` on OLD.\n\nSection 2 rerun on NOW.\n');
+    expect(merged).toContain('| 1 | call | 9 ms |');
+    expect(merged).toContain('| 2 | a \\| b | new |');
+    expect(merged).toContain('| 2 | c | more |');
+    expect(merged).not.toContain('old notes');
+    expect(merged).toContain('call notes');
+    expect(merged).toContain('new notes');
+    expect(merged).toContain('**Missed targets:** call ((> 5)).');
+    expect(merged).not.toContain('a | b ((< 3×))');
+    // Rerunning again replaces the stamp rather than stacking them.
+    expect(mergeMarkdown(merged, fresh, [2], 'Section 2 rerun on LATER.').match(/Section 2 rerun/g)).toHaveLength(1);
   });
 });

@@ -4,6 +4,8 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { compactOutputSchema } from '../../src/profiles/compact.ts';
+import { formatResultSection, resultSection, resultTargets } from '../../scripts/catalog/result-report.ts';
+import { loadSpec } from '../../scripts/catalog/spec-loader.ts';
 import { formatReport, measure, RECOMMENDED_DEFAULTS, TARGETS, tokenReport } from '../../scripts/catalog/token-report.ts';
 import { main } from '../../scripts/catalog/cli.ts';
 
@@ -48,6 +50,30 @@ describe('token report', () => {
     expect(JSON.stringify(c)).not.toContain('"additionalProperties":false');
   });
 
+  it('measures what the projection argument adds to tools/list', () => {
+    const { projectionArg } = report;
+    expect(projectionArg.defaults).toBeGreaterThan(0);
+    expect(projectionArg.all).toBeGreaterThan(projectionArg.defaults);
+    // One short line: about 25 tokens on each of the ~930 tools with a JSON result.
+    expect(projectionArg.all / loaded.catalogue.tools.filter((t) => t.result).length).toBeLessThan(30);
+    expect(formatReport(report)).toMatch(/The projection argument \(`_fields` on every tool with a JSON result\) adds [\d,]+ tokens to the default toolsets/);
+  });
+
+  it("result section: every response example shaped by the worker's code, none cut in half, broken or off-schema", async () => {
+    const doc = (await loadSpec(loaded.catalogue.source.spec)).doc;
+    const s = resultSection(loaded, doc);
+    expect(s.examples).toBeGreaterThan(900);
+    expect(s.checks.results).toBeGreaterThan(2 * s.examples);
+    expect(s.checks).toMatchObject({ cutItems: 0, brokenJson: 0, schemaInvalid: 0 });
+    expect(s.all.compacted.median).toBeLessThan(s.all.raw.median);
+    expect(s.all.projected.median).toBeLessThan(s.all.compacted.median);
+    for (const name of RECOMMENDED_DEFAULTS) expect(s.groups.find((g) => g.name === name)?.tools, name).toBeGreaterThan(0);
+    expect(resultTargets(s).find((t) => /cut in half/.test(t.target))?.ok).toBe(true);
+    const text = formatResultSection(s, RECOMMENDED_DEFAULTS);
+    expect(text).toMatch(/^## Results \(response examples\)/);
+    expect(text).toMatch(/\n\| all \| \d+ \| [\d,]+ \|/);
+  });
+
   it('npm run catalog -- --report prints the report and exits 0', async () => {
     const chunks: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
@@ -58,5 +84,6 @@ describe('token report', () => {
       process.stdout.write = write;
     }
     expect(chunks.join('')).toContain('# Token report');
+    expect(chunks.join('')).toContain('## Results (response examples)');
   });
 });

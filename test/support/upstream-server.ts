@@ -52,10 +52,13 @@ function tinyWav(): Buffer {
   return b;
 }
 
-export async function startUpstream(): Promise<{ url: string; close: () => Promise<void> }> {
+/** `/x/<name>/<path>` answers from specs[name] (test/support/example-upstream.ts); undefined means 404. */
+type SpecRoutes = Record<string, (path: string, query: URLSearchParams) => unknown>;
+
+export async function startUpstream(specs: SpecRoutes = {}): Promise<{ url: string; close: () => Promise<void> }> {
   const last = new Map<string, RecordedRequest>();
   const server = createServer((req, res) => {
-    handle(req, res, last).catch((e: unknown) => {
+    handle(req, res, last, specs).catch((e: unknown) => {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'text/plain' });
         res.end(String(e));
@@ -88,7 +91,7 @@ function raw(res: ServerResponse, status: number, body: Buffer | string, headers
   res.end(buf);
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, last: Map<string, RecordedRequest>): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, last: Map<string, RecordedRequest>, specs: SpecRoutes): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   const buf = Buffer.concat(chunks);
@@ -113,6 +116,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, last: Map<strin
   }
   if (path.startsWith('/echo') || path.startsWith('/api/v3/echo')) {
     json(res, 200, recorded);
+    return;
+  }
+  const spec = /^\/x\/([^/]+)(\/.*)$/.exec(path);
+  if (spec && specs[spec[1]!]) {
+    const body = specs[spec[1]!]!(spec[2]!, params);
+    if (body === undefined) json(res, 404, { message: `no GET operation of ${spec[1]} matches ${spec[2]}` });
+    else json(res, 200, body);
     return;
   }
 

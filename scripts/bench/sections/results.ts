@@ -1,0 +1,52 @@
+// Result tokens before and after shaping (docs/results.md): GitHub's response examples as results, raw (as sent
+// before compaction), compacted (the default) and with a typical 5-field projection, through the worker's code.
+// Token counts, not timings: the same on any machine, so this section is exact in --quick mode too.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatResultSection, RESULT_TARGETS, resultSection } from '../../catalog/result-report.ts';
+import { loadSpec } from '../../catalog/spec-loader.ts';
+import { GITHUB_SPEC } from '../../lib/prism.ts';
+import { repoRoot } from '../../lib/proc.ts';
+import { loadCatalogue } from '../../../src/catalogue/loaded-catalogue.ts';
+import type { BenchContext } from '../context.ts';
+
+export async function benchResults(ctx: BenchContext): Promise<void> {
+  const loaded = loadCatalogue(readFileSync(join(repoRoot, 'catalog', 'catalog.txt'), 'utf8'));
+  const s = resultSection(loaded, (await loadSpec(join(repoRoot, GITHUB_SPEC))).doc);
+  const defaults = loaded.catalogue.defaultToolsets ?? [];
+  const x = (a: number, b: number) => (b ? a / b : 0);
+  const n = (v: number) => Math.round(v).toLocaleString('en-US');
+  const reproduce = 'npm run catalog -- --report';
+  const { raw, compacted, projected } = s.all;
+  const c = x(raw.median, compacted.median);
+  const p = x(raw.median, projected.median);
+  ctx.results.raw.results = s;
+  ctx.results.row({
+    section: 'results',
+    measure: `result tokens, GitHub response examples (${s.examples} tools): raw → compacted (default)`,
+    result: `median ${n(raw.median)} → ${n(compacted.median)} (${c.toFixed(2)}×) · p90 ${n(raw.p90)} → ${n(compacted.p90)} (${x(raw.p90, compacted.p90).toFixed(2)}×)`,
+    target: `median ≥ ${RESULT_TARGETS.compactedRatio}×`,
+    verdict: c >= RESULT_TARGETS.compactedRatio ? `met (≥ ${RESULT_TARGETS.compactedRatio}×)` : `MISSED (< ${RESULT_TARGETS.compactedRatio}×)`,
+    reproduce,
+  });
+  ctx.results.row({
+    section: 'results',
+    measure: 'result tokens, same examples: raw → typical 5-field projection',
+    result: `median ${n(raw.median)} → ${n(projected.median)} (${p.toFixed(2)}×) · p90 ${n(raw.p90)} → ${n(projected.p90)} (${x(raw.p90, projected.p90).toFixed(2)}×)`,
+    target: `median ≥ ${RESULT_TARGETS.projectedRatio}×`,
+    verdict: p >= RESULT_TARGETS.projectedRatio ? `met (≥ ${RESULT_TARGETS.projectedRatio}×)` : `MISSED (< ${RESULT_TARGETS.projectedRatio}×)`,
+    reproduce,
+  });
+  const bad = s.checks.cutItems + s.checks.brokenJson + s.checks.schemaInvalid;
+  ctx.results.row({
+    section: 'results',
+    measure: 'shaped results that cut an item in half, break JSON or fail the outputSchema',
+    result: `${s.checks.cutItems} cut · ${s.checks.brokenJson} broken · ${s.checks.schemaInvalid} invalid, of ${s.checks.results}`,
+    target: '0',
+    verdict: bad === 0 ? 'met (0)' : `MISSED (${bad})`,
+    reproduce,
+  });
+  // The section's table without its heading and introduction (the note below says the same).
+  const table = formatResultSection(s, defaults).split('\n').slice(4).join('\n').trim();
+  ctx.results.note('results', `The token report's result section (scripts/catalog/result-report.ts) on the committed GitHub catalogue and the spec it was built from: each response example goes through src/upstream/response.ts with the shaping of src/results, at the default budget (25,000 tokens), once compacted and once with a typical 5-field projection (scripts/catalog/typical-projection.ts); tokens are o200k_base (gpt-tokenizer). ${s.offSchema} examples that fail their own tool's outputSchema are left out (the worker answers those with a schema-mismatch error). Before (raw) and after, all tools first, then the default toolsets, then the rest by raw median; × is raw median / median:\n\n${table}`);
+}

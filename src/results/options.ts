@@ -1,0 +1,47 @@
+// What result shaping needs from the deployment: the compiled compaction rules of the catalogue (its API origins
+// plus the configured upstream's), and whether the deployment compacts at all (COMPACT_RESULTS). Built once per
+// (catalogue, upstream, switch) and reused by every call of the isolate.
+import type { Catalogue, CatalogueTool, ResultRules } from '../catalogue/types.ts';
+import type { CompactRules } from './compact.ts';
+import { compilePatterns } from './field-pattern.ts';
+import { originOf } from './links.ts';
+
+export interface ResultOptions {
+  /** false: the deployment switched compaction off; projection and pages that fit still apply. */
+  compact: boolean;
+  rules: CompactRules;
+}
+
+const cache = new WeakMap<Catalogue, Map<string, ResultOptions>>();
+
+export function resultOptions(catalogue: Catalogue, upstreamUrl: string, compact: boolean): ResultOptions {
+  let perCatalogue = cache.get(catalogue);
+  if (!perCatalogue) cache.set(catalogue, (perCatalogue = new Map()));
+  const key = `${compact ? 1 : 0} ${upstreamUrl}`;
+  let hit = perCatalogue.get(key);
+  if (!hit) perCatalogue.set(key, (hit = build(catalogue, upstreamUrl, compact)));
+  return hit;
+}
+
+function build(catalogue: Catalogue, upstreamUrl: string, compact: boolean): ResultOptions {
+  const r = catalogue.results ?? { origins: [catalogue.defaultUpstream] };
+  return { compact, rules: compactRules(r, [upstreamUrl]) };
+}
+
+/** The compiled rules of a catalogue; `moreOrigins` (the configured upstream) count as the API's own too. */
+export function compactRules(r: ResultRules, moreOrigins: string[] = []): CompactRules {
+  const origins = new Set<string>();
+  for (const u of [...r.origins, ...moreOrigins]) {
+    const o = originOf(u);
+    if (o) origins.add(o);
+  }
+  const patterns = Boolean(r.keep?.length || r.drop?.length);
+  return { origins, linkFields: new Set(r.linkFields ?? []), keep: compilePatterns(r.keep), drop: compilePatterns(r.drop), patterns };
+}
+
+/** A projection given as an array of names (natural in code mode) becomes the comma-separated string the schema declares. */
+export function fieldsAsText(tool: CatalogueTool, args: Record<string, unknown>): Record<string, unknown> {
+  const name = tool.result?.fields;
+  const v = name ? args[name] : undefined;
+  return name && Array.isArray(v) && v.every((x) => typeof x === 'string') ? { ...args, [name]: v.join(',') } : args;
+}
