@@ -8,7 +8,7 @@ import { isObj } from '../lib/is-object.ts';
 import { isJsonOrJsonWildcard } from './json-media-type.ts';
 
 /** The projection argument's description: one short line, since every tool with a JSON result carries it. */
-export const FIELDS_DESCRIPTION = 'Only these fields, e.g. id,user.login; * = all';
+export const FIELDS_DESCRIPTION = 'Only fields a,b.c; * = all';
 
 const URI_FORMATS = new Set(['uri', 'url', 'uri-reference', 'iri', 'iri-reference', 'uri-template']);
 

@@ -19,7 +19,9 @@ import { loadSpec } from './spec-loader.ts';
 /** Recommended DEFAULT_TOOLSETS for the GitHub catalogue (each ≤ 40 tools and ≤ 15k tokens). */
 export const RECOMMENDED_DEFAULTS = ['repos_core', 'issues_core', 'pulls', 'search'];
 
-export const TARGETS = { discoveryTokens: 1500, toolsetTools: 40, toolsetTokens: 15_000, meanTokensPerTool: 250 };
+// meanTokensPerTool is measured on the list as served, projection argument included: 255 rather than 250, because
+// that argument costs about 15 tokens per tool and is what makes results cheap (docs/benchmarks.md).
+export const TARGETS = { discoveryTokens: 1500, toolsetTools: 40, toolsetTokens: 15_000, meanTokensPerTool: 255 };
 
 export interface Measure {
   tools: number;
@@ -42,7 +44,7 @@ interface TokenReport {
   discovery: Array<{ profile: ProfileId } & Measure>;
   /** The whole catalogue as the generator wrote it (no compaction), for comparison. */
   uncompacted: Measure;
-  /** Mean tokens per typed tool (default profile, each entry tokenised alone), without the projection argument. */
+  /** Mean tokens per typed tool as served (default profile, whole catalogue, each entry tokenised alone, projection argument included). */
   meanTokensPerTool: number;
   /** Tool names as the catalogue has them (docs/naming.md). */
   names: { tools: number; hashed: string[]; longest: number; overBudget: string[]; aliases: number };
@@ -98,11 +100,12 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
     overBudget: tools.map((t) => t.name).filter((n) => n.length > NAME_BUDGET),
     aliases: tools.reduce((n, t) => n + (t.aliases?.length ?? 0), 0),
   };
+  const all = view(undefined, 'default');
+  const meanTokensPerTool = all.reduce((n, t) => n + encode(JSON.stringify(t)).length, 0) / Math.max(1, all.length);
+  // What the projection argument costs: the same lists without it.
   const bare = withoutProjection(loaded);
   const bareView = (toolsets: string[] | undefined): WireTool[] => buildView(bare, sliceOf(bare, toolsets ? { toolsets } : {}), PROFILES.default).tools;
-  const all = bareView(undefined);
-  const meanTokensPerTool = all.reduce((n, t) => n + encode(JSON.stringify(t)).length, 0) / Math.max(1, all.length);
-  const allTokens = profiles[0]!.all.tokens - measure(all).tokens;
+  const allTokens = profiles[0]!.all.tokens - measure(bareView(undefined)).tokens;
   const projectionArg = {
     defaults: known.length ? profiles[0]!.defaults.tokens - measure(bareView(known)).tokens : 0,
     all: allTokens,
@@ -122,9 +125,9 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
     checks.push({ target: `default toolset ${t.name} ≤ ${TARGETS.toolsetTools} tools and ≤ ${TARGETS.toolsetTokens} tokens`, ok: t.tools <= TARGETS.toolsetTools && t.tokens <= TARGETS.toolsetTokens, measured: `${t.tools} tools, ${t.tokens} tokens` });
   }
   checks.push({
-    target: `mean ≤ ${TARGETS.meanTokensPerTool} tokens per typed tool, before the projection argument`,
+    target: `mean ≤ ${TARGETS.meanTokensPerTool} tokens per typed tool, as served (projection argument included)`,
     ok: meanTokensPerTool <= TARGETS.meanTokensPerTool,
-    measured: `${meanTokensPerTool.toFixed(1)} tokens; ${(meanTokensPerTool + projectionArg.perTool).toFixed(1)} with it`,
+    measured: `${meanTokensPerTool.toFixed(1)} tokens; ${(meanTokensPerTool - projectionArg.perTool).toFixed(1)} without the argument`,
   });
   return {
     catalogue: { title: loaded.catalogue.source.title, tools: loaded.catalogue.tools.length },
@@ -153,7 +156,7 @@ export function formatReport(r: TokenReport, results?: ResultSection | string): 
   out.push('', '## Profiles (default toolsets together / whole catalogue)', '', row(['profile', 'default: tools', 'bytes', 'tokens', 'all: tools', 'bytes', 'tokens']), row(['---', '---:', '---:', '---:', '---:', '---:', '---:']));
   for (const p of r.profiles) out.push(row([p.profile, p.defaults.tools, p.defaults.bytes, p.defaults.tokens, p.all.tools, p.all.bytes, p.all.tokens]));
   out.push(row(['(uncompacted catalogue)', '', '', '', r.uncompacted.tools, r.uncompacted.bytes, r.uncompacted.tokens]));
-  out.push('', `Mean tokens per typed tool (default profile): ${r.meanTokensPerTool.toFixed(1)} before the projection argument, ${(r.meanTokensPerTool + r.projectionArg.perTool).toFixed(1)} with it.`, '');
+  out.push('', `Mean tokens per typed tool as served (default profile): ${r.meanTokensPerTool.toFixed(1)}, of which the projection argument ${r.projectionArg.perTool.toFixed(1)}.`, '');
   out.push(`The projection argument (\`_fields\` on every tool with a JSON result) adds ${n(r.projectionArg.defaults)} tokens to the default toolsets and ${n(r.projectionArg.all)} to the whole catalogue (${r.projectionArg.perTool.toFixed(1)} per tool).`, '');
   out.push('## Lists served to clients with a tool budget (hybrid = discovery trio + typed tools)', '', row(['profile', 'budget', 'default: tools', 'tokens', 'hybrid', 'all: tools', 'tokens', 'hybrid']), row(['---', '---:', '---:', '---:', ':---:', '---:', '---:', ':---:']));
   for (const p of r.served) out.push(row([p.profile, p.budget, p.defaults.tools, p.defaults.tokens, p.defaults.hybrid ? 'yes' : '', p.all.tools, p.all.tokens, p.all.hybrid ? 'yes' : '']));
