@@ -97,9 +97,10 @@ function textOf(result: any): string {
 export function classifyResult(result: unknown): Classified {
   const r = result as { isError?: boolean } | undefined;
   if (!r || typeof r !== 'object') return { class: 'protocol_error', detail: 'result is not an object' };
+  const text = textOf(r);
+  // The server delivers a body its schema does not describe beside the empty result, with a note (not isError).
+  if (text.includes(SERVER_MISMATCH)) return { class: 'schema_mismatch', side: 'server', detail: text.slice(0, 400) };
   if (r.isError) {
-    const text = textOf(r);
-    if (text.includes(SERVER_MISMATCH)) return { class: 'schema_mismatch', side: 'server', detail: text.slice(0, 400) };
     if (/^Invalid arguments for /.test(text)) return { class: 'invalid_arguments', detail: text.slice(0, 400) };
     if (UPSTREAM_FAILURE.some((re) => re.test(text))) return { class: 'upstream_error', detail: text.slice(0, 200) };
     // Anything else is an isError the worker made out of an upstream success (src/upstream/response.ts): a failure.

@@ -1,6 +1,7 @@
 // A successful upstream response (status < 400, body already read within limits) -> CallToolResult.
 // Invariants: structuredContent is present only on non-error results and always passes the tool's
-// outputSchema; a text block always carries the same data; base64 is never cut.
+// outputSchema; a text block always carries the same data; base64 is never cut; a success is not isError (a body
+// the schema does not describe goes beside it, beside-schema.ts), unless the schema takes no structured result at all.
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/server';
 import type { CatalogueTool } from '../catalogue/types.ts';
 import { validate } from '../catalogue/validator.ts';
@@ -9,6 +10,7 @@ import { bytesToBase64 } from '../lib/bytes.ts';
 import { baseMediaType, isJsonMediaType, isTextMediaType } from '../lib/media-type.ts';
 import { errorResult } from '../lib/tool-result.ts';
 import type { Shaped } from '../results/shape.ts';
+import { besideSchema } from './beside-schema.ts';
 import { isPlainObject } from './encoding.ts';
 import { truncateText } from './errors.ts';
 import { pagingArgs, shrinkJson, truncationNote } from './truncate.ts';
@@ -197,7 +199,10 @@ function convertJson(tool: CatalogueTool, data: unknown, budgetChars: number, bu
       structured = candidate;
       truncated ||= Boolean(shrunk);
     } else if (shrunk) {
-      // Cutting broke the schema (e.g. minItems, or a closed schema). Send the shortened data as an error.
+      // Cutting broke the schema (e.g. minItems): the shortened data goes beside it.
+      const cutData = wrap ? (shrunk.value as Record<string, unknown>).result : shrunk.value;
+      const aside = besideSchema(schema, wrap, cutData, (key) => `The result is too large to return (over ~${budgetTokens} tokens) and could not be shortened within the declared schema; the shortened data is under "${key}". ${note}`);
+      if (aside) return { kind: 'json', validation: 'valid', truncated: true, result: { content: [{ type: 'text', text: JSON.stringify(aside) }], structuredContent: aside } };
       return {
         kind: 'json',
         validation: 'valid',
@@ -232,21 +237,18 @@ function noteKey(obj: Record<string, unknown>, schema: Record<string, unknown>, 
 function mismatch(tool: CatalogueTool, data: unknown, errors: string[], budgetChars: number): Conversion {
   const first = errors.slice(0, 5);
   const shrunk = shrinkJson(data, budgetChars - 1000);
-  const dataText = JSON.stringify(shrunk ? shrunk.value : data);
+  const value = shrunk ? shrunk.value : data;
+  const why = `${SCHEMA_MISMATCH_MESSAGE} of tool ${tool.name} (${first.join('; ')})`;
+  const base = { kind: 'json' as const, validation: 'mismatch' as const, truncated: !!shrunk, schemaErrors: first };
+  const aside = besideSchema(tool.outputSchema!, tool.outputWrapped === true, value, (key) => `The call succeeded, but the ${why}; the data is under "${key}" as the API sent it${shrunk ? ', shortened to fit' : ''}.`);
+  if (aside) return { ...base, result: { content: [{ type: 'text', text: JSON.stringify(aside) }], structuredContent: aside } };
+  // A schema that takes no structured result at all (a catalogue built otherwise): only isError can carry the data.
   return {
-    kind: 'json',
-    validation: 'mismatch',
-    truncated: !!shrunk,
-    schemaErrors: first,
+    ...base,
     result: {
       content: [
-        {
-          type: 'text',
-          text:
-            `Error: ${SCHEMA_MISMATCH_MESSAGE} of tool ${tool.name} (${first.join('; ')}). ` +
-            'The upstream call itself succeeded; the data it returned follows as JSON.',
-        },
-        { type: 'text', text: dataText },
+        { type: 'text', text: `Error: ${why}. The upstream call itself succeeded; the data it returned follows as JSON.` },
+        { type: 'text', text: JSON.stringify(value) },
       ],
       isError: true,
     },
@@ -291,6 +293,9 @@ function nonJsonForTool(
   if (check.valid) {
     return { kind, validation: 'valid', truncated, result: { ...result, structuredContent: structured } };
   }
+  // A wrapped schema takes the descriptor beside its empty result.
+  const wrapped = { result: null, ...structured };
+  if (validate(tool.outputSchema, wrapped).valid) return { kind, validation: 'valid', truncated, result: { ...result, structuredContent: wrapped } };
   return {
     kind,
     validation: 'mismatch',

@@ -33,7 +33,8 @@ describe('drift fixtures through wrangler dev', () => {
     upstream = await startUpstream();
     const built = await buildCatalogue(DRIFT_SPEC);
     catalogue = built.catalogue;
-    worker = await startWorker({ upstream: upstream.url, catalogue: built.text, vars: { SCHEMA_AUTODROP_THRESHOLD: 'off' } });
+    // Compaction off: the drifted nulls must reach the client, to show the schemas take them.
+    worker = await startWorker({ upstream: upstream.url, catalogue: built.text, vars: { SCHEMA_AUTODROP_THRESHOLD: 'off', COMPACT_RESULTS: 'off' } });
   });
 
   afterAll(async () => {

@@ -129,6 +129,9 @@ describe('classification', () => {
     expect(classifyResult({ content: [] }).class).toBe('ok');
     expect(classifyResult({ isError: true, content: [{ type: 'text', text: 'Upstream error: HTTP 404' }] }).class).toBe('upstream_error');
     expect(classifyResult({ isError: true, content: [{ type: 'text', text: 'Error: upstream response did not match the declared output schema of tool x' }] })).toMatchObject({ class: 'schema_mismatch', side: 'server' });
+    // The worker delivers such a body as a success, beside the empty result: the sweep still counts it.
+    const aside = { result: null, as_returned: { a: 1 }, note: 'The call succeeded, but the upstream response did not match the declared output schema of tool x (/result: …)' };
+    expect(classifyResult({ content: [{ type: 'text', text: JSON.stringify(aside) }], structuredContent: aside })).toMatchObject({ class: 'schema_mismatch', side: 'server' });
     expect(classifyResult({ isError: true, content: [{ type: 'text', text: 'Invalid arguments for x: …' }] }).class).toBe('invalid_arguments');
     for (const upstream of [
       'Upstream error: HTTP 503 Service Unavailable for GET /x.',

@@ -68,12 +68,19 @@ describe('content negotiation', () => {
     await res.body?.cancel();
   });
 
-  it('when the answer is not JSON anyway it says so: a descriptor under an open schema, isError that says it succeeded under a wrapped one', async () => {
+  it('when the answer is not JSON anyway it says so: a descriptor under an open schema or beside a wrapped one; isError only where no structured result fits', async () => {
     const params = [{ arg: 'ignore', name: 'ignore', in: 'query' as const, style: 'form' as const, explode: true, required: false }];
     const open = await call(tool('read_pod_yaml', { path: '/negotiate', accept: K8S, params }, { outputSchema: podSchema }), { ignore: '1' });
     expect(open.isError).toBeUndefined();
     expect(open.structuredContent).toMatchObject({ content_type: 'application/yaml', text: 'kind: Pod\nname: web-1\nreplicas: 3\n' });
     expect((open.structuredContent as { note: string }).note).toContain('application/yaml instead of JSON');
+    const nullable = await call(
+      tool('read_pods_yaml_drift', { path: '/negotiate', accept: K8S, params }, { outputWrapped: true, outputSchema: { type: 'object', properties: { result: { type: ['array', 'null'], items: {} } }, required: ['result'] } }),
+      { ignore: '1' },
+    );
+    expect(nullable.isError).toBeUndefined();
+    expect(nullable.structuredContent).toMatchObject({ result: null, content_type: 'application/yaml', text: 'kind: Pod\nname: web-1\nreplicas: 3\n' });
+    // A wrapped schema whose result takes no null (a catalogue built otherwise).
     const wrapped = await call(
       tool('read_pods_yaml', { path: '/negotiate', accept: K8S, params }, { outputWrapped: true, outputSchema: { type: 'object', properties: { result: { type: 'array', items: {} } }, required: ['result'] } }),
       { ignore: '1' },

@@ -2,6 +2,7 @@
 // (JSON, media, empty bodies, large results). Failures, redirects and limits: execute-failures.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { JsonSchema } from '../../src/catalogue/types.ts';
+import { validate } from '../../src/catalogue/validator.ts';
 import { schemaMismatchCounts } from '../../src/upstream/execute.ts';
 import { TINY_PNG_BASE64, tool, lastRecord, text, call, petSchema } from './fixtures/execute-harness.ts';
 
@@ -51,17 +52,38 @@ describe('JSON responses', () => {
     expect(r).toEqual({ content: [{ type: 'text', text: JSON.stringify(expected) }], structuredContent: expected });
   });
 
-  it('schema mismatch: isError, data as text, no structuredContent, counted and logged', async () => {
-    const t = tool('mismatch_tool', { path: '/json/mismatch' }, { outputSchema: petSchema });
+  it('schema mismatch: a success all the same, the data beside the empty result with a note; counted and logged', async () => {
+    // As the generator writes output schemas: open, nothing required at the root.
+    const { required: _r, ...openPet } = petSchema;
+    const t = tool('mismatch_tool', { path: '/json/mismatch' }, { outputSchema: openPet });
     const before = schemaMismatchCounts.get('mismatch_tool') ?? 0;
     const r = await call(t);
-    expect(r.isError).toBe(true);
-    expect(r.structuredContent).toBeUndefined();
-    expect(text(r, 0)).toContain('upstream response did not match the declared output schema');
-    expect(text(r, 0)).toMatch(/\/id/);
-    expect(JSON.parse(text(r, 1))).toEqual({ id: 'not-a-number', name: 5 });
+    expect(r.isError).toBeUndefined();
+    const s = r.structuredContent as { as_returned: unknown; note: string };
+    expect(s.as_returned).toEqual({ id: 'not-a-number', name: 5 });
+    expect(s.note).toContain('The call succeeded, but the upstream response did not match the declared output schema of tool mismatch_tool');
+    expect(s.note).toMatch(/\/id/);
+    expect(validate(openPet, s).valid).toBe(true);
+    expect(JSON.parse(text(r, 0))).toEqual(s);
     expect(schemaMismatchCounts.get('mismatch_tool')).toBe(before + 1);
     expect(lastRecord()).toMatchObject({ validation: 'mismatch', outcome: 'schema_mismatch', schemaMismatches: before + 1, message: 'upstream response did not match the declared output schema' });
+  });
+
+  it('schema mismatch on a wrapped list (an object where the schema says array): {result: null} and the data beside it', async () => {
+    const listSchema: JsonSchema = { type: 'object', properties: { result: { type: ['array', 'null'], items: { type: 'object' } } }, required: ['result'] };
+    const r = await call(tool('list_as_object', { path: '/json/object' }, { outputWrapped: true, outputSchema: listSchema }));
+    expect(r.isError).toBeUndefined();
+    expect(r.structuredContent).toMatchObject({ result: null, as_returned: { id: 7, name: 'Rex' } });
+    expect(validate(listSchema, r.structuredContent).valid).toBe(true);
+    expect(lastRecord()).toMatchObject({ outcome: 'schema_mismatch' });
+  });
+
+  it('schema mismatch under a schema that takes no structured result at all (a catalogue built otherwise): isError that says it succeeded', async () => {
+    const r = await call(tool('mismatch_required', { path: '/json/mismatch' }, { outputSchema: petSchema }));
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toBeUndefined();
+    expect(text(r, 0)).toContain('The upstream call itself succeeded');
+    expect(JSON.parse(text(r, 1))).toEqual({ id: 'not-a-number', name: 5 });
   });
 
   it('invalid JSON under application/json: isError with the parse problem and the raw text', async () => {
