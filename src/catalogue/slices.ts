@@ -15,6 +15,8 @@ export interface Slice {
   listed: ToolDefinition[];
   /** Canonical names of the tools in the slice. */
   names: Set<string>;
+  /** Only read-only tools (the URL's ?readonly or the key's flag). */
+  readOnly: boolean;
 }
 
 export class UnknownNamesError extends Error {
@@ -80,7 +82,7 @@ export function sliceOf(loaded: LoadedCatalogue, spec: SliceSpec): Slice {
     names.add(tool.name);
     listed.push(loaded.listed[i]!);
   });
-  const slice = { key, listed, names };
+  const slice = { key, listed, names, readOnly: Boolean(spec.readOnly) };
   perCatalogue.set(key, slice);
   return slice;
 }

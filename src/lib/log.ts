@@ -20,7 +20,13 @@ type LogEvent =
   | 'mcp_error'
   /** An unhandled error in a route (answered 500). */
   | 'http_error'
-  | 'tools_list_fast_path_disabled';
+  | 'tools_list_fast_path_disabled'
+  /** One per code-mode execute: outcome, api calls, time, program length (never the program or its values). */
+  | 'codemode_execute'
+  /** A code-mode api call failed inside the host (a bug; the program saw a generic error). */
+  | 'codemode_call_error'
+  /** catalog/declarations.txt was built from another catalogue than the one served; once per isolate. */
+  | 'declarations_stale';
 
 export function log(event: LogEvent, fields: Record<string, unknown> = {}): void {
   try {

@@ -8,10 +8,12 @@ import { authenticate } from '../auth/bearer.ts';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { withSchemaDrops } from '../catalogue/schema-drops.ts';
 import { intersect, sliceOf, UnknownNamesError, validateSliceSpec, type SliceSpec } from '../catalogue/slices.ts';
+import { codeModeHost } from '../codemode/host.ts';
 import { readConfig, type Config, type Env } from '../config.ts';
+import { logOnce } from '../lib/log.ts';
 import { clientNameOf, inferProfile, PROFILE_IDS, profileById } from '../profiles/profiles.ts';
 import { serveMcp } from '../protocol/dispatch.ts';
-import type { EndpointMode } from '../tools/scope.ts';
+import type { EndpointMode, RequestScope } from '../tools/scope.ts';
 import { guardHostAndOrigin } from './host-guard.ts';
 import type { PipelineEnv } from './vars.ts';
 
@@ -50,11 +52,14 @@ const statelessMethods: Step = async (c, next) => {
   await next();
 };
 
+const MODES: readonly EndpointMode[] = ['tools', 'discover', 'code'];
+
 /**
  * The MCP routes' pipeline over one catalogue. The returned function gives one route's steps, in order, ending with
- * the handler that serves the request; `select` reads what the route's path selects.
+ * the handler that serves the request; `select` reads what the route's path selects. `declarations`: the
+ * catalogue's code-mode declarations (catalog/declarations.txt), empty when none were built.
  */
-export function mcpPipeline(loaded: LoadedCatalogue, config: Step): (select: (c: Context<PipelineEnv>) => RouteSelection) => [Step, ...Step[]] {
+export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations = ''): (select: (c: Context<PipelineEnv>) => RouteSelection) => [Step, ...Step[]] {
   /** HTTP 400 listing the valid names when a slice names toolsets or tools the catalogue lacks. */
   const unknownNames = (spec: SliceSpec): Response | undefined => {
     try {
@@ -66,7 +71,7 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step): (select: (c:
     }
   };
 
-  /** What the URL asks for: path toolsets, ?tools=, ?readonly=, ?mode=discover. */
+  /** What the URL asks for: path toolsets, ?tools=, ?readonly=, ?mode=discover|code. */
   const urlRequest = (select: (c: Context<PipelineEnv>) => RouteSelection): Step => async (c, next) => {
     const selection = select(c);
     const spec: SliceSpec = {};
@@ -78,7 +83,16 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step): (select: (c:
     const unknown = unknownNames(spec);
     if (unknown) return unknown;
     c.set('requested', spec);
-    c.set('mode', selection.mode === 'discover' || c.req.query('mode') === 'discover' ? 'discover' : 'tools');
+    const param = c.req.query('mode');
+    if (param !== undefined && !selection.mode && !(MODES as readonly string[]).includes(param)) {
+      return c.json({ error: 'unknown_mode', message: `Unknown mode: ${param}. Valid modes: ${MODES.join(', ')}`, unknown: [param], valid: MODES }, 400);
+    }
+    const mode = selection.mode ?? ((param as EndpointMode | undefined) || 'tools');
+    if (mode === 'code' && !c.env?.LOADER) {
+      logOnce('LOADER', 'binding_missing', { binding: 'LOADER', effect: 'code mode answers 501' });
+      return c.json({ error: 'code_mode_unavailable', message: 'Code mode needs the Worker Loader binding LOADER ([[worker_loaders]] in wrangler.toml), which this deployment lacks.' }, 501);
+    }
+    c.set('mode', mode);
     await next();
   };
 
@@ -114,7 +128,9 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step): (select: (c:
 
   const serve: Step = (c) => {
     const { catalogue, config, caller, slice, profile, mode, body } = c.var;
-    return serveMcp({ catalogue, config, caller, slice, profile, mode }, c.req.raw, body);
+    const scope: RequestScope = { catalogue, config, caller, slice, profile, mode };
+    if (mode === 'code') scope.code = codeModeHost(c.env, declarations);
+    return serveMcp(scope, c.req.raw, body);
   };
 
   return (select) => [config, hostGuard, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, serve];

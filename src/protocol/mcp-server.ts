@@ -2,6 +2,7 @@
 // views) is prepared once per isolate. It wires the scope's tool surface into two handlers.
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
+import { codeSurface } from '../codemode/surface.ts';
 import { discoverySurface } from '../discovery/meta-tools.ts';
 import { contentOnly } from '../profiles/profiles.ts';
 import { UnknownToolError } from '../tools/call.ts';
@@ -26,6 +27,7 @@ export function serverInfo(catalogue: LoadedCatalogue): ServerInfo {
 }
 
 function surfaceOf(scope: RequestScope): ToolSurface {
+  if (scope.mode === 'code') return codeSurface(scope);
   return scope.mode === 'discover' ? discoverySurface(scope) : toolsSurface(scope);
 }
 

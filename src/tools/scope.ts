@@ -1,14 +1,26 @@
 // The request scope: everything one MCP request may see and use, decided by the pipeline (src/pipeline) before
 // any tool runs. The stdio server builds one per process. Plain data apart from the catalogue, so a scope can be
 // rebuilt elsewhere from a caller, a slice spec and a profile id.
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/bearer.ts';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import type { Config } from '../config.ts';
 import type { Profile } from '../profiles/profiles.ts';
 
-/** tools: the slice's own tools. discover: the three discovery meta-tools over the slice (src/discovery). */
-export type EndpointMode = 'tools' | 'discover';
+/**
+ * tools: the slice's own tools. discover: the three discovery meta-tools over the slice (src/discovery).
+ * code: search and execute over the slice (src/codemode).
+ */
+export type EndpointMode = 'tools' | 'discover' | 'code';
+
+/** What code mode needs from the Worker beyond the scope's data (src/codemode/host.ts). Absent on stdio. */
+export interface CodeModeHost {
+  /** The served catalogue's declarations document (catalog/declarations.txt); empty when none was built. */
+  declarations: string;
+  /** Runs a program in a fresh sandbox whose `api.<tool>()` calls run with this scope. Never throws. */
+  execute(program: string, scope: RequestScope): Promise<CallToolResult>;
+}
 
 export interface RequestScope {
   /** The catalogue as served: the runtime schema drop list applied (src/catalogue/schema-drops.ts). */
@@ -20,4 +32,6 @@ export interface RequestScope {
   /** The client's rules for tool lists and results (src/profiles). */
   profile: Profile;
   mode: EndpointMode;
+  /** Set in code mode. */
+  code?: CodeModeHost;
 }
