@@ -2,7 +2,7 @@
 // as declarations, and the multi-step task in one execute against the recording loopback GitHub.
 // Escape attempts and limits through the endpoint: codemode-endpoint-escape.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_ISSUES } from '../../scripts/lib/github-fake.ts';
+import { FAKE_ISSUES } from '../../scripts/lib/github-fake-data.ts';
 import { openRunCount } from '../../src/codemode/runs.ts';
 import { CLIENTS, codeEnv, COMMENTS_PER_BUG, connect, fetcherFor, freshOwner, ORIGIN, OPERATOR_KEY, textOf, upstreamRequests } from './fixtures/codemode-endpoint.ts';
 
