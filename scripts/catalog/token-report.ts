@@ -1,13 +1,16 @@
-// npm run catalog -- --report: what tools/list costs a client, per toolset, per client profile and in discovery
-// mode: tools, bytes and tokens (o200k_base via gpt-tokenizer, a real BPE tokenizer; not bytes/4).
+// npm run catalog -- --report: what tools/list costs a client, per toolset, per client profile, in discovery mode
+// and in code mode: tools, bytes and tokens (o200k_base via gpt-tokenizer, a real BPE tokenizer; not bytes/4).
 // Measures the exact entries the worker serves (src/profiles/view.ts, src/discovery/server.ts).
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
+import { parseDeclarations, type DeclarationsDoc } from '../../src/codemode/declarations.ts';
 import { discoveryTools } from '../../src/discovery/listing.ts';
 import { PROFILES, type ProfileId } from '../../src/profiles/profiles.ts';
 import { buildView, type WireTool } from '../../src/profiles/view.ts';
+import { CODE_DEFINITIONS_TARGET, codeModeReport, formatCodeMode, type CodeModeReport } from './token-report-code.ts';
 
 /** Recommended DEFAULT_TOOLSETS for the GitHub catalogue (each ≤ 40 tools and ≤ 15k tokens). */
 export const RECOMMENDED_DEFAULTS = ['repos_core', 'issues_core', 'pulls', 'search'];
@@ -29,6 +32,8 @@ interface TokenReport {
   profiles: Array<{ profile: ProfileId; defaults: Measure; all: Measure }>;
   /** Discovery mode (three meta-tools) per profile. */
   discovery: Array<{ profile: ProfileId } & Measure>;
+  /** Code mode: the two definitions, and sampled search answers (with the catalogue's declarations). */
+  code: CodeModeReport;
   /** The whole catalogue as the generator wrote it (no compaction), for comparison. */
   uncompacted: Measure;
   /** Mean tokens per typed tool (default profile, each entry tokenised alone). */
@@ -42,7 +47,7 @@ export function measure(tools: unknown[]): Measure {
   return { tools: tools.length, bytes: new TextEncoder().encode(text).length, tokens: encode(text).length };
 }
 
-export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMMENDED_DEFAULTS): TokenReport {
+export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMMENDED_DEFAULTS, declarations?: DeclarationsDoc): TokenReport {
   const known = defaults.filter((d) => d in loaded.catalogue.toolsets);
   const view = (toolsets: string[] | undefined, profile: ProfileId): WireTool[] => buildView(loaded, sliceOf(loaded, toolsets ? { toolsets } : {}), PROFILES[profile]).tools;
   const toolsets = Object.keys(loaded.catalogue.toolsets).map((name) => ({ name, isDefault: known.includes(name), ...measure(view([name], 'default')) }));
@@ -60,6 +65,8 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
   for (const t of toolsets.filter((t) => t.isDefault)) {
     checks.push({ target: `default toolset ${t.name} ≤ ${TARGETS.toolsetTools} tools and ≤ ${TARGETS.toolsetTokens} tokens`, ok: t.tools <= TARGETS.toolsetTools && t.tokens <= TARGETS.toolsetTokens, measured: `${t.tools} tools, ${t.tokens} tokens` });
   }
+  const code = codeModeReport(loaded, declarations);
+  checks.push({ target: `code mode definitions ≤ ${CODE_DEFINITIONS_TARGET} tokens (whole catalogue)`, ok: code.definitions.tokens <= CODE_DEFINITIONS_TARGET, measured: `${code.definitions.tokens} tokens` });
   checks.push({ target: `mean ≤ ${TARGETS.meanTokensPerTool} tokens per typed tool`, ok: meanTokensPerTool <= TARGETS.meanTokensPerTool, measured: `${meanTokensPerTool.toFixed(1)} tokens` });
   return {
     catalogue: { title: loaded.catalogue.source.title, tools: loaded.catalogue.tools.length },
@@ -67,6 +74,7 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
     toolsets,
     profiles,
     discovery,
+    code,
     uncompacted: measure(loaded.listed),
     meanTokensPerTool,
     checks,
@@ -81,7 +89,8 @@ export function formatReport(r: TokenReport): string {
   out.push('Tokens: o200k_base (gpt-tokenizer) of the tools/list result JSON exactly as served. Default toolsets: ' + (r.defaults.join(', ') || '(none)') + '.', '');
   out.push('## Discovery mode (/mcp/discover)', '', row(['profile', 'tools', 'bytes', 'tokens']), row(['---', '---:', '---:', '---:']));
   for (const d of r.discovery) out.push(row([d.profile, d.tools, d.bytes, d.tokens]));
-  out.push('', '## Profiles (default toolsets together / whole catalogue)', '', row(['profile', 'default: tools', 'bytes', 'tokens', 'all: tools', 'bytes', 'tokens']), row(['---', '---:', '---:', '---:', '---:', '---:', '---:']));
+  out.push('', ...formatCodeMode(r.code));
+  out.push('## Profiles (default toolsets together / whole catalogue)', '', row(['profile', 'default: tools', 'bytes', 'tokens', 'all: tools', 'bytes', 'tokens']), row(['---', '---:', '---:', '---:', '---:', '---:', '---:']));
   for (const p of r.profiles) out.push(row([p.profile, p.defaults.tools, p.defaults.bytes, p.defaults.tokens, p.all.tools, p.all.bytes, p.all.tokens]));
   out.push(row(['(uncompacted catalogue)', '', '', '', r.uncompacted.tools, r.uncompacted.bytes, r.uncompacted.tokens]));
   out.push('', `Mean tokens per typed tool (default profile): ${r.meanTokensPerTool.toFixed(1)}`, '');
@@ -111,6 +120,8 @@ export function runTokenReport(catalogueFile: string, write: (s: string) => void
     return 1;
   }
   const loaded = loadCatalogue(readFileSync(catalogueFile, 'utf8'));
-  write(formatReport(tokenReport(loaded, configuredDefaults(loaded.catalogue.defaultToolsets))));
+  const declarationsFile = join(dirname(catalogueFile), 'declarations.txt');
+  const declarations = existsSync(declarationsFile) ? parseDeclarations(readFileSync(declarationsFile, 'utf8')) : undefined;
+  write(formatReport(tokenReport(loaded, configuredDefaults(loaded.catalogue.defaultToolsets), declarations)));
   return 0;
 }
