@@ -2,6 +2,7 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
 const catalogData = new URL('./catalog/catalog.txt', import.meta.url).pathname;
+const declarationsData = new URL('./catalog/declarations.txt', import.meta.url).pathname;
 const migrationsDir = new URL('./migrations', import.meta.url).pathname;
 
 export default defineConfig({
@@ -16,7 +17,7 @@ export default defineConfig({
             miniflare: { bindings: { USAGE_MIGRATIONS: await readD1Migrations(migrationsDir) } },
           })),
         ],
-        resolve: { alias: { 'catalog-data': catalogData } },
+        resolve: { alias: { 'catalog-data': catalogData, 'declarations-data': declarationsData } },
         test: {
           name: 'worker',
           include: ['test/worker/**/*.test.ts'],

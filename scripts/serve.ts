@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCatalogue } from './catalog/build.ts';
+import { buildDeclarations, serializeDeclarations } from './catalog/declarations.ts';
 import { DEFAULT_PORT, LOCAL_KEY, serve } from './lib/serve.ts';
 
 const USAGE = `usage: npm run serve -- --spec <file|url> [--upstream <url>] [--port <n>] [--key <key>]
@@ -75,6 +76,8 @@ try {
   const overrides = args.overrides ? (isAbsolute(args.overrides) ? args.overrides : resolve(userCwd, args.overrides)) : undefined;
   const result = await buildCatalogue(spec, { overrides, progress: (l) => process.stderr.write(`  ${l}\n`) });
   await writeFile(join(dir, 'catalog.txt'), result.text);
+  // Code mode (/mcp/code) searches these declarations of the same catalogue.
+  await writeFile(join(dir, 'declarations.txt'), serializeDeclarations(buildDeclarations(JSON.parse(result.text))));
   title = result.catalogue.source.title;
   const r = result.report;
   process.stderr.write(

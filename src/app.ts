@@ -9,7 +9,12 @@ import { configure, hostGuard, mcpPipeline, splitList } from './pipeline/steps.t
 import type { PipelineEnv } from './pipeline/vars.ts';
 import { VERSION } from './version.ts';
 
-export function createApp(loaded: LoadedCatalogue): Hono<PipelineEnv> {
+export interface AppOptions {
+  /** Code mode's declarations of this catalogue (catalog/declarations.txt); without them search answers untyped. */
+  declarations?: string;
+}
+
+export function createApp(loaded: LoadedCatalogue, options: AppOptions = {}): Hono<PipelineEnv> {
   const app = new Hono<PipelineEnv>();
   const config = configure(loaded);
   const { source, tools } = loaded.catalogue;
@@ -25,10 +30,12 @@ export function createApp(loaded: LoadedCatalogue): Hono<PipelineEnv> {
   app.get('/.well-known/oauth-protected-resource', (c) => c.json(protectedResource(c.req.url)));
   app.get('/.well-known/oauth-protected-resource/mcp', (c) => c.json(protectedResource(c.req.url)));
 
-  const mcp = mcpPipeline(loaded, config);
+  const mcp = mcpPipeline(loaded, config, options.declarations);
   app.all('/mcp', ...mcp(() => ({})));
   // Typed discovery (search_tools, describe_tool, call_tool) over the whole catalogue; ?mode=discover works on any slice.
   app.all('/mcp/discover', ...mcp(() => ({ toolsets: ['all'], mode: 'discover' })));
+  // Code mode (search, execute) over the whole catalogue; ?mode=code works on any slice.
+  app.all('/mcp/code', ...mcp(() => ({ toolsets: ['all'], mode: 'code' })));
   // Toolsets by URL, for clients that cannot send custom headers: /mcp/x/repos+issues
   app.all('/mcp/x/:toolsets', ...mcp((c) => ({ toolsets: splitList(c.req.param('toolsets') ?? '', '+') })));
 

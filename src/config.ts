@@ -1,6 +1,6 @@
 // Worker configuration: the one Env type (wrangler vars, secrets and bindings) and the Config derived from it.
 // It imports only the limit defaults, so every folder can depend on it.
-import { LIMIT_DEFAULTS } from './limit-defaults.ts';
+import { LIMIT_DEFAULTS, positiveInt, readCodeLimits, type CodeLimits } from './limit-defaults.ts';
 
 export interface Env {
   UPSTREAM_URL?: string;
@@ -41,6 +41,22 @@ export interface Env {
   USAGE?: D1Database;
   /** Signs the Mcp-Session-Id that carries a 2025-era client's profile (src/profiles/session-id.ts); unset: a public local key. */
   SESSION_SECRET?: string;
+  /** Code mode's sandboxes ([[worker_loaders]]); absent = /mcp/code and ?mode=code answer 501 (docs/code-mode.md). */
+  LOADER?: WorkerLoader;
+  /** Code mode, per execute: wall time in ms (default 30000). */
+  CODE_TIMEOUT_MS?: string;
+  /** Code mode, per execute: CPU ms (default 1000); the Dynamic Worker's limits.cpuMs, estimated locally. */
+  CODE_CPU_MS?: string;
+  /** Code mode, per execute: api calls (default 50). */
+  CODE_MAX_CALLS?: string;
+  /** Code mode, per execute: loop iterations plus function calls (default 5000000), the guard against endless code. */
+  CODE_MAX_STEPS?: string;
+  /** Code mode, per execute: MB of bulk allocations (default 64), the guard against memory bombs. */
+  CODE_MEMORY_MB?: string;
+  /** Code mode, per execute: tokens of console output kept (default 5000; at most half the result budget). */
+  CODE_MAX_LOG_TOKENS?: string;
+  /** Code mode: the largest program accepted, in characters (default 100000). */
+  CODE_MAX_CODE_CHARS?: string;
 }
 
 export type CredentialMode = 'key' | 'passthrough' | 'gateway' | 'customer';
@@ -64,6 +80,8 @@ export interface Config {
   sessionSecret: string | undefined;
   /** Drop nulls, empties and hypermedia from JSON results (COMPACT_RESULTS, default on). */
   compactResults: boolean;
+  /** Code mode's per-execute limits (CODE_* vars and MAX_RESULT_TOKENS). */
+  code: CodeLimits;
 }
 
 export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultToolsets?: string[]): Config {
@@ -84,12 +102,8 @@ export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultTo
     maxResultTokens: positiveInt(env.MAX_RESULT_TOKENS, LIMIT_DEFAULTS.maxResultTokens),
     sessionSecret: env.SESSION_SECRET || undefined,
     compactResults: !/^(off|false|0|no)$/i.test((env.COMPACT_RESULTS ?? '').trim()),
+    code: readCodeLimits(env),
   };
-}
-
-function positiveInt(raw: string | undefined, fallback: number): number {
-  const n = Number(raw);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
 function list(raw: string | undefined): string[] | undefined {

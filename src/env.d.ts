@@ -2,6 +2,10 @@ declare module 'catalog-data' {
   const text: string;
   export default text;
 }
+declare module 'declarations-data' {
+  const text: string;
+  export default text;
+}
 declare module '*.txt' {
   const text: string;
   export default text;
@@ -14,5 +18,6 @@ declare namespace Cloudflare {
     // Bound in wrangler.toml, so tests can rely on it.
     KEYS: KVNamespace;
     USAGE: D1Database;
+    LOADER: WorkerLoader;
   }
 }

@@ -1,4 +1,5 @@
-// Defaults of the per-call limits, free of Worker types so build-time tools (token report, bench) can import them.
+// The limits' defaults and how wrangler vars override them, free of Worker types so build-time tools (token report,
+// bench) can import them. src/config.ts reads them into the one Config.
 
 /** Defaults of the per-call limits; UPSTREAM_TIMEOUT_MS, MAX_RESPONSE_BYTES and MAX_RESULT_TOKENS override the first three. */
 export const LIMIT_DEFAULTS = {
@@ -11,3 +12,55 @@ export const LIMIT_DEFAULTS = {
 
 /** Approximate characters per token, for turning the result token budget into characters. */
 export const CHARS_PER_TOKEN = 4;
+
+/** A var as a positive integer; unset, empty or invalid values fall back to the default. */
+export function positiveInt(raw: string | undefined, fallback: number): number {
+  const n = Number(raw);
+  return raw !== undefined && raw.trim() !== '' && Number.isSafeInteger(n) && n > 0 ? n : fallback;
+}
+
+/** The wrangler vars code mode's limits come from (docs/code-mode.md, "Limits"). */
+export interface CodeModeVars {
+  CODE_TIMEOUT_MS?: string;
+  CODE_CPU_MS?: string;
+  CODE_MAX_CALLS?: string;
+  CODE_MAX_STEPS?: string;
+  CODE_MEMORY_MB?: string;
+  CODE_MAX_LOG_TOKENS?: string;
+  CODE_MAX_CODE_CHARS?: string;
+  MAX_RESULT_TOKENS?: string;
+}
+
+/**
+ * Per-execution limits of code mode. Every limit is enforced twice where it can be: by the platform in production
+ * (Dynamic Worker `limits`, isolate memory) and by the sandbox's own guards, because local workerd enforces neither
+ * CPU nor memory.
+ */
+export interface CodeLimits {
+  timeoutMs: number;
+  cpuMs: number;
+  maxCalls: number;
+  maxSteps: number;
+  memoryBytes: number;
+  /** Characters of the whole result: the return value's JSON plus the console output. */
+  resultChars: number;
+  /** Characters of console output kept (the rest is dropped with a note). */
+  logChars: number;
+  maxCodeChars: number;
+}
+
+export function readCodeLimits(vars: CodeModeVars): CodeLimits {
+  const resultChars = positiveInt(vars.MAX_RESULT_TOKENS, LIMIT_DEFAULTS.maxResultTokens) * CHARS_PER_TOKEN;
+  return {
+    timeoutMs: positiveInt(vars.CODE_TIMEOUT_MS, 30_000),
+    cpuMs: positiveInt(vars.CODE_CPU_MS, 1_000),
+    maxCalls: positiveInt(vars.CODE_MAX_CALLS, 50),
+    maxSteps: positiveInt(vars.CODE_MAX_STEPS, 5_000_000),
+    memoryBytes: positiveInt(vars.CODE_MEMORY_MB, 64) * 1024 * 1024,
+    resultChars,
+    logChars: Math.min(positiveInt(vars.CODE_MAX_LOG_TOKENS, 5_000) * CHARS_PER_TOKEN, Math.floor(resultChars / 2)),
+    maxCodeChars: positiveInt(vars.CODE_MAX_CODE_CHARS, 100_000),
+  };
+}
+
+export const DEFAULT_CODE_LIMITS: CodeLimits = readCodeLimits({});

@@ -11,6 +11,8 @@ export const SECTIONS = [
   { id: 'build', title: 'Catalogue build' },
   { id: 'large', title: 'Large result: a ~9 MB JSON list cut to the result budget' },
   { id: 'results', title: 'Result tokens: raw, compacted, projected' },
+  { id: 'modes', title: 'Three modes on three GitHub tasks: round trips and tokens' },
+  { id: 'codemode', title: 'Code mode: execute wall time vs plain tools/call' },
 ] as const;
 export type Section = (typeof SECTIONS)[number]['id'];
 
@@ -20,8 +22,8 @@ export const sectionTitle = (s: Section): string => `${sectionNumber(s)}. ${SECT
 /** Iteration counts: full runs for docs/benchmarks.md, --quick for CI (figures printed, never enforced). */
 export function iterations(quick: boolean) {
   return quick
-    ? { callIters: 150, callWarm: 30, listIters: { all: 15, slice: 40 }, listWarm: 3, clientReps: { slice: 3, all: 1, defaults: 0 }, tpDuration: 3, tpWarm: 1, tpRounds: 1, tpFloor: false, startupReps: 2, buildReps: 1, largeIters: 3, largeWarm: 1 }
-    : { callIters: 2000, callWarm: 200, listIters: { all: 100, slice: 300 }, listWarm: 10, clientReps: { slice: 7, all: 3, defaults: 3 }, tpDuration: 15, tpWarm: 3, tpRounds: 3, tpFloor: true, startupReps: 9, buildReps: 3, largeIters: 20, largeWarm: 3 };
+    ? { callIters: 150, callWarm: 30, listIters: { all: 15, slice: 40 }, listWarm: 3, clientReps: { slice: 3, all: 1, defaults: 0 }, tpDuration: 3, tpWarm: 1, tpRounds: 1, tpFloor: false, startupReps: 2, buildReps: 1, largeIters: 3, largeWarm: 1, codeIters: 10, codeWarm: 2 }
+    : { callIters: 2000, callWarm: 200, listIters: { all: 100, slice: 300 }, listWarm: 10, clientReps: { slice: 7, all: 3, defaults: 3 }, tpDuration: 15, tpWarm: 3, tpRounds: 3, tpFloor: true, startupReps: 9, buildReps: 3, largeIters: 20, largeWarm: 3, codeIters: 60, codeWarm: 5 };
 }
 type Iterations = ReturnType<typeof iterations>;
 

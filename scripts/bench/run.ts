@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--json <file>] [--only call,list,startup,client,throughput,build,large,results] [--out <md>]
+// npm run bench [-- --quick] [--json <file>] [--only call,list,startup,client,throughput,build,large,results,modes,codemode] [--out <md>]
 //
 // Speed, size and cost side by side against the floor and a peer. Prints one table and writes
 // docs/benchmarks.md. Every figure that matters is a ratio measured in the same run, or a median of
@@ -18,15 +18,17 @@ import { BenchResults } from './results.ts';
 import { benchBuild } from './sections/build.ts';
 import { benchCall } from './sections/call.ts';
 import { benchClient } from './sections/client.ts';
+import { benchCodeMode } from './sections/codemode.ts';
 import { benchLarge } from './sections/large.ts';
 import { benchList } from './sections/list.ts';
+import { benchModes } from './sections/modes.ts';
 import { benchResults } from './sections/results.ts';
 import { benchStartup } from './sections/startup.ts';
 import { benchThroughput } from './sections/throughput.ts';
 import { startBenchWorker, startUpstreamProcess, type Server } from './servers.ts';
 import { captureWire, eraName, type Wire } from './wire.ts';
 
-const SERVER_SECTIONS: Section[] = ['call', 'list', 'client', 'throughput', 'large'];
+const SERVER_SECTIONS: Section[] = ['call', 'list', 'client', 'throughput', 'large', 'modes', 'codemode'];
 
 /** Runs one section; a crash is recorded as that section's error and the run goes on. */
 async function guard(ctx: BenchContext, s: Section, fn: () => Promise<void>): Promise<void> {
@@ -62,6 +64,8 @@ async function runServerSections(ctx: BenchContext): Promise<void> {
     });
     await guard(ctx, 'client', () => benchClient(ctx, w, fetchMs));
     await guard(ctx, 'throughput', () => benchThroughput(ctx, w, up, wires.get('2025 era')!));
+    await guard(ctx, 'modes', () => benchModes(ctx, w));
+    await guard(ctx, 'codemode', () => benchCodeMode(ctx, w, { pin: '2026-07-28' }));
     // Last: its 9 MB bodies churn the worker's heap, which must not colour the figures above.
     await guard(ctx, 'large', () => benchLarge(ctx, w, { pin: '2026-07-28' }));
   } catch (e) {
@@ -78,7 +82,7 @@ async function runServerSections(ctx: BenchContext): Promise<void> {
 function reducedBy(plan: Plan): string[] {
   if (!plan.quick) return [];
   const n = plan.n;
-  return [`--quick: ${n.callIters} call rounds, ${n.listIters.all}/${n.listIters.slice} list rounds, v1 client ${n.clientReps.slice}×${SLICE} + ${n.clientReps.all}× full (default-toolsets case skipped), throughput ${n.tpDuration} s × 1 round without the floor context run, ${n.startupReps} startup repeats, ${n.buildReps} build per spec, ${n.largeIters} large-result rounds`];
+  return [`--quick: ${n.callIters} call rounds, ${n.listIters.all}/${n.listIters.slice} list rounds, v1 client ${n.clientReps.slice}×${SLICE} + ${n.clientReps.all}× full (default-toolsets case skipped), throughput ${n.tpDuration} s × 1 round without the floor context run, ${n.startupReps} startup repeats, ${n.buildReps} build per spec, ${n.largeIters} large-result rounds, ${n.codeIters} code-mode rounds`];
 }
 
 async function main(argv: string[]): Promise<number> {

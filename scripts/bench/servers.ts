@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, openSync, closeSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { binDir, childEnv, freePort, repoRoot, spawnChild, waitForHttp, waitForLine, type Child } from '../lib/proc.ts';
 import { sha256Hex } from '../../src/lib/bytes.ts';
 import { writeCatalogueConfig } from '../lib/wrangler.ts';
@@ -41,6 +41,8 @@ export async function startBenchWorker(vars: Record<string, string>, catalogueFi
   config.main = join(repoRoot, 'scripts/bench/worker.ts');
   config.name = 'mcp-catalogue-bench';
   (config.alias as Record<string, string>)['catalog-data'] = catalogueFile;
+  // Code mode's declarations live beside their catalogue (npm run catalog writes both).
+  (config.alias as Record<string, string>)['declarations-data'] = join(dirname(catalogueFile), 'declarations.txt');
   const buildConfig = join(dir, 'wrangler.build.json');
   await writeFile(buildConfig, JSON.stringify(config, null, 2));
   const tb = Date.now();

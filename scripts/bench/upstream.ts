@@ -3,6 +3,7 @@
 //   GET /users/{username}  the example user (public-user-default-response, 1.2 KB): every tools/call figure
 //   GET /search/issues     the example search item repeated to ~9 MB (issue-search-result-item-paginated): the
 //                          large-result section
+//   GET /repos/…, /users/…/repos  the small GitHub of scripts/lib/github-fake.ts: the modes section's tasks
 // Anything else is a 404 problem+json.
 //
 // It runs as its own process (`node scripts/bench/upstream.ts [--port N]`, prints `listening <url>`)
@@ -13,6 +14,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { fakeGitHubAnswer } from '../lib/github-fake.ts';
 import { GITHUB_SPEC } from '../lib/prism.ts';
 import { repoRoot } from '../lib/proc.ts';
 import { LARGE } from './plan.ts';
@@ -34,8 +36,10 @@ function startBenchUpstream(port = 0): Promise<{ url: string; close: () => Promi
     // Drain any request body before answering (keeps keep-alive connections healthy).
     req.resume();
     req.on('end', () => {
-      const path = (req.url ?? '/').split('?')[0]!;
-      const body = req.method !== 'GET' ? undefined : /^\/users\/[^/]+$/.test(path) ? user : path === '/search/issues' ? search : undefined;
+      const [path = '/', query = ''] = (req.url ?? '/').split('?');
+      let body = req.method !== 'GET' ? undefined : /^\/users\/[^/]+$/.test(path) ? user : path === '/search/issues' ? search : undefined;
+      const github = body ? undefined : fakeGitHubAnswer(req.method ?? 'GET', path, new URLSearchParams(query));
+      if (github?.status === 200) body = Buffer.from(JSON.stringify(github.body));
       if (body) {
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
         res.end(body);

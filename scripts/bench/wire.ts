@@ -14,8 +14,8 @@ export const eraName = (m: Era) => (m === 'legacy' ? '2025 era' : m.pin);
 
 type V2Client = InstanceType<(typeof import('@modelcontextprotocol/client'))['Client']>;
 
-/** The requests a real v2 client sends to /mcp/x/all while `use` drives it, recorded by a wrapping fetch. */
-async function recordRequests(base: string, mode: Era, use: (client: V2Client) => Promise<void>): Promise<Req[]> {
+/** The requests a real v2 client sends to `path` while `use` drives it, recorded by a wrapping fetch. */
+async function recordRequests(base: string, mode: Era, use: (client: V2Client) => Promise<void>, path = '/mcp/x/all'): Promise<Req[]> {
   const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
   const seen: Req[] = [];
   const recording = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -26,7 +26,7 @@ async function recordRequests(base: string, mode: Era, use: (client: V2Client) =
     return fetch(input, init);
   };
   const client = new Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp/x/all`), { fetch: recording, requestInit: { headers: AUTH } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}${path}`), { fetch: recording, requestInit: { headers: AUTH } }));
   try {
     await use(client);
   } finally {
@@ -41,12 +41,20 @@ function lastRequest(seen: Req[], method: string): Req {
   return r;
 }
 
-/** The exact tools/call request the v2 client sends for one tool (the call must succeed). */
-export async function captureToolCall(base: string, mode: Era, name: string, args: Record<string, unknown>): Promise<Req> {
-  const seen = await recordRequests(base, mode, async (client) => {
-    const result = await client.callTool({ name, arguments: args });
-    if (result.isError || !result.structuredContent) throw new Error(`tools/call ${name} did not succeed: ${JSON.stringify(result).slice(0, 500)}`);
-  });
+/**
+ * The exact tools/call request the v2 client sends for one tool on `path` (default /mcp/x/all). The call must
+ * succeed and, unless `structured` is false (code mode's tools have no outputSchema), answer structuredContent.
+ */
+export async function captureToolCall(base: string, mode: Era, name: string, args: Record<string, unknown>, opts: { path?: string; structured?: boolean } = {}): Promise<Req> {
+  const seen = await recordRequests(
+    base,
+    mode,
+    async (client) => {
+      const result = await client.callTool({ name, arguments: args });
+      if (result.isError || (opts.structured !== false && !result.structuredContent)) throw new Error(`tools/call ${name} did not succeed: ${JSON.stringify(result).slice(0, 500)}`);
+    },
+    opts.path,
+  );
   return lastRequest(seen, 'tools/call');
 }
 

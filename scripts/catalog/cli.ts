@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCatalogue } from './build.ts';
 import { changeSummaryText, diffCatalogues } from './changes.ts';
+import { buildDeclarations, serializeDeclarations } from './declarations.ts';
 import { reportMarkdown } from './report.ts';
 import { compareToolsnaps, toolsnapDriftText, writeToolsnaps } from './toolsnaps.ts';
+import type { Catalogue } from '../../src/catalogue/types.ts';
 
 const DEFAULT_SPEC = 'node_modules/@octokit/openapi/generated/api.github.com.json';
 
@@ -47,6 +49,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const out = args.out!;
   const catalogueFile = join(out, 'catalog.txt');
+  const declarationsFile = join(out, 'declarations.txt');
   // --report: token cost of <out>/catalog.txt per toolset, client profile and discovery mode (scripts/catalog/token-report.ts).
   if (args.report) return (await import('./token-report.ts')).runTokenReport(catalogueFile, args.spec);
   // Default overrides: <out>/overrides.json when present.
@@ -63,6 +66,8 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const { text, report, catalogue } = result;
+  // Code mode's declarations, from the catalogue exactly as written (docs/code-mode.md, "Declarations").
+  const declarations = serializeDeclarations(buildDeclarations(JSON.parse(text) as Catalogue));
 
   // Snapshots by default for the embedded default spec (the committed catalogue), opt-in otherwise.
   const toolsnaps = (args.toolsnaps ?? args.spec === DEFAULT_SPEC) ? join(out, 'toolsnaps') : undefined;
@@ -83,6 +88,12 @@ export async function main(argv: string[]): Promise<number> {
         }
       } else process.stderr.write('(no committed catalogue)\n');
     }
+    const previousDeclarations = existsSync(declarationsFile) ? await readFile(declarationsFile, 'utf8') : null;
+    if (previousDeclarations === declarations) process.stderr.write(`catalog: ${declarationsFile} is up to date\n`);
+    else {
+      upToDate = false;
+      process.stderr.write(`catalog: ${declarationsFile} is ${previousDeclarations === null ? 'missing' : 'out of date with the catalogue'} (code mode's search answers from it)\n`);
+    }
     if (toolsnaps) {
       const drift = await compareToolsnaps(toolsnaps, catalogue);
       if (drift.missing.length || drift.extra.length || drift.changed.length) {
@@ -97,14 +108,15 @@ export async function main(argv: string[]): Promise<number> {
 
   await mkdir(out, { recursive: true });
   await writeAtomic(catalogueFile, text);
+  await writeAtomic(declarationsFile, declarations);
   await writeAtomic(join(out, 'report.md'), reportMarkdown({ ...report, ms: 0 }));
   if (toolsnaps) await writeToolsnaps(toolsnaps, catalogue);
   if (report.changes && !args.quiet) process.stderr.write(changeSummaryText(report.changes, 20) + '\n');
-  if (report.names.hashed.length) process.stderr.write(`catalog: ${report.names.hashed.length} tool names needed a hash suffix: ${report.names.hashed.join(', ')}
-`);
+  if (report.names.hashed.length) process.stderr.write(`catalog: ${report.names.hashed.length} tool names needed a hash suffix: ${report.names.hashed.join(', ')}\n`);
   const n = report.names;
-  process.stderr.write(`catalog: wrote ${catalogueFile} (${report.tools} tools, ${n.shortened} names shortened, ${n.hashed.length} hashed, ${n.deprecated.length} deprecated aliases; ${report.bytes} bytes, hash ${report.hash}) in ${report.ms} ms
-`);
+  process.stderr.write(
+    `catalog: wrote ${catalogueFile} (${report.tools} tools, ${n.shortened} names shortened, ${n.hashed.length} hashed, ${n.deprecated.length} deprecated aliases; ${report.bytes} bytes, hash ${report.hash}) in ${report.ms} ms, and ${declarationsFile} (${declarations.length} bytes)\n`,
+  );
   return 0;
 }
 

@@ -1,4 +1,5 @@
-// Code mode's TypeScript declarations, generated from the catalogue (deterministic):
+// Code mode's TypeScript declarations, generated from the catalogue (deterministic). `npm run catalog` writes them
+// beside catalog.txt (and --check compares them); alone, for a catalogue built elsewhere:
 //   node scripts/catalog/declarations.ts [--catalog catalog/catalog.txt] [--out catalog/declarations.txt] [--check]
 // Each tool gets `type <Name>Args`, `type <Name>Result` and a one-line-JSDoc function; object shapes that occur
 // more than once anywhere in the catalogue become shared interfaces, declared once per search answer
@@ -213,7 +214,7 @@ export function main(argv: string[]): number {
   const previous = existsSync(values.out!) ? readFileSync(values.out!, 'utf8') : null;
   if (values.check) {
     if (previous === text) return 0;
-    process.stderr.write(`declarations: ${values.out} is out of date with ${values.catalog}; run node scripts/catalog/declarations.ts\n`);
+    process.stderr.write(`declarations: ${values.out} is out of date with ${values.catalog}; run npm run catalog\n`);
     return 1;
   }
   const tmp = `${values.out}.tmp-${process.pid}`;

@@ -1,11 +1,13 @@
-// npm run catalog -- --report: what tools/list costs a client, per toolset, per client profile and in discovery
-// mode: tools, bytes and tokens (o200k_base via gpt-tokenizer, a real BPE tokenizer; not bytes/4).
-// Measures the exact entries the worker serves (src/profiles/view.ts, src/discovery/listing.ts, src/discovery/hybrid.ts),
-// and how many of the openai profile's input schemas pass strict mode (openai-strict-rules.ts).
+// npm run catalog -- --report: what tools/list costs a client, per toolset, per client profile, in discovery mode
+// and in code mode: tools, bytes and tokens (o200k_base via gpt-tokenizer, a real BPE tokenizer; not bytes/4).
+// Measures the exact entries the worker serves (src/profiles/view.ts, src/discovery/listing.ts, src/discovery/hybrid.ts,
+// src/codemode), and how many of the openai profile's input schemas pass strict mode (openai-strict-rules.ts).
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
+import { parseDeclarations, type DeclarationsDoc } from '../../src/codemode/declarations.ts';
 import { hybridListing, overToolBudget } from '../../src/discovery/hybrid.ts';
 import { discoveryTools } from '../../src/discovery/listing.ts';
 import { PROFILES, type ProfileId } from '../../src/profiles/profiles.ts';
@@ -15,6 +17,7 @@ import { isHashedName } from './naming.ts';
 import { strictProblems } from './openai-strict-rules.ts';
 import { formatResultSection, resultSection, resultTargets, type ResultSection } from './result-report.ts';
 import { loadSpec } from './spec-loader.ts';
+import { CODE_DEFINITIONS_TARGET, codeModeReport, formatCodeMode, type CodeModeReport } from './token-report-code.ts';
 
 /** Recommended DEFAULT_TOOLSETS for the GitHub catalogue (each ≤ 40 tools and ≤ 15k tokens). */
 export const RECOMMENDED_DEFAULTS = ['repos_core', 'issues_core', 'pulls', 'search'];
@@ -42,6 +45,8 @@ interface TokenReport {
   strict: { tools: number; passing: number };
   /** Discovery mode (three meta-tools) per profile. */
   discovery: Array<{ profile: ProfileId } & Measure>;
+  /** Code mode: the two definitions, and sampled search answers (with the catalogue's declarations). */
+  code: CodeModeReport;
   /** The whole catalogue as the generator wrote it (no compaction), for comparison. */
   uncompacted: Measure;
   /** Mean tokens per typed tool as served (default profile, whole catalogue, each entry tokenised alone, projection argument included). */
@@ -72,7 +77,7 @@ export function measure(tools: unknown[]): Measure {
   return { tools: tools.length, bytes: new TextEncoder().encode(text).length, tokens: encode(text).length };
 }
 
-export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMMENDED_DEFAULTS): TokenReport {
+export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMMENDED_DEFAULTS, declarations?: DeclarationsDoc): TokenReport {
   const known = defaults.filter((d) => d in loaded.catalogue.toolsets);
   const view = (toolsets: string[] | undefined, profile: ProfileId): WireTool[] => buildView(loaded, sliceOf(loaded, toolsets ? { toolsets } : {}), PROFILES[profile]).tools;
   const toolsets = Object.keys(loaded.catalogue.toolsets).map((name) => ({ name, isDefault: known.includes(name), ...measure(view([name], 'default')) }));
@@ -124,6 +129,8 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
   for (const t of toolsets.filter((t) => t.isDefault)) {
     checks.push({ target: `default toolset ${t.name} ≤ ${TARGETS.toolsetTools} tools and ≤ ${TARGETS.toolsetTokens} tokens`, ok: t.tools <= TARGETS.toolsetTools && t.tokens <= TARGETS.toolsetTokens, measured: `${t.tools} tools, ${t.tokens} tokens` });
   }
+  const code = codeModeReport(loaded, declarations);
+  checks.push({ target: `code mode definitions ≤ ${CODE_DEFINITIONS_TARGET} tokens (whole catalogue)`, ok: code.definitions.tokens <= CODE_DEFINITIONS_TARGET, measured: `${code.definitions.tokens} tokens` });
   checks.push({
     target: `mean ≤ ${TARGETS.meanTokensPerTool} tokens per typed tool, as served (projection argument included)`,
     ok: meanTokensPerTool <= TARGETS.meanTokensPerTool,
@@ -137,6 +144,7 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
     discovery,
     served,
     strict,
+    code,
     uncompacted: measure(loaded.listed),
     meanTokensPerTool,
     names,
@@ -153,7 +161,8 @@ export function formatReport(r: TokenReport, results?: ResultSection | string): 
   out.push('Tokens: o200k_base (gpt-tokenizer) of the tools/list result JSON exactly as served. Default toolsets: ' + (r.defaults.join(', ') || '(none)') + '.', '');
   out.push('## Discovery mode (/mcp/discover)', '', row(['profile', 'tools', 'bytes', 'tokens']), row(['---', '---:', '---:', '---:']));
   for (const d of r.discovery) out.push(row([d.profile, d.tools, d.bytes, d.tokens]));
-  out.push('', '## Profiles (default toolsets together / whole catalogue)', '', row(['profile', 'default: tools', 'bytes', 'tokens', 'all: tools', 'bytes', 'tokens']), row(['---', '---:', '---:', '---:', '---:', '---:', '---:']));
+  out.push('', ...formatCodeMode(r.code));
+  out.push('## Profiles (default toolsets together / whole catalogue)', '', row(['profile', 'default: tools', 'bytes', 'tokens', 'all: tools', 'bytes', 'tokens']), row(['---', '---:', '---:', '---:', '---:', '---:', '---:']));
   for (const p of r.profiles) out.push(row([p.profile, p.defaults.tools, p.defaults.bytes, p.defaults.tokens, p.all.tools, p.all.bytes, p.all.tokens]));
   out.push(row(['(uncompacted catalogue)', '', '', '', r.uncompacted.tools, r.uncompacted.bytes, r.uncompacted.tokens]));
   out.push('', `Mean tokens per typed tool as served (default profile): ${r.meanTokensPerTool.toFixed(1)}, of which the projection argument ${r.projectionArg.perTool.toFixed(1)}.`, '');
@@ -194,6 +203,8 @@ export async function runTokenReport(catalogueFile: string, spec?: string, write
     return 1;
   }
   const loaded = loadCatalogue(readFileSync(catalogueFile, 'utf8'));
+  const declarationsFile = join(dirname(catalogueFile), 'declarations.txt');
+  const declarations = existsSync(declarationsFile) ? parseDeclarations(readFileSync(declarationsFile, 'utf8')) : undefined;
   let results: ResultSection | string;
   const source = loaded.catalogue.source.spec;
   try {
@@ -202,6 +213,6 @@ export async function runTokenReport(catalogueFile: string, spec?: string, write
   } catch (e) {
     results = `Not measured: the spec ${source} could not be loaded (${(e as Error).message}).`;
   }
-  write(formatReport(tokenReport(loaded, configuredDefaults(loaded.catalogue.defaultToolsets)), results));
+  write(formatReport(tokenReport(loaded, configuredDefaults(loaded.catalogue.defaultToolsets), declarations), results));
   return 0;
 }

@@ -1,5 +1,6 @@
 // Starts `wrangler dev` (workerd, local mode, offline) for the embedded catalogue or any catalogue directory.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { binDir, childEnv, freePort, isPortFree, repoRoot, spawnChild, StartError, waitForHttp, waitForLine } from './proc.ts';
@@ -33,7 +34,8 @@ export interface RunningWorker extends Running {
 
 /**
  * Writes `<dir>/wrangler.json`: the same settings as the repo's wrangler.toml (read through wrangler's own
- * parser, so new bindings carry over), with `main` made absolute and `catalog-data` aliased to `<dir>/catalog.txt`.
+ * parser, so new bindings carry over), with `main` made absolute, `catalog-data` aliased to `<dir>/catalog.txt` and
+ * `declarations-data` to `<dir>/declarations.txt` (generated from the catalogue when the directory has none).
  */
 export async function writeCatalogueConfig(dir: string, baseConfig = REPO_WRANGLER_CONFIG): Promise<string> {
   const { experimental_readRawConfig } = await import('wrangler');
@@ -46,11 +48,23 @@ export async function writeCatalogueConfig(dir: string, baseConfig = REPO_WRANGL
   const alias = { ...((config.alias as Record<string, string> | undefined) ?? {}) };
   for (const [k, v] of Object.entries(alias)) if (v.startsWith('.')) alias[k] = abs(v);
   alias['catalog-data'] = join(resolve(dir), 'catalog.txt');
+  alias['declarations-data'] = await ensureDeclarations(resolve(dir));
   config.alias = alias;
   config.rules = [{ type: 'Text', globs: ['**/*.txt'], fallthrough: false }];
   const path = join(dir, 'wrangler.json');
   await writeFile(path, JSON.stringify(config, null, 2) + '\n');
   return path;
+}
+
+/** `<dir>/declarations.txt`, written from `<dir>/catalog.txt` when missing (a catalogue built without them). */
+async function ensureDeclarations(dir: string): Promise<string> {
+  const file = join(dir, 'declarations.txt');
+  const catalogue = join(dir, 'catalog.txt');
+  if (!existsSync(file) && existsSync(catalogue)) {
+    const { buildDeclarations, serializeDeclarations } = await import('../catalog/declarations.ts');
+    await writeFile(file, serializeDeclarations(buildDeclarations(JSON.parse(await readFile(catalogue, 'utf8')))));
+  }
+  return file;
 }
 
 export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<RunningWorker> {

@@ -7,8 +7,8 @@ import type { SliceSpec } from '../catalogue/slices.ts';
 import type { Config, Env } from '../config.ts';
 import { fromHex, hex, sha256, timingSafeEqual } from '../lib/bytes.ts';
 import { log, logOnce } from '../lib/log.ts';
-import { decryptSecret, importEncryptionKey, isWellFormedKey, type KeyRecord } from './keys-core.ts';
-import { checkRate, type RateDecision } from './rate-limit.ts';
+import { decryptSecret, importEncryptionKey, isWellFormedKey, type KeyRecord, type Rate } from './keys-core.ts';
+import { countRequest, type RateDecision } from './rate-limit.ts';
 import { lookupRecord, touchLastUsed } from './store.ts';
 
 export interface Caller {
@@ -22,6 +22,8 @@ export interface Caller {
   upstreamHeaders: Record<string, string>;
   /** The presented key and upstream credentials: redacted from tool results (src/auth/redact.ts). Never log. */
   secrets?: string[];
+  /** The key's rate limit, for counting more than the HTTP request (each api call of a code-mode execute). */
+  rate?: { key: string; rate: Rate };
 }
 
 export type AuthOutcome = { ok: true; caller: Caller } | { ok: false; response: Response };
@@ -85,21 +87,8 @@ export async function authenticate(request: Request, config: Config, ctx: AuthCo
   }
 
   if (record.rate) {
-    const limiter = env.KEY_RATE_LIMITER;
-    let decision: RateDecision | undefined;
-    if (!limiter) logOnce('KEY_RATE_LIMITER', 'binding_missing', { binding: 'KEY_RATE_LIMITER', effect: 'per-key rate limits are not enforced' });
-    else {
-      try {
-        decision = await checkRate(limiter, record.id, record.rate);
-      } catch (e) {
-        // Fail open: a limiter outage should not take every customer down. It is logged for the operator.
-        log('rate_limit_error', { key: record.id, error: e instanceof Error ? e.message : 'error' });
-      }
-    }
-    if (decision && !decision.ok) {
-      log('rate_limited', { key: record.id });
-      return { ok: false, response: tooManyRequests(record, decision) };
-    }
+    const decision = await countRequest(env.KEY_RATE_LIMITER, record.id, record.rate);
+    if (decision && !decision.ok) return { ok: false, response: tooManyRequests(record, decision) };
   }
 
   const upstream = await customerUpstream(config, env, record);
@@ -110,7 +99,9 @@ export async function authenticate(request: Request, config: Config, ctx: AuthCo
   if (record.toolsets?.length) scope.toolsets = record.toolsets;
   if (record.tools?.length) scope.tools = record.tools;
   if (record.readOnly) scope.readOnly = true;
-  return { ok: true, caller: { id: `key:${record.id}`, customerId: record.customer.id, scope, upstreamHeaders: upstream.headers, secrets: [token, ...upstream.secrets] } };
+  const caller: Caller = { id: `key:${record.id}`, customerId: record.customer.id, scope, upstreamHeaders: upstream.headers, secrets: [token, ...upstream.secrets] };
+  if (record.rate) caller.rate = { key: record.id, rate: record.rate };
+  return { ok: true, caller };
 }
 
 function resourceMetadataUrl(request: Request): string {

@@ -7,6 +7,7 @@
 // Window: fixed, starting at the first request after the previous window ended (not aligned to the clock), so
 // `limit` requests are allowed in any window and the (limit+1)-th is refused until the window ends.
 import { DurableObject } from 'cloudflare:workers';
+import { log, logOnce } from '../lib/log.ts';
 import { periodMs, type Rate } from './keys-core.ts';
 
 export interface RateDecision {
@@ -48,4 +49,25 @@ export class KeyRateLimiter extends DurableObject {
 export async function checkRate(ns: DurableObjectNamespace, keyId: string, rate: Rate): Promise<RateDecision> {
   const stub = ns.get(ns.idFromName(keyId)) as DurableObjectStub<KeyRateLimiter>;
   return stub.hit(rate.limit, periodMs(rate.period));
+}
+
+/**
+ * Counts one request against a key's limit, failing open: with no binding, or when the limiter cannot be reached
+ * (logged for the operator), the request is let through and the answer is undefined.
+ */
+export async function countRequest(ns: DurableObjectNamespace | undefined, keyId: string, rate: Rate): Promise<RateDecision | undefined> {
+  if (!ns) {
+    logOnce('KEY_RATE_LIMITER', 'binding_missing', { binding: 'KEY_RATE_LIMITER', effect: 'per-key rate limits are not enforced' });
+    return undefined;
+  }
+  let decision: RateDecision | undefined;
+  try {
+    decision = await checkRate(ns, keyId, rate);
+  } catch (e) {
+    // Fail open: a limiter outage should not take every customer down.
+    log('rate_limit_error', { key: keyId, error: e instanceof Error ? e.message : 'error' });
+    return undefined;
+  }
+  if (!decision.ok) log('rate_limited', { key: keyId });
+  return decision;
 }

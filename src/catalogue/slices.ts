@@ -17,6 +17,8 @@ export interface Slice {
   names: Set<string>;
   /** The toolsets the slice was asked for (sorted); undefined when it is not limited to toolsets. */
   toolsets?: string[];
+  /** Only read-only tools (the URL's ?readonly or the key's flag). */
+  readOnly: boolean;
 }
 
 export class UnknownNamesError extends Error {
@@ -82,7 +84,7 @@ export function sliceOf(loaded: LoadedCatalogue, spec: SliceSpec): Slice {
     names.add(tool.name);
     listed.push(loaded.listed[i]!);
   });
-  const slice: Slice = { key, listed, names, ...(toolsets ? { toolsets: [...new Set(toolsets)].sort() } : {}) };
+  const slice: Slice = { key, listed, names, readOnly: Boolean(spec.readOnly), ...(toolsets ? { toolsets: [...new Set(toolsets)].sort() } : {}) };
   perCatalogue.set(key, slice);
   return slice;
 }

@@ -21,6 +21,9 @@ export interface DeclarationsDoc {
   tools: Record<string, ToolDeclaration>;
 }
 
+/** A document with no tools: what search uses when no declarations were built for the served catalogue. */
+export const NO_DECLARATIONS: DeclarationsDoc = { format: 1, catalogueHash: '', types: {}, tools: {} };
+
 export function parseDeclarations(text: string): DeclarationsDoc {
   const doc = JSON.parse(text) as DeclarationsDoc;
   if (doc.format !== 1 || !doc.tools || !doc.types) throw new Error('declarations: unsupported format (expected format 1 with tools and types)');
@@ -29,17 +32,18 @@ export function parseDeclarations(text: string): DeclarationsDoc {
 
 /**
  * The declarations for these tools, in this order: shared types first (sorted by name, each once), then each
- * tool's aliases, then `declare namespace api { … }` with the functions. Unknown names are skipped.
+ * tool's aliases, then `declare namespace api { … }` with the functions. A name the document lacks gets
+ * `fallback(name)` when given, else it is skipped.
  */
-export function assembleDeclarations(doc: DeclarationsDoc, toolNames: readonly string[]): string {
+export function assembleDeclarations(doc: DeclarationsDoc, toolNames: readonly string[], fallback?: (name: string) => ToolDeclaration | undefined): string {
   const tools = toolNames.flatMap((name) => {
-    const decl = doc.tools[name];
+    const decl = doc.tools[name] ?? fallback?.(name);
     return decl ? [decl] : [];
   });
   if (!tools.length) return '';
   const shared = [...new Set(tools.flatMap((t) => t.uses))].sort();
   const lines = shared.map((name) => doc.types[name]?.decl).filter((d): d is string => Boolean(d));
-  for (const t of tools) lines.push(t.types);
+  for (const t of tools) if (t.types) lines.push(t.types);
   lines.push('declare namespace api {', ...tools.map((t) => indent(t.fn)), '}');
   return lines.join('\n');
 }

@@ -1,9 +1,10 @@
 // execute(code): compile the program (lazily imported compiler), run it once in a fresh Dynamic Worker with no
 // network whose only binding is the CodeModeApi entrypoint, and turn what comes back (untrusted) into an outcome.
 // Never throws: every failure is an outcome the model can read (format.ts).
+import type { CodeLimits } from '../limit-defaults.ts';
+import { log as logLine } from '../lib/log.ts';
 import type { ToolCall } from './api-reply.ts';
 import { HARNESS_MODULE, HARNESS_SOURCE } from './harness.ts';
-import type { CodeLimits } from './limits.ts';
 import type { ExecError, ExecErrorKind, ExecuteOutcome } from './outcome.ts';
 import { closeRun, openRun, type CodeModeApiProps } from './runs.ts';
 
@@ -21,8 +22,8 @@ export interface ExecuteCodeOptions {
   /** Runs one tool for the sandbox; phase 2 passes "this tool with this request's scope". */
   call: ToolCall;
   limits: CodeLimits;
-  /** One line per execute (never the code, arguments or values). Default: console.log(JSON.stringify(line)). */
-  log?: (line: Record<string, unknown>) => void;
+  /** One line per execute (never the code, arguments or values). Default: the `codemode_execute` log line. */
+  log?: (fields: Record<string, unknown>) => void;
 }
 
 interface SandboxReply {
@@ -38,10 +39,10 @@ interface SandboxReply {
 export async function executeCode(code: string, opts: ExecuteCodeOptions): Promise<ExecuteOutcome> {
   const started = Date.now();
   const { limits } = opts;
-  const log = opts.log ?? ((line: Record<string, unknown>) => console.log(JSON.stringify(line)));
+  const log = opts.log ?? ((fields: Record<string, unknown>) => logLine('codemode_execute', fields));
   const finish = (outcome: Omit<ExecuteOutcome, 'ms'>): ExecuteOutcome => {
     const done = { ...outcome, ms: Date.now() - started };
-    log({ event: 'codemode_execute', outcome: done.ok ? 'ok' : done.error?.kind, calls: done.calls, ms: done.ms, codeChars: code.length });
+    log({ outcome: done.ok ? 'ok' : done.error?.kind, calls: done.calls, ms: done.ms, codeChars: code.length });
     return done;
   };
 

@@ -2,6 +2,7 @@
 // (host-api.ts) whose ctx.props carry nothing but an execution's random id: the authority to call tools (the
 // request's scope, its upstream credential, the tool caller) stays here, in host memory, and is dropped when
 // the execution ends, so a stub kept past its execution is worthless (docs/code-mode.md, "Props").
+import { log } from '../lib/log.ts';
 import type { ApiReply, ToolCall } from './api-reply.ts';
 
 /** ctx.props of the sandbox's CodeModeApi binding. */
@@ -59,7 +60,7 @@ export async function callInRun(id: unknown, name: unknown, args: unknown): Prom
     return await run.call(name, args as Record<string, unknown>);
   } catch (error) {
     // The tool caller turns every failure into a reply; reaching here is a bug, so say little and log it.
-    console.log(JSON.stringify({ event: 'codemode_call', tool: name, outcome: 'internal_error', error: error instanceof Error ? error.message : String(error) }));
+    log('codemode_call_error', { tool: name, error: error instanceof Error ? error.message : String(error) });
     return { ok: false, error: `Internal error while calling ${name}. Try again later.` };
   }
 }

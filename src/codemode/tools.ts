@@ -2,8 +2,7 @@
 // execute runs a program against them. The descriptions teach the whole pattern, so they state the real limits.
 // No runtime dependencies: the token report imports this in Node.
 import type { WireTool } from '../profiles/view.ts';
-import { CHARS_PER_TOKEN } from '../limit-defaults.ts';
-import type { CodeLimits } from './limits.ts';
+import { CHARS_PER_TOKEN, type CodeLimits } from '../limit-defaults.ts';
 
 /** search's default and largest `limit`. */
 export const SEARCH_LIMIT = { default: 5, max: 20 };

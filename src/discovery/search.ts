@@ -4,6 +4,7 @@ import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import type { CatalogueTool } from '../catalogue/types.ts';
 import { compactDescription } from '../profiles/compact.ts';
+import { queryClauses, titlePhrase, type Clause, type Phrase } from './head-nouns.ts';
 
 interface SearchHit {
   name: string;
@@ -20,12 +21,16 @@ interface Doc {
   len: number;
   /** Distinct title terms: a query that covers the whole title names this tool. */
   titleTerms: Set<string>;
+  /** What the operation does and acts on, stemmed: "List labels for an issue" -> list, label (plural). */
+  phrase: Phrase & { plural: boolean };
 }
 
 interface Index {
   docs: Doc[];
   df: Map<string, number>;
   avgLen: number;
+  /** Words titles start with (their verbs), plus everyday query verbs. */
+  verbs: Set<string>;
 }
 
 const STOP = new Set(['a', 'an', 'the', 'of', 'for', 'to', 'in', 'on', 'by', 'with', 'and', 'or', 'my', 'me', 'i', 'is', 'are', 'be', 'this', 'that', 'from', 'at', 'as', 'it', 'its', 'into', 'how', 'do', 'can', 'what', 'which', 'some', 'all', 'any', 'via', 'using', 'new']);
@@ -116,6 +121,7 @@ function indexOf(loaded: LoadedCatalogue, slice: Slice): Index {
   const docs: Doc[] = [];
   const df = new Map<string, number>();
   let total = 0;
+  const verbs = titleVerbs(slice.listed.map((l) => l.title));
   for (const listed of slice.listed) {
     const tool = loaded.byName.get(listed.name)!;
     const summary = compactDescription(tool.description, tool.title, 160);
@@ -128,30 +134,107 @@ function indexOf(loaded: LoadedCatalogue, slice: Slice): Index {
     add(summary, 1);
     add(tool.http.path.replace(/\{[^}]*\}/g, ' '), 1);
     add(tool.toolsets.join(' '), 1);
+    // Filters: "issues with a label" names the query parameter `labels` of the operation listing issues.
+    add(filterNames(tool), FILTER_WEIGHT);
     let len = 0;
     for (const [t, f] of tf) {
       len += f;
       df.set(t, (df.get(t) ?? 0) + 1);
     }
     total += len;
-    docs.push({ tool, summary, tf, len, titleTerms: new Set(terms(tool.title)) });
+    docs.push({ tool, summary, tf, len, titleTerms: new Set(terms(tool.title)), phrase: stemmed(titlePhrase(tool.title, verbs)) });
   }
-  index = { docs, df, avgLen: docs.length ? total / docs.length : 1 };
+  index = { docs, df, avgLen: docs.length ? total / docs.length : 1, verbs };
   indexes.set(slice, index);
   return index;
 }
 
+/** Query parameters that page or order results say nothing about what an operation can filter by. */
+const NOT_FILTERS = new Set(['page', 'per_page', 'sort', 'direction', 'order', 'cursor', 'before', 'after', 'limit', 'offset']);
+const FILTER_WEIGHT = 0.5;
+
+function filterNames(tool: CatalogueTool): string {
+  return tool.http.params.filter((p) => p.in === 'query' && !NOT_FILTERS.has(p.name)).map((p) => p.name).join(' ');
+}
+
+/** Verbs of everyday queries that titles rarely start with. */
+const QUERY_VERBS = ['show', 'find', 'fetch', 'read', 'view', 'retrieve', 'lookup', 'make', 'open', 'edit', 'change', 'modify', 'rename', 'erase', 'count', 'return', 'give', 'see', 'trigger', 'rerun'];
+
+/** Words that start at least two titles: the catalogue's verbs ("list", "get", "create", …). */
+function titleVerbs(titles: string[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const title of titles) {
+    const first = title.toLowerCase().split(/[^a-z0-9]+/).find(Boolean);
+    if (first) counts.set(first, (counts.get(first) ?? 0) + 1);
+  }
+  const verbs = new Set(QUERY_VERBS);
+  for (const [word, n] of counts) if (n >= 2) verbs.add(word);
+  return verbs;
+}
+
 const K1 = 1.2;
+/** A tool acting on what the query asks for (a head noun of one of its clauses) wins over one merely mentioning it. */
+const HEAD_BOOST = 2;
 const CORE_BOOST = 1.3;
 const B = 0.6;
 
-/** Ranked matches for a free-text query within the slice (optionally one toolset). */
+/** A query clause with its verb and head stemmed. */
+type RankedClause = Clause & { plural: boolean };
+
+/** The phrase stemmed; `plural`: its head was a plural ("repositories"). */
+function stemmed(p: Phrase): Phrase & { plural: boolean } {
+  const out: Phrase & { plural: boolean } = { plural: false };
+  if (p.verb) out.verb = stem(p.verb);
+  if (p.head) {
+    out.head = stem(p.head);
+    out.plural = out.head !== p.head;
+  }
+  return out;
+}
+
+/** The doc acts on what the clause asks for, with the clause's verb or one it stands for ("show" -> get, list). */
+function actsOn(doc: Doc, clause: RankedClause): boolean {
+  const { verb, head } = doc.phrase;
+  if (!head || head !== clause.head) return false;
+  if (!clause.verb || !verb) return true;
+  // "get their repositories" asks for a list, not for one repository.
+  if (asksForList(clause)) return verb === 'list' || (verb === clause.verb && doc.phrase.plural);
+  return clause.verb === verb || (SYNONYMS[clause.verb] ?? []).some((s) => stem(s) === verb);
+}
+
+/** "get their repositories", "show the issues": a verb that gets, with a plural. */
+function asksForList(clause: RankedClause): boolean {
+  return clause.plural && clause.verb !== undefined && (clause.verb === 'get' || (SYNONYMS[clause.verb] ?? []).includes('get'));
+}
+
+/**
+ * Ranked matches for a free-text query within the slice (optionally one toolset). A query asking for several
+ * things ("list issues with a label and their comments") is ranked clause by clause and the rankings take turns.
+ */
 export function searchTools(loaded: LoadedCatalogue, slice: Slice, query: string, options: { toolset?: string; limit?: number } = {}): SearchHit[] {
   const index = indexOf(loaded, slice);
   const limit = options.limit ?? 8;
+  const clauses = queryClauses(query, index.verbs).map((c) => ({ ...c, ...stemmed(c) }));
+  const rankings = clauses.map((c) => rank(index, c, options.toolset));
+  if (rankings.length === 1) return rankings[0]!.slice(0, limit);
+  const out: SearchHit[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; out.length < limit && rankings.some((r) => i < r.length); i++) {
+    for (const r of rankings) {
+      const hit = r[i];
+      if (hit && !seen.has(hit.name) && out.length < limit) {
+        seen.add(hit.name);
+        out.push(hit);
+      }
+    }
+  }
+  return out;
+}
+
+function rank(index: Index, clause: RankedClause, toolset: string | undefined): SearchHit[] {
   // Query terms with weights: the word itself 1, its synonyms 0.5 (never above an existing weight).
   const weights = new Map<string, number>();
-  const raw = query.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const raw = clause.text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
   const words = raw.filter((w) => !STOP.has(w));
   for (const w of raw) {
     const s = stem(w);
@@ -162,10 +245,13 @@ export function searchTools(loaded: LoadedCatalogue, slice: Slice, query: string
       if (!weights.has(ss)) weights.set(ss, 0.5);
     }
   }
+  if (asksForList(clause) && !weights.has('list')) weights.set('list', 0.5);
+  const context = clause.context && stem(clause.context);
+  if (context && !weights.has(context)) weights.set(context, 0.5);
   const n = index.docs.length;
   const hits: SearchHit[] = [];
   for (const doc of index.docs) {
-    if (options.toolset && !doc.tool.toolsets.includes(options.toolset)) continue;
+    if (toolset && !doc.tool.toolsets.includes(toolset)) continue;
     let score = 0;
     let matched = 0;
     for (const [t, qw] of weights) {
@@ -184,8 +270,9 @@ export function searchTools(loaded: LoadedCatalogue, slice: Slice, query: string
     score *= 1 + covered / Math.max(1, doc.titleTerms.size);
     // Everyday operations (curated *_core toolsets) win close calls.
     if (doc.tool.toolsets.some((t) => t.endsWith('_core'))) score *= CORE_BOOST;
+    if (actsOn(doc, clause)) score *= HEAD_BOOST;
     hits.push({ name: doc.tool.name, title: doc.tool.title, summary: doc.summary, score });
   }
   hits.sort((a, b) => b.score - a.score || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
-  return hits.slice(0, limit);
+  return hits;
 }

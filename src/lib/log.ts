@@ -24,7 +24,13 @@ type LogEvent =
   /** The worker dropped a tool's outputSchema by itself (src/catalogue/schema-autodrop.ts); once per drop. */
   | 'schema_auto_drop'
   /** Counting an output-schema mismatch failed; the call went on. */
-  | 'schema_counter_error';
+  | 'schema_counter_error'
+  /** One per code-mode execute: outcome, api calls, time, program length (never the program or its values). */
+  | 'codemode_execute'
+  /** A code-mode api call failed inside the host (a bug; the program saw a generic error). */
+  | 'codemode_call_error'
+  /** catalog/declarations.txt was built from another catalogue than the one served; once per isolate. */
+  | 'declarations_stale';
 
 export function log(event: LogEvent, fields: Record<string, unknown> = {}): void {
   try {

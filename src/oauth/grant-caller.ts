@@ -86,6 +86,7 @@ export async function callerFromGrant(request: Request, props: unknown, token: s
       scope: intersect(recordScope(record), props.scope),
       upstreamHeaders: upstream.headers,
       secrets: [token, ...upstream.secrets],
+      ...(record.rate ? { rate: { key: record.id, rate: record.rate } } : {}),
     },
   };
 }

@@ -10,12 +10,14 @@ import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { noteSchemaMismatch } from '../catalogue/schema-autodrop.ts';
 import { withSchemaDrops } from '../catalogue/schema-drops.ts';
 import { intersect, sliceOf, UnknownNamesError, validateSliceSpec, type SliceSpec } from '../catalogue/slices.ts';
+import { codeModeHost } from '../codemode/host.ts';
 import { readConfig, type Config, type Env } from '../config.ts';
 import { overToolBudget } from '../discovery/hybrid.ts';
+import { logOnce } from '../lib/log.ts';
 import { clientNameOf, inferProfile, PROFILE_IDS, PROFILES, profileById } from '../profiles/profiles.ts';
 import { issueSessionId, profileFromSessionId } from '../profiles/session-id.ts';
 import { serveMcp } from '../protocol/dispatch.ts';
-import type { EndpointMode } from '../tools/scope.ts';
+import { URL_MODES, type EndpointMode, type RequestScope } from '../tools/scope.ts';
 import { guardHostAndOrigin } from './host-guard.ts';
 import type { PipelineEnv } from './vars.ts';
 
@@ -56,9 +58,10 @@ const statelessMethods: Step = async (c, next) => {
 
 /**
  * The MCP routes' pipeline over one catalogue. The returned function gives one route's steps, in order, ending with
- * the handler that serves the request; `select` reads what the route's path selects.
+ * the handler that serves the request; `select` reads what the route's path selects. `declarations`: the
+ * catalogue's code-mode declarations (catalog/declarations.txt), empty when none were built.
  */
-export function mcpPipeline(loaded: LoadedCatalogue, config: Step): (select: (c: Context<PipelineEnv>) => RouteSelection) => [Step, ...Step[]] {
+export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations = ''): (select: (c: Context<PipelineEnv>) => RouteSelection) => [Step, ...Step[]] {
   /** HTTP 400 listing the valid names when a slice names toolsets or tools the catalogue lacks. */
   const unknownNames = (spec: SliceSpec): Response | undefined => {
     try {
@@ -70,7 +73,7 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step): (select: (c:
     }
   };
 
-  /** What the URL asks for: path toolsets, ?tools=, ?readonly=, ?mode=discover. */
+  /** What the URL asks for: path toolsets, ?tools=, ?readonly=, ?mode= (URL_MODES). */
   const urlRequest = (select: (c: Context<PipelineEnv>) => RouteSelection): Step => async (c, next) => {
     const selection = select(c);
     const spec: SliceSpec = {};
@@ -82,7 +85,17 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step): (select: (c:
     const unknown = unknownNames(spec);
     if (unknown) return unknown;
     c.set('requested', spec);
-    c.set('mode', selection.mode === 'discover' || c.req.query('mode') === 'discover' ? 'discover' : 'tools');
+    const param = c.req.query('mode');
+    if (param !== undefined && !selection.mode && !(URL_MODES as readonly string[]).includes(param)) {
+      const message = `Unknown mode: ${param}. Valid modes: ${URL_MODES.join(', ')} (a client over its tool budget gets tools mode as a hybrid list by itself; mode=tools keeps the full list)`;
+      return c.json({ error: 'unknown_mode', message, unknown: [param], valid: URL_MODES }, 400);
+    }
+    const mode = selection.mode ?? ((param as EndpointMode | undefined) || 'tools');
+    if (mode === 'code' && !c.env?.LOADER) {
+      logOnce('LOADER', 'binding_missing', { binding: 'LOADER', effect: 'code mode answers 501' });
+      return c.json({ error: 'code_mode_unavailable', message: 'Code mode needs the Worker Loader binding LOADER ([[worker_loaders]] in wrangler.toml), which this deployment lacks.' }, 501);
+    }
+    c.set('mode', mode);
     await next();
   };
 
@@ -118,8 +131,10 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step): (select: (c:
 
   const serve: Step = (c) => {
     const { catalogue, config, caller, slice, profile, mode, body } = c.var;
-    const reportSchemaMismatch = (tool: string, errors: readonly string[]) => noteSchemaMismatch(loaded, c.env, tool, errors);
-    return serveMcp({ catalogue, config, caller, slice, profile, mode, reportSchemaMismatch }, c.req.raw, body);
+    const scope: RequestScope = { catalogue, config, caller, slice, profile, mode };
+    scope.reportSchemaMismatch = (tool: string, errors: readonly string[]) => noteSchemaMismatch(loaded, c.env, tool, errors);
+    if (mode === 'code') scope.code = codeModeHost(c.env, declarations);
+    return serveMcp(scope, c.req.raw, body);
   };
 
   return (select) => [config, hostGuard, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, listingMode, serve];
@@ -174,7 +189,10 @@ const clientProfile: Step = async (c, next) => {
   }
 };
 
-/** Tools mode over the client's tool budget is served as a hybrid list (src/discovery/hybrid.ts); ?mode=tools keeps the full list. */
+/**
+ * Tools mode over the client's tool budget is served as a hybrid list (src/discovery/hybrid.ts); ?mode=tools keeps
+ * the full list. Discovery and code mode (/mcp/discover, /mcp/code, ?mode=) are never changed.
+ */
 const listingMode: Step = async (c, next) => {
   if (c.var.mode === 'tools' && c.req.query('mode') !== 'tools' && overToolBudget(c.var.slice, c.var.profile)) c.set('mode', 'hybrid');
   await next();

@@ -2,6 +2,7 @@
 // views) is prepared once per isolate. It wires the scope's tool surface into two handlers.
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
+import { codeSurface } from '../codemode/surface.ts';
 import { hybridSurface } from '../discovery/hybrid-surface.ts';
 import { discoverySurface } from '../discovery/meta-tools.ts';
 import { contentOnly } from '../profiles/profiles.ts';
@@ -27,7 +28,16 @@ export function serverInfo(catalogue: LoadedCatalogue): ServerInfo {
 }
 
 function surfaceOf(scope: RequestScope): ToolSurface {
-  return scope.mode === 'discover' ? discoverySurface(scope) : scope.mode === 'hybrid' ? hybridSurface(scope) : toolsSurface(scope);
+  switch (scope.mode) {
+    case 'code':
+      return codeSurface(scope);
+    case 'discover':
+      return discoverySurface(scope);
+    case 'hybrid':
+      return hybridSurface(scope);
+    case 'tools':
+      return toolsSurface(scope);
+  }
 }
 
 export function buildServer(scope: RequestScope): Server {

@@ -1,6 +1,7 @@
 // The request scope: everything one MCP request may see and use, decided by the pipeline (src/pipeline) before
 // any tool runs. The stdio server builds one per process. Plain data apart from the catalogue, so a scope can be
 // rebuilt elsewhere from a caller, a slice spec and a profile id.
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/bearer.ts';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
@@ -9,9 +10,24 @@ import type { Profile } from '../profiles/profiles.ts';
 
 /**
  * tools: the slice's own tools. discover: the three discovery meta-tools over the slice (src/discovery). hybrid: the
- * meta-tools plus the slice's most important tools, for a client whose tool budget the slice exceeds.
+ * meta-tools plus the slice's most important tools, for a client whose tool budget the slice exceeds (an automatic
+ * form of tools). code: search and execute over the slice (src/codemode).
  */
-export type EndpointMode = 'tools' | 'discover' | 'hybrid';
+export type EndpointMode = 'tools' | 'discover' | 'hybrid' | 'code';
+
+/**
+ * The modes a URL asks for with ?mode= (or a route such as /mcp/code). Not hybrid: the pipeline turns tools mode into
+ * it for a client over its tool budget, and ?mode=tools keeps the full list; code is never turned into it.
+ */
+export const URL_MODES: readonly EndpointMode[] = ['tools', 'discover', 'code'];
+
+/** What code mode needs from the Worker beyond the scope's data (src/codemode/host.ts). Absent on stdio. */
+export interface CodeModeHost {
+  /** The served catalogue's declarations document (catalog/declarations.txt); empty when none was built. */
+  declarations: string;
+  /** Runs a program in a fresh sandbox whose `api.<tool>()` calls run with this scope. Never throws. */
+  execute(program: string, scope: RequestScope): Promise<CallToolResult>;
+}
 
 export interface RequestScope {
   /** The catalogue as served: the runtime schema drop list applied (src/catalogue/schema-drops.ts). */
@@ -28,4 +44,6 @@ export interface RequestScope {
    * Worker's pipeline, which has the bindings; absent where there is no drop list (stdio).
    */
   reportSchemaMismatch?: (tool: string, errors: readonly string[]) => Promise<void>;
+  /** Set in code mode. */
+  code?: CodeModeHost;
 }

@@ -1,5 +1,5 @@
 // `npm run serve -- --spec <file>` on a spec the product has never embedded: banner, tools/list, a tool call
-// against the Prism mock (whose security requirements are stripped), and a clean stop.
+// against the Prism mock (whose security requirements are stripped), code mode over the spec, and a clean stop.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/proc.ts';
 import { LOCAL_KEY } from '../../scripts/lib/serve.ts';
@@ -35,6 +35,21 @@ describe('npm run serve', () => {
       // get_pet_by_id requires an api_key in the spec; the mock ignores security so the call reaches it.
       const result = await client.callTool({ name: 'get_pet_by_id', arguments: { petId: 1 } });
       expect(result.isError, textOf(result)).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serves code mode for the spec: its own declarations, and a program calling its operations', async () => {
+    const client = await connectV1(served!.endpoint.replace(/\/mcp$/, '/mcp/code'), { Authorization: `Bearer ${served!.key}` });
+    try {
+      const found = textOf(await client.callTool({ name: 'search', arguments: { query: 'pet inventories by status' } }));
+      expect(found).toMatch(/^type GetInventoryResult = Record<string, number>;$/m);
+      expect(found).toMatch(/^ {2}function get_inventory\(args\?: GetInventoryArgs\): Promise<GetInventoryResult>;$/m);
+      const code = 'const inventory = await api.get_inventory();\nreturn Object.values(inventory).every((n) => typeof n === "number");';
+      const result = await client.callTool({ name: 'execute', arguments: { code } });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(textOf(result)).toBe('true');
     } finally {
       await client.close();
     }

@@ -1,9 +1,10 @@
-// `npm start` as a user runs it (on a free port): banner, a tool call through the Prism mock, the
+// `npm start` as a user runs it (on a free port): banner, a tool call through the Prism mock, code mode with both
+// clients, the
 // @modelcontextprotocol/conformance server scenarios with the key check on, and a clean Ctrl-C.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/proc.ts';
 import { LOCAL_KEY } from '../../scripts/lib/serve.ts';
-import { authProxy, connectV1, npmUntilBanner, runConformance, textOf, type BannerChild } from './helpers.ts';
+import { authProxy, connectV1, connectV2, npmUntilBanner, runConformance, textOf, type BannerChild } from './helpers.ts';
 
 let started: BannerChild | undefined;
 let proxy: { url: string; close(): Promise<void> } | undefined;
@@ -43,6 +44,33 @@ describe('npm start', () => {
       await client.close();
     }
   });
+
+  for (const [name, connect] of [['v1', connectV1], ['v2', connectV2]] as const) {
+    it(`serves /mcp/code to the ${name} client: search answers declarations, execute chains calls in the sandbox`, async () => {
+      const client = await connect(started!.endpoint.replace(/\/mcp$/, '/mcp/code'), { Authorization: `Bearer ${started!.key}` });
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['search', 'execute']);
+        const found = await client.callTool({ name: 'search', arguments: { query: 'get a repository and its languages' } });
+        expect(textOf(found)).toMatch(/^ {2}function repos_get\(args: ReposGetArgs\): Promise<ReposGetResult>;$/m);
+        expect(textOf(found)).toMatch(/^ {2}function repos_list_languages\(/m);
+        const code = [
+          'const repo = await api.repos_get({ owner: "octocat", repo: "hello-world" });',
+          'const languages = await api.repos_list_languages({ owner: "octocat", repo: "hello-world" });',
+          'return { id: typeof repo.id, languages: typeof languages };',
+        ].join('\n');
+        const result = await client.callTool({ name: 'execute', arguments: { code } });
+        expect(result.isError, textOf(result)).toBeFalsy();
+        expect(JSON.parse(textOf(result)!)).toEqual({ id: 'number', languages: 'object' });
+        // A program that loops forever is stopped, and the server keeps serving.
+        const loop = await client.callTool({ name: 'execute', arguments: { code: 'while (true) {}' } });
+        expect(loop.isError).toBe(true);
+        expect(textOf(loop)).toMatch(/^(Step|CPU) limit: /);
+        expect(textOf(await client.callTool({ name: 'execute', arguments: { code: 'return 6 * 7' } }))).toBe('42');
+      } finally {
+        await client.close();
+      }
+    });
+  }
 
   it('rejects a request without the key with 401', async () => {
     const res = await fetch(started!.endpoint, {

@@ -4,7 +4,7 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { replyFromResult } from '../../src/codemode/api-reply.ts';
 import { errorText, executeResult } from '../../src/codemode/format.ts';
-import { DEFAULT_CODE_LIMITS, readCodeLimits } from '../../src/codemode/limits.ts';
+import { DEFAULT_CODE_LIMITS, readCodeLimits } from '../../src/limit-defaults.ts';
 import { codeModeTools } from '../../src/codemode/tools.ts';
 
 describe('code mode tool definitions', () => {

@@ -1,4 +1,4 @@
-// The catalogue CLI (npm run catalog): atomic writes, --check on catalog.txt and toolsnaps, failed builds that leave
+// The catalogue CLI (npm run catalog): atomic writes, --check on catalog.txt, declarations.txt and toolsnaps, failed builds that leave
 // the previous files untouched, default overrides.
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +42,39 @@ describe('CLI', () => {
       expect(printed).toMatch(/output schema changes 0,/);
       expect(printed).toMatch(/binding changes 1\b/);
       expect(readFileSync(join(out, 'catalog.txt'), 'utf8')).toBe(text); // --check never writes
+    } finally {
+      err.mockRestore();
+    }
+  });
+
+  it('writes code mode declarations beside the catalogue; --check fails when they are stale or missing', async () => {
+    const err = quiet();
+    const printed = () => err.mock.calls.map((c) => String(c[0])).join('');
+    try {
+      const out = join(tmp(), 'out');
+      expect(await main(['--spec', MINI, '--out', out, '--quiet'])).toBe(0);
+      const file = join(out, 'declarations.txt');
+      const written = readFileSync(file, 'utf8');
+      const catalogue = JSON.parse(readFileSync(join(out, 'catalog.txt'), 'utf8')) as { hash: string; tools: Array<{ name: string }> };
+      const doc = JSON.parse(written) as { catalogueHash: string; tools: Record<string, { fn: string }> };
+      expect(doc.catalogueHash).toBe(catalogue.hash);
+      expect(Object.keys(doc.tools).sort()).toEqual(catalogue.tools.map((t) => t.name).sort());
+      expect(doc.tools.list_pets!.fn).toMatch(/^\/\*\* .+ \*\/\nfunction list_pets\(/);
+      const check = async () => {
+        err.mockClear();
+        return main(['--spec', MINI, '--out', out, '--check', '--quiet']);
+      };
+      expect(await check()).toBe(0);
+      expect(printed()).toMatch(/declarations\.txt is up to date/);
+      writeFileSync(file, written.replace('function list_pets(', 'function list_pets_old('));
+      expect(await check()).toBe(1);
+      expect(printed()).toMatch(/declarations\.txt is out of date with the catalogue/);
+      expect(printed()).toMatch(/catalog\.txt is up to date/);
+      unlinkSync(file);
+      expect(await check()).toBe(1);
+      expect(printed()).toMatch(/declarations\.txt is missing/);
+      expect(await main(['--spec', MINI, '--out', out, '--quiet'])).toBe(0);
+      expect(readFileSync(file, 'utf8')).toBe(written);
     } finally {
       err.mockRestore();
     }
@@ -127,7 +160,7 @@ describe('CLI', () => {
       writeFileSync(notOpenapi, 'hello: world\n');
       expect(await main(['--spec', notOpenapi, '--out', out, '--quiet'])).toBe(1);
       expect(readFileSync(join(out, 'catalog.txt'), 'utf8')).toBe(before);
-      expect(readdirSync(out).sort()).toEqual(['catalog.txt', 'report.md']);
+      expect(readdirSync(out).sort()).toEqual(['catalog.txt', 'declarations.txt', 'report.md']);
       expect(await main(['--bogus'])).toBe(2);
     } finally {
       err.mockRestore();

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
+import { queryClauses, titlePhrase } from '../../src/discovery/head-nouns.ts';
 import { searchTools, stem } from '../../src/discovery/search.ts';
 
 const loaded = loadCatalogue(readFileSync(new URL('../../catalog/catalog.txt', import.meta.url), 'utf8'));
@@ -40,6 +41,14 @@ const QUERIES: Array<[string, { name?: string; title?: string }]> = [
   ['trigger a workflow', { name: 'actions_create_workflow_dispatch' }],
   ['read a file from a repo', { name: 'repos_get_content' }],
   ['get rate limit', { name: 'rate_limit_get' }],
+  ['list open issues with a label', { name: 'issues_list_for_repo' }],
+];
+
+// Queries asking for several things: each thing's operation is among the first results (clauses take turns).
+const COMPOUND: Array<[string, string[]]> = [
+  ['list issues with a label and their comments', ['issues_list_for_repo', 'issues_list_comments']],
+  ['list open pull requests and their reviews', ['pulls_list', 'pulls_list_reviews']],
+  ['get a user and their repositories', ['users_get_by_username', 'repos_list_for_user']],
 ];
 
 describe('search quality (GitHub catalogue)', () => {
@@ -49,6 +58,13 @@ describe('search quality (GitHub catalogue)', () => {
       expect(expected && loaded.byName.has(expected), `expected tool exists: ${JSON.stringify(want)}`).toBe(true);
       const top = searchTools(loaded, all, query, { limit: 3 }).map((h) => h.name);
       expect(top).toContain(expected);
+    });
+  }
+
+  for (const [query, want] of COMPOUND) {
+    it(`"${query}" → ${want.join(' and ')} first`, () => {
+      const top = searchTools(loaded, all, query, { limit: want.length }).map((h) => h.name);
+      expect(top.sort()).toEqual([...want].sort());
     });
   }
 
@@ -71,5 +87,20 @@ describe('search quality (GitHub catalogue)', () => {
     expect(stem('repositories')).toBe('repository');
     expect(stem('branches')).toBe('branch');
     expect(stem('starred')).toBe('starr');
+  });
+
+  it('reads what a title acts on and what each clause of a query asks for', () => {
+    const verbs = new Set(['list', 'get', 'show', 'create', 'add', 'remove']);
+    expect(titlePhrase('List labels for an issue', verbs)).toEqual({ verb: 'list', head: 'labels' });
+    expect(titlePhrase('List repository issues', verbs)).toEqual({ verb: 'list', head: 'issues' });
+    expect(titlePhrase('List GitHub-hosted runners for an organization', verbs)).toEqual({ verb: 'list', head: 'runners' });
+    expect(titlePhrase('Pets', verbs)).toEqual({ head: 'pets' });
+    expect(queryClauses('list issues with a label and their comments', verbs)).toEqual([
+      { text: 'list issues with a label and their comments'.split(' and ')[0], verb: 'list', head: 'issues' },
+      { text: 'list their comments', verb: 'list', head: 'comments', context: 'issues' },
+    ]);
+    expect(queryClauses('show me the issues labelled bug', verbs)).toEqual([{ text: 'show me the issues labelled bug', verb: 'show', head: 'issues' }]);
+    // A clause naming nothing keeps the query whole.
+    expect(queryClauses('add and remove labels', verbs)).toEqual([{ text: 'add and remove labels', verb: 'add', head: 'labels' }]);
   });
 });

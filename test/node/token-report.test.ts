@@ -4,6 +4,8 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
+import { parseDeclarations } from '../../src/codemode/declarations.ts';
+import { CODE_DEFINITIONS_TARGET } from '../../scripts/catalog/token-report-code.ts';
 import { compactOutputSchema } from '../../src/profiles/compact.ts';
 import { PROFILES } from '../../src/profiles/profiles.ts';
 import { buildView } from '../../src/profiles/view.ts';
@@ -13,7 +15,8 @@ import { formatReport, measure, RECOMMENDED_DEFAULTS, TARGETS, tokenReport } fro
 import { main } from '../../scripts/catalog/cli.ts';
 
 const loaded = loadCatalogue(readFileSync(new URL('../../catalog/catalog.txt', import.meta.url), 'utf8'));
-const report = tokenReport(loaded, RECOMMENDED_DEFAULTS);
+const declarations = parseDeclarations(readFileSync(new URL('../../catalog/declarations.txt', import.meta.url), 'utf8'));
+const report = tokenReport(loaded, RECOMMENDED_DEFAULTS, declarations);
 
 describe('token report', () => {
   it('counts tokens with a real tokenizer, not bytes/4', () => {
@@ -33,6 +36,22 @@ describe('token report', () => {
     }
     expect(report.meanTokensPerTool).toBeLessThanOrEqual(TARGETS.meanTokensPerTool);
     expect(report.checks.every((c) => c.ok)).toBe(true);
+  });
+
+  it('code mode: both definitions for the whole catalogue within 1,000 tokens; sampled search answers measured', () => {
+    expect(report.code.definitions.tools).toBe(2);
+    expect(report.code.definitions.tokens).toBeLessThanOrEqual(CODE_DEFINITIONS_TARGET);
+    expect(report.code.answers).toHaveLength(25);
+    const sorted = report.code.answers.map((a) => a.tokens);
+    expect(sorted).toEqual([...sorted].sort((a, b) => a - b));
+    for (const a of report.code.answers) {
+      expect(a.tools).toBe(5);
+      expect(a.tokens).toBeGreaterThan(100);
+    }
+    const text = formatReport(report);
+    expect(text).toMatch(/## Code mode \(\/mcp\/code\)\n\nTool definitions \(search and execute, whole catalogue\): [\d,]+ bytes, \d+ tokens\./);
+    expect(text).toMatch(/Search answers \(limit 5; queries: the titles of 25 tools spread through the catalogue\): median [\d,]+ tokens/);
+    expect(formatReport(tokenReport(loaded, RECOMMENDED_DEFAULTS))).toContain('Search answers: no declarations.txt beside the catalogue');
   });
 
   it('covers every toolset and profile, and the compact catalogue is far smaller than the generated one', () => {
@@ -95,5 +114,6 @@ describe('token report', () => {
     }
     expect(chunks.join('')).toContain('# Token report');
     expect(chunks.join('')).toContain('## Results (response examples)');
+    expect(chunks.join('')).toMatch(/Search answers \(limit 5/);
   });
 });

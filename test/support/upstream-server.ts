@@ -2,9 +2,13 @@
 //
 // Recording: every request is recorded. `/echo/...` answers with the recorded request itself;
 // `GET /__last?path=/some/path` answers with the last request whose path (before '?') was /some/path
-// (404 when none), so tests can assert what the upstream received on any route.
+// (404 when none), so tests can assert what the upstream received on any route; `GET /__requests?prefix=/repos/o-1/`
+// lists, in arrival order, every request whose path starts with the prefix.
+// A small GitHub (scripts/lib/github-fake.ts) answers GETs under /repos/ and /users/ for any owner, so tests can
+// use an owner of their own and list exactly the requests they caused.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fakeGitHubAnswer } from '../../scripts/lib/github-fake.ts';
 
 interface RecordedRequest {
   method: string;
@@ -55,10 +59,14 @@ function tinyWav(): Buffer {
 /** `/x/<name>/<path>` answers from specs[name] (test/support/example-upstream.ts); undefined means 404. */
 type SpecRoutes = Record<string, (path: string, query: URLSearchParams) => unknown>;
 
+/** Requests kept for /__requests: the newest, up to this many. */
+const KEEP_REQUESTS = 5_000;
+
 export async function startUpstream(specs: SpecRoutes = {}): Promise<{ url: string; close: () => Promise<void> }> {
   const last = new Map<string, RecordedRequest>();
+  const all: RecordedRequest[] = [];
   const server = createServer((req, res) => {
-    handle(req, res, last, specs).catch((e: unknown) => {
+    handle(req, res, last, all, specs).catch((e: unknown) => {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'text/plain' });
         res.end(String(e));
@@ -91,7 +99,7 @@ function raw(res: ServerResponse, status: number, body: Buffer | string, headers
   res.end(buf);
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, last: Map<string, RecordedRequest>, specs: SpecRoutes): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, last: Map<string, RecordedRequest>, all: RecordedRequest[], specs: SpecRoutes): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   const buf = Buffer.concat(chunks);
@@ -106,8 +114,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, last: Map<strin
   const qIndex = rawUrl.indexOf('?');
   const path = qIndex >= 0 ? rawUrl.slice(0, qIndex) : rawUrl;
   const params = new URLSearchParams(qIndex >= 0 ? rawUrl.slice(qIndex + 1) : '');
-  if (path !== '/__last') last.set(path, recorded);
+  if (path !== '/__last' && path !== '/__requests') {
+    last.set(path, recorded);
+    all.push(recorded);
+    if (all.length > KEEP_REQUESTS) all.splice(0, all.length - KEEP_REQUESTS);
+  }
 
+  if (path === '/__requests') {
+    const prefix = params.get('prefix') ?? '/';
+    json(res, 200, all.filter((r) => r.url.startsWith(prefix)));
+    return;
+  }
   if (path === '/__last') {
     const r = last.get(params.get('path') ?? '');
     if (r) json(res, 200, r);
@@ -270,6 +287,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, last: Map<strin
       res.end();
       return;
   }
+  const github = fakeGitHubAnswer(req.method ?? 'GET', path, params);
+  if (github) return json(res, github.status, github.body, 'application/json; charset=utf-8');
   json(res, 404, { title: 'Not Found', status: 404, detail: `no route for ${path}` }, 'application/problem+json');
 }
 

@@ -1,0 +1,32 @@
+// One `api.<tool>(args)` from a code-mode sandbox, run for the request's scope through the one tool-call path
+// (src/tools/call.ts): the name is resolved within the slice, the call is counted against the key's rate limit,
+// then the arguments are validated, the upstream is called with the caller's credential, the result is redacted
+// and logged, exactly as for tools/call. Every outcome is an ApiReply; nothing here throws.
+import { callTool, resolveTool } from '../tools/call.ts';
+import type { RequestScope } from '../tools/scope.ts';
+import { replyFromResult, type ToolCall } from './api-reply.ts';
+
+/** Counts one api call against the caller's rate limit: undefined when allowed, else the refusal text. */
+export type ChargeCall = () => Promise<string | undefined>;
+
+export function apiCaller(scope: RequestScope, charge: ChargeCall): ToolCall {
+  return async (name, args) => {
+    const tool = resolveTool(scope, name);
+    if (!tool) return { ok: false, error: notCallable(scope, name) };
+    const refused = await charge();
+    // Over the rate limit: the whole execute fails, as the HTTP request would have (429).
+    if (refused) return { ok: false, limit: true, error: refused };
+    const { result } = await callTool(scope, tool.name, args);
+    return replyFromResult(result, tool.outputWrapped === true);
+  };
+}
+
+/** Why `name` cannot be called here: unknown, a write on a read-only endpoint, or outside the slice. */
+function notCallable(scope: RequestScope, name: string): string {
+  const tool = scope.catalogue.byName.get(name);
+  if (!tool) return `Unknown tool: ${name}. Use search to find the operations you can call.`;
+  if (scope.slice.readOnly && !tool.annotations.readOnlyHint) {
+    return `api.${name} changes data, and this endpoint is read-only (the key's read-only flag or ?readonly=1): only read operations can be called.`;
+  }
+  return `api.${name} is outside the operations this endpoint serves (the key's scope or the URL's toolsets). Use search to find the operations you can call.`;
+}

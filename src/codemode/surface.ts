@@ -1,0 +1,72 @@
+// Code mode (/mcp/code or ?mode=code): two tools over the slice. search ranks the slice's operations like discovery
+// and answers with their TypeScript declarations (catalog/declarations.txt, shared types once per answer); execute
+// runs a program in a sandbox through the scope's CodeModeHost (src/codemode/host.ts), each api call going through
+// the one tool-call path. This module runs no sandbox itself, so the stdio server's bundle stays without one.
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { CatalogueTool } from '../catalogue/types.ts';
+import type { CodeLimits } from '../limit-defaults.ts';
+import { logOnce } from '../lib/log.ts';
+import { errorResult } from '../lib/tool-result.ts';
+import { searchTools } from '../discovery/search.ts';
+import type { WireTool } from '../profiles/view.ts';
+import { UnknownToolError } from '../tools/call.ts';
+import type { RequestScope } from '../tools/scope.ts';
+import type { ToolSurface } from '../tools/surface.ts';
+import { assembleDeclarations, NO_DECLARATIONS, parseDeclarations, type DeclarationsDoc, type ToolDeclaration } from './declarations.ts';
+import { codeModeTools, SEARCH_LIMIT } from './tools.ts';
+
+const listings = new WeakMap<CodeLimits, WireTool[]>();
+let parsed: { text: string; doc: DeclarationsDoc } | undefined;
+
+export function codeSurface(scope: RequestScope): ToolSurface {
+  const limits = scope.config.code;
+  let tools = listings.get(limits);
+  if (!tools) listings.set(limits, (tools = codeModeTools(limits)));
+  const { source } = scope.catalogue.catalogue;
+  const untyped = { outputSchema: undefined };
+  return {
+    tools,
+    instructions:
+      `Code mode for ${source.title} (API version ${source.version}): ${scope.slice.listed.length} operations of its REST API behind two tools. ` +
+      'Call search to get TypeScript declarations of the operations for a task, then execute a short program that calls them as api.<name>(args) and returns only what you need.',
+    async call(name, args) {
+      if (name === 'search') return { result: search(scope, args), shape: untyped };
+      if (name !== 'execute') throw new UnknownToolError(name);
+      const code = args.code;
+      if (typeof code !== 'string' || !code.trim()) {
+        return { result: errorResult('"code" must be the body of an async function as a string, e.g. "return await api.<name>({ ... });". Use search for the names.'), shape: untyped };
+      }
+      if (!scope.code) return { result: errorResult('execute is not available on this server: it has no sandbox (the Worker Loader binding LOADER).'), shape: untyped };
+      return { result: await scope.code.execute(code, scope), shape: untyped };
+    },
+  };
+}
+
+function search(scope: RequestScope, args: Record<string, unknown>): CallToolResult {
+  const query = typeof args.query === 'string' ? args.query.trim() : '';
+  if (!query) return errorResult('"query" must be a non-empty string saying what you want to do, e.g. "list open issues with a label".');
+  const limit = typeof args.limit === 'number' && Number.isInteger(args.limit) ? Math.min(SEARCH_LIMIT.max, Math.max(1, args.limit)) : SEARCH_LIMIT.default;
+  const hits = searchTools(scope.catalogue, scope.slice, query, { limit });
+  if (!hits.length) return { content: [{ type: 'text', text: `No operations match "${query}". Try other words for what you want to do.` }] };
+  const doc = declarationsOf(scope);
+  const text = assembleDeclarations(doc, hits.map((h) => h.name), (name) => untypedDeclaration(scope.catalogue.byName.get(name)));
+  return { content: [{ type: 'text', text }] };
+}
+
+/** The declarations document of the served catalogue, parsed once per isolate. */
+function declarationsOf(scope: RequestScope): DeclarationsDoc {
+  const text = scope.code?.declarations ?? '';
+  if (parsed?.text !== text) parsed = { text, doc: text ? parseDeclarations(text) : NO_DECLARATIONS };
+  const hash = scope.catalogue.catalogue.hash;
+  if (text && hash && parsed.doc.catalogueHash !== hash) {
+    logOnce('declarations_stale', 'declarations_stale', { declarations: parsed.doc.catalogueHash, catalogue: hash, effect: 'search answers may not match the tools; run npm run catalog' });
+  }
+  return parsed.doc;
+}
+
+/** For an operation the document lacks (declarations not rebuilt): its name and purpose, arguments untyped. */
+function untypedDeclaration(tool: CatalogueTool | undefined): ToolDeclaration | undefined {
+  if (!tool) return undefined;
+  const title = tool.title.replace(/\*\//g, '*\\/');
+  return { types: '', uses: [], fn: `/** ${title} */\nfunction ${tool.name}(args?: Record<string, unknown>): Promise<unknown>;` };
+}

@@ -1,0 +1,84 @@
+// What an operation acts on, and what a query asks for: the head noun of the first noun phrase after the verb.
+// "List labels for an issue" acts on labels; "List repository issues" on issues. A query "list issues with a label
+// and their comments" asks for issues and comments (one head per clause), so the operations listing issues and
+// comments should win over "List labels for an issue", which matches the same words.
+
+/** Words that end a noun phrase. */
+const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over']);
+/** Words before a noun phrase that are not part of it. */
+const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'your', 'our', 'their', 'its', 'his', 'her', 'each', 'every', 'all', 'any', 'some', 'this', 'that', 'these', 'those', 'one', 'them', 'it', 'me', 'us']);
+/** In a query, a participle after a noun starts a reduced relative clause: "issues labelled bug", "repos starred by me". */
+const PARTICIPLE = /^[a-z]{3,}(ed|ing)$/;
+/** Clause separators in a query: each clause may ask for one more thing. */
+const CLAUSES = /\band\b|\bthen\b|\bplus\b|[,;]/;
+
+function words(text: string): string[] {
+  return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+}
+
+/** The last word of the noun phrase starting at `from`, or undefined when there is none. */
+function headFrom(list: string[], from: number, participlesEnd: boolean): string | undefined {
+  let i = from;
+  while (i < list.length && DETERMINERS.has(list[i]!)) i++;
+  let head: string | undefined;
+  for (; i < list.length && !BOUNDARY.has(list[i]!) && !DETERMINERS.has(list[i]!); i++) {
+    if (head && participlesEnd && PARTICIPLE.test(list[i]!)) break;
+    head = list[i];
+  }
+  return head;
+}
+
+/** What a title or a query clause says: its verb (when it starts with one of `verbs`) and its head noun, unstemmed. */
+export interface Phrase {
+  verb?: string;
+  head?: string;
+}
+
+function phrase(list: string[], verbs: ReadonlySet<string>, participlesEnd = true): Phrase {
+  let i = 0;
+  while (i < list.length && DETERMINERS.has(list[i]!)) i++;
+  const out: Phrase = {};
+  if (i < list.length && verbs.has(list[i]!)) out.verb = list[i++];
+  const head = headFrom(list, i, participlesEnd);
+  if (head) out.head = head;
+  return out;
+}
+
+export interface Clause extends Phrase {
+  text: string;
+  /** The previous clause's head noun, which this clause refers back to. */
+  context?: string;
+}
+
+/** "List repository issues" -> { verb: "list", head: "issues" }. `verbs`: the words titles of this catalogue start with. */
+export function titlePhrase(title: string, verbs: ReadonlySet<string>): Phrase {
+  // Titles are written with care; a participle there is part of the name ("GitHub-hosted runners").
+  return phrase(words(title), verbs, false);
+}
+
+/**
+ * The clauses of a query, each with its verb and head noun. "list issues with a label and their comments" gives
+ * "list issues with a label" and "list their comments" (a clause without a verb takes the previous one's). A query
+ * is split only when every clause names something; otherwise it is one clause.
+ */
+export function queryClauses(query: string, verbs: ReadonlySet<string>): Clause[] {
+  const whole = [{ text: query, ...phrase(words(query), verbs) }];
+  const parts = query.split(CLAUSES).map(words).filter((w) => w.length);
+  if (parts.length < 2) return whole;
+  const clauses: Clause[] = [];
+  let previous: Clause | undefined;
+  for (const list of parts) {
+    let p = phrase(list, verbs);
+    if (!p.verb && previous?.verb) {
+      list.unshift(previous.verb);
+      p = phrase(list, verbs);
+    }
+    if (!p.head) return whole;
+    const clause: Clause = { text: list.join(' '), ...p };
+    // "their comments" are the previous clause's issues' comments.
+    if (previous?.head) clause.context = previous.head;
+    clauses.push(clause);
+    previous = clause;
+  }
+  return clauses;
+}

@@ -1,0 +1,75 @@
+// Escape attempts through the real /mcp/code endpoint, with the v1 and v2 clients: each is refused with a clear
+// isError result, and the server still serves the next execute. The sandbox-level cases (every bomb and loop
+// variant) are in codemode-escape.test.ts; these prove the endpoint wires the same guards with the configured limits.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { codeEnv, connect, freshOwner, textOf, upstreamRequests, upstreamUrl, type ClientKind, type CodeClient } from './fixtures/codemode-endpoint.ts';
+
+const env = codeEnv({ CODE_MAX_STEPS: '200000', CODE_MAX_CALLS: '5' });
+
+async function refused(client: CodeClient, code: string): Promise<string> {
+  const result = await client.execute(code);
+  expect(result.isError, textOf(result)).toBe(true);
+  // Still serving: the next program runs, and search answers.
+  expect(textOf(await client.execute('return 6 * 7'))).toBe('42');
+  return result.content[0]!.text!;
+}
+
+for (const kind of ['v1', 'v2 2026-07-28'] as ClientKind[]) {
+  describe(`${kind}: escape attempts through /mcp/code`, () => {
+    let client: CodeClient;
+    beforeAll(async () => {
+      client = await connect(kind, { env });
+      await client.execute('return 1');
+    }, 60_000);
+
+    it('no network: fetch to the loopback upstream never leaves the sandbox', async () => {
+      const path = `/echo/escape-${crypto.randomUUID()}`;
+      expect(await refused(client, `return await fetch("${upstreamUrl}${path}");`)).toMatch(/^Error: .*not permitted to access the internet.* \(line 1\)/);
+      const seen = await fetch(`${upstreamUrl}/__last?path=${encodeURIComponent(path)}`);
+      expect(seen.status).toBe(404);
+      expect(await refused(client, 'const s = new WebSocket("ws://127.0.0.1:1/");\nawait new Promise((ok, ko) => { s.onopen = ok; s.onerror = () => ko(new Error("socket refused")); });\nreturn 1;')).toMatch(/socket refused|not permitted/);
+    });
+
+    it('no connect() or sockets', async () => {
+      expect(await refused(client, 'import { connect } from "cloudflare:sockets";\nreturn connect("127.0.0.1:1");')).toMatch(/^import is not available in execute/);
+      expect(await refused(client, 'return connect("127.0.0.1:1");')).toBe('ReferenceError: connect is not defined (line 1)\n  1 | return connect("127.0.0.1:1");');
+    });
+
+    it('cannot read env', async () => {
+      expect(await refused(client, 'return env.API_KEY;')).toBe('ReferenceError: env is not defined (line 1)\n  1 | return env.API_KEY;');
+      expect(await refused(client, 'return this.env;')).toMatch(/^TypeError: Cannot read properties of undefined \(reading 'env'\) \(line 1\)/);
+      expect(await refused(client, 'return process.env.API_KEY.length;')).toMatch(/^(ReferenceError|TypeError): /);
+    });
+
+    it('cannot import cloudflare:* modules', async () => {
+      expect(await refused(client, 'import { env } from "cloudflare:workers";\nreturn env;')).toMatch(/^import is not available in execute/);
+      expect(await refused(client, 'const m = await import("cloudflare:workers");\nreturn m.env;')).toMatch(/^import is not available in execute/);
+    });
+
+    it('an infinite loop is stopped by the configured step limit', async () => {
+      expect(await refused(client, 'let i = 0;\nwhile (true) { i++; }')).toBe(
+        'Step limit: more than 200000 loop iterations and function calls; is a loop endless? Stopped at line 2.\n  2 | while (true) { i++; }',
+      );
+    });
+
+    it('a memory bomb is stopped before it takes the runtime down', async () => {
+      expect(await refused(client, 'const a = [];\nwhile (true) a.push(new Array(1e6).fill(0));')).toMatch(/^Memory limit: the program allocated more than 64 MB/);
+    });
+
+    it('10 MB of output: the return value is refused, console output is cut with a note', async () => {
+      expect(await refused(client, 'return "x".repeat(10 * 1024 * 1024);')).toMatch(/^Result limit: the return value is 10485762 characters of JSON, over the 100000 characters left/);
+      const logged = await client.execute('console.log("y".repeat(10 * 1024 * 1024));\nreturn "done";');
+      expect(logged.isError).toBeFalsy();
+      expect(logged.content[0]!.text).toBe('"done"');
+      expect(logged.content[1]!.text).toMatch(/\[10465760 more characters of console output were dropped\]$/);
+      expect(textOf(logged).length).toBeLessThan(21_000);
+    });
+
+    it('more api calls than CODE_MAX_CALLS: refused even when the program catches the error', async () => {
+      const owner = freshOwner();
+      const code = `for (let i = 1; i <= 8; i++) {\n  try { await api.issues_get({ owner: "${owner}", repo: "r", issue_number: 1 }); } catch {}\n}\nreturn "done";`;
+      expect(await refused(client, code)).toBe(`Call limit: more than 5 api calls in one execute. Stopped at line 2.\n  2 | try { await api.issues_get({ owner: "${owner}", repo: "r", issue_number: 1 }); } catch {}`);
+      expect(await upstreamRequests(owner)).toHaveLength(5);
+    });
+  });
+}
