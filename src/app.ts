@@ -1,11 +1,12 @@
 // HTTP routes: /mcp (MCP over Streamable HTTP, both protocol eras) behind the request pipeline (src/pipeline),
-// the catalogue page, /healthz, RFC 9728 metadata and the operator's /admin routes.
-import { Hono } from 'hono';
+// the catalogue page, /healthz, RFC 9728 metadata, the OAuth front door (src/oauth) and the operator's /admin routes.
+import { Hono, type Handler } from 'hono';
 import { registerAdmin } from './admin/routes.ts';
 import type { LoadedCatalogue } from './catalogue/loaded-catalogue.ts';
 import { log } from './lib/log.ts';
+import { oauthHandlers, oauthOn } from './oauth/routes.ts';
 import { pageHandlers } from './page/route.ts';
-import { configure, hostGuard, mcpPipeline, splitList } from './pipeline/steps.ts';
+import { configure, cors, hostGuard, mcpPipeline, splitList } from './pipeline/steps.ts';
 import type { PipelineEnv } from './pipeline/vars.ts';
 import { VERSION } from './version.ts';
 
@@ -21,9 +22,19 @@ export function createApp(loaded: LoadedCatalogue): Hono<PipelineEnv> {
   app.get('/', config, hostGuard, page.home);
   app.get('/catalogue/tools/:file', config, hostGuard, page.toolJson);
 
-  const protectedResource = (url: string) => ({ resource: `${new URL(url).origin}/mcp`, bearer_methods_supported: ['header'], resource_name: source.title });
-  app.get('/.well-known/oauth-protected-resource', (c) => c.json(protectedResource(c.req.url)));
-  app.get('/.well-known/oauth-protected-resource/mcp', (c) => c.json(protectedResource(c.req.url)));
+  // RFC 9728 metadata and, with OAuth on, the authorization server it names (docs/oauth.md). OPTIONS routes exist
+  // for CORS preflights only; without an ALLOWED_ORIGINS match they are the 404 they always were.
+  const oauth = oauthHandlers(loaded);
+  const notFound: Handler<PipelineEnv> = (c) => c.notFound();
+  app.get('/.well-known/oauth-protected-resource', config, cors, oauth.protectedResource);
+  app.get('/.well-known/oauth-protected-resource/mcp', config, cors, oauth.protectedResource);
+  // Path-aware probes for a slice URL (/mcp/x/…, /mcp/discover) get the same document.
+  app.get('/.well-known/oauth-protected-resource/mcp/*', config, oauthOn, cors, oauth.protectedResource);
+  app.options('/.well-known/oauth-protected-resource/*', config, cors, notFound);
+  app.options('/.well-known/oauth-protected-resource', config, cors, notFound);
+  app.on(['GET', 'OPTIONS'], '/.well-known/oauth-authorization-server', config, oauthOn, hostGuard, cors, oauth.libraryEndpoint);
+  app.on(['POST', 'OPTIONS'], ['/token', '/register'], config, oauthOn, hostGuard, cors, oauth.libraryEndpoint);
+  app.on(['GET', 'POST'], '/authorize', config, oauthOn, hostGuard, oauth.authorize);
 
   const mcp = mcpPipeline(loaded, config);
   app.all('/mcp', ...mcp(() => ({})));

@@ -84,33 +84,44 @@ export async function authenticate(request: Request, config: Config, ctx: AuthCo
     return refuse(request, 'invalid_token', INVALID);
   }
 
-  if (record.rate) {
-    const limiter = env.KEY_RATE_LIMITER;
-    let decision: RateDecision | undefined;
-    if (!limiter) logOnce('KEY_RATE_LIMITER', 'binding_missing', { binding: 'KEY_RATE_LIMITER', effect: 'per-key rate limits are not enforced' });
-    else {
-      try {
-        decision = await checkRate(limiter, record.id, record.rate);
-      } catch (e) {
-        // Fail open: a limiter outage should not take every customer down. It is logged for the operator.
-        log('rate_limit_error', { key: record.id, error: e instanceof Error ? e.message : 'error' });
-      }
-    }
-    if (decision && !decision.ok) {
-      log('rate_limited', { key: record.id });
-      return { ok: false, response: tooManyRequests(record, decision) };
-    }
-  }
+  const limited = await enforceRate(record, env);
+  if (limited) return { ok: false, response: limited };
 
   const upstream = await customerUpstream(config, env, record);
   if (!upstream.ok) return upstream;
   touchLastUsed(kv, hashHex, new Date(now).toISOString().slice(0, 10), ctx.waitUntil ?? ((p) => void p));
 
+  return { ok: true, caller: { id: `key:${record.id}`, customerId: record.customer.id, scope: recordScope(record), upstreamHeaders: upstream.headers, secrets: [token, ...upstream.secrets] } };
+}
+
+/** What a key record allows: its toolsets, tools and read-only flag. */
+export function recordScope(record: KeyRecord): SliceSpec {
   const scope: SliceSpec = {};
   if (record.toolsets?.length) scope.toolsets = record.toolsets;
   if (record.tools?.length) scope.tools = record.tools;
   if (record.readOnly) scope.readOnly = true;
-  return { ok: true, caller: { id: `key:${record.id}`, customerId: record.customer.id, scope, upstreamHeaders: upstream.headers, secrets: [token, ...upstream.secrets] } };
+  return scope;
+}
+
+/** The key's own rate limit (one Durable Object per key): a 429 once it is used up. Fails open, logged. */
+export async function enforceRate(record: KeyRecord, env: Env): Promise<Response | undefined> {
+  if (!record.rate) return undefined;
+  const limiter = env.KEY_RATE_LIMITER;
+  if (!limiter) {
+    logOnce('KEY_RATE_LIMITER', 'binding_missing', { binding: 'KEY_RATE_LIMITER', effect: 'per-key rate limits are not enforced' });
+    return undefined;
+  }
+  let decision: RateDecision;
+  try {
+    decision = await checkRate(limiter, record.id, record.rate);
+  } catch (e) {
+    // Fail open: a limiter outage should not take every customer down. It is logged for the operator.
+    log('rate_limit_error', { key: record.id, error: e instanceof Error ? e.message : 'error' });
+    return undefined;
+  }
+  if (decision.ok) return undefined;
+  log('rate_limited', { key: record.id });
+  return tooManyRequests(record, decision);
 }
 
 function resourceMetadataUrl(request: Request): string {
@@ -187,7 +198,7 @@ export function refuse(request: Request, error: string, description: string): Au
   return { ok: false, response: jsonResponse(401, { error, error_description: description }, { 'www-authenticate': challenge }) };
 }
 
-export function tooManyRequests(record: KeyRecord, d: RateDecision): Response {
+function tooManyRequests(record: KeyRecord, d: RateDecision): Response {
   const per = record.rate!.period;
   return jsonResponse(
     429,

@@ -20,7 +20,13 @@ type LogEvent =
   | 'mcp_error'
   /** An unhandled error in a route (answered 500). */
   | 'http_error'
-  | 'tools_list_fast_path_disabled';
+  | 'tools_list_fast_path_disabled'
+  /** An OAuth access token was refused: its key was revoked, expired or changed, or the grant is unusable. */
+  | 'oauth_refused'
+  /** The OAuth library refused a request (token, registration, authorization); code and reason, never a value. */
+  | 'oauth_error'
+  /** The consent page's per-IP key attempt limiter could not be reached; key checks wait (fail closed). */
+  | 'consent_limiter_error';
 
 export function log(event: LogEvent, fields: Record<string, unknown> = {}): void {
   try {

@@ -10,13 +10,13 @@
 import { AuthorizationError, CimdFetchError, authorizationErrorRedirect, type AuthRequest, type ConsentDescription, type OAuthHelpers } from '@cloudflare/workers-oauth-provider';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { SliceSpec } from '../catalogue/slices.ts';
-import type { Config } from '../config.ts';
+import type { Config, Env } from '../config.ts';
 import { clientIp, countKeyAttempt } from './attempts.ts';
 import { checkPastedKey, forgetKey, recallKey, rememberKey, summarise } from './consent-key.ts';
 import { consentCsp, errorPage, keyStep, reviewStep, type PageFrame, type ToolsetChoice } from './consent-view.ts';
 import { grantUserId, scopeTokens, type GrantProps, type KeyRef } from './grant.ts';
 import { keyStatus } from './grant-caller.ts';
-import type { OAuthEnv, OAuthSettings } from './settings.ts';
+import type { OAuthSettings } from './settings.ts';
 
 export interface ConsentDeps {
   /** authorizationServer.getOAuthApi(env) for this request's origin (src/oauth/authorization-server.ts). */
@@ -24,7 +24,7 @@ export interface ConsentDeps {
   loaded: LoadedCatalogue;
   config: Config;
   settings: OAuthSettings;
-  env: OAuthEnv;
+  env: Env;
   waitUntil?: (p: Promise<unknown>) => void;
 }
 

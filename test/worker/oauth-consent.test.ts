@@ -99,8 +99,8 @@ describe('authorization server metadata', () => {
     expect(md.registration_endpoint).toBe(`${ORIGIN}/register`);
     expect(md.code_challenge_methods_supported).toEqual(['S256']);
     expect(md.scopes_supported).toEqual(['read-only', 'toolset:admin', 'toolset:echo']);
-    // CIMD is advertised only with the global_fetch_strictly_public compatibility flag, which wrangler.toml lacks today.
-    expect(md.client_id_metadata_document_supported).toBe(false);
+    // CIMD is advertised only with the global_fetch_strictly_public compatibility flag (set in wrangler.toml).
+    expect(md.client_id_metadata_document_supported).toBe(true);
   });
 });
 
@@ -139,12 +139,13 @@ describe('step 1: the key form', () => {
     expect(await res.text()).toContain('Invalid redirect URI');
   });
 
-  it('answers a URL client_id with an error page while CIMD is unavailable, not a 500', async () => {
+  it('answers a URL client_id whose metadata document cannot be fetched with an error page, not a 500', async () => {
     const { challenge } = await pkce();
-    const res = await h.fetch(authorizeUrl('https://client.example/oauth/metadata.json', challenge));
+    // Nothing listens on port 9 here, so the CIMD fetch fails as it would for a document that is gone.
+    const res = await h.fetch(authorizeUrl('https://127.0.0.1:9/oauth/metadata.json', challenge));
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
-    expect(await res.text()).toContain('Invalid client_id');
+    expect(await res.text()).toContain('This app could not be verified');
   });
 
   it('refuses a wrong key without echoing it and keeps the same handle usable', async () => {

@@ -1,12 +1,13 @@
-// CORS policy for browser MCP clients (src/oauth/cors.ts): ALLOWED_ORIGINS parsing, preflight answers, headers on
+// CORS policy for browser MCP clients (src/pipeline/cors.ts): ALLOWED_ORIGINS parsing, preflight answers, headers on
 // real responses, and that the OAuth library's reflect-any-origin headers are replaced by the one policy.
 import { createExecutionContext } from 'cloudflare:test';
 import { env as bindings } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { AuthorizationServers } from '../../src/oauth/authorization-server.ts';
-import { AllowedOriginsError, CORS_ALLOWED_HEADERS, isAllowedOrigin, parseAllowedOrigins, preflightResponse, withCors } from '../../src/oauth/cors.ts';
+import { AllowedOriginsError, CORS_ALLOWED_HEADERS, isAllowedOrigin, parseAllowedOrigins, preflightResponse, withCors } from '../../src/pipeline/cors.ts';
 import { readConfig } from '../../src/config.ts';
-import { readOAuthSettings, type OAuthEnv } from '../../src/oauth/settings.ts';
+import { readOAuthSettings } from '../../src/oauth/settings.ts';
+import type { Env } from '../../src/config.ts';
 
 const APP = 'http://localhost:5173';
 const ALLOWED = parseAllowedOrigins(`${APP}, https://app.example.com/`);
@@ -94,7 +95,7 @@ describe('responses', () => {
   });
 
   it("replaces the OAuth library's reflect-any-origin headers with this policy", async () => {
-    const env: OAuthEnv = { KEYS: bindings.KEYS, KEY_RATE_LIMITER: bindings.KEY_RATE_LIMITER, OAUTH_KV: bindings.KEYS, API_KEY: 'mcp_test_corsoperator0000000000000000000000' };
+    const env: Env = { KEYS: bindings.KEYS, KEY_RATE_LIMITER: bindings.KEY_RATE_LIMITER, OAUTH_KV: bindings.OAUTH_KV, API_KEY: 'mcp_test_corsoperator0000000000000000000000' };
     const config = readConfig(env, 'http://127.0.0.1:9');
     const server = new AuthorizationServers(() => config, ['read-only']).for('http://127.0.0.1:8787', readOAuthSettings(env, config.credentialMode))!;
     const metadata = (origin: string) => new Request('http://127.0.0.1:8787/.well-known/oauth-authorization-server', { headers: { origin } });
