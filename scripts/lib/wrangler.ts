@@ -21,6 +21,8 @@ export interface WranglerDevOptions {
   persistTo?: string;
   /** Startup timeout, ms (bundling plus the first request that loads the catalogue). */
   timeoutMs?: number;
+  /** Extra environment for wrangler itself, e.g. NODE_EXTRA_CA_CERTS (which workerd's outbound TLS then trusts). */
+  env?: Record<string, string>;
 }
 
 export interface RunningWorker extends Running {
@@ -77,7 +79,7 @@ export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<R
   const t0 = Date.now();
   const child = spawnChild('wrangler dev', join(binDir, 'wrangler'), args, {
     cwd: dirname(configPath),
-    env: childEnv(),
+    env: childEnv(opts.env),
   });
   const url = `http://127.0.0.1:${port}`;
   try {
