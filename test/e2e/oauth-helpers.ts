@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ConsentSession, redirectParams, type ConsentChoice } from '../support/oauth-consent.ts';
+import { ConsentSession, pkce, redirectParams, type ConsentChoice } from '../support/oauth-consent.ts';
 
 /** What the client hands the user agent, and what comes back on its redirect URI. */
 export type Authorize = (authorizationUrl: URL) => Promise<URLSearchParams>;
@@ -208,4 +208,75 @@ export async function callbackServer(): Promise<Served & { next(): Promise<URLSe
     redirectUrl: `${served.url}/callback`,
     next: () => (arrived.length ? Promise.resolve(arrived.shift()!) : new Promise((r) => (waiting = r))),
   };
+}
+
+export interface CodeGrant {
+  clientId: string;
+  code: string;
+  verifier: string;
+}
+
+/** The authorization code flow with raw HTTP, for the refusals an SDK client would never provoke on purpose. */
+export class RawOAuth {
+  readonly base: string;
+  readonly redirect: string;
+  constructor(base: string, redirect = 'http://127.0.0.1:43117/callback') {
+    this.base = base;
+    this.redirect = redirect;
+  }
+
+  async register(redirectUris = [this.redirect]): Promise<string> {
+    const res = await fetch(`${this.base}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'raw e2e', redirect_uris: redirectUris, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] }),
+    });
+    if (res.status !== 201) throw new Error(`registration answered ${res.status}: ${await res.text()}`);
+    return ((await res.json()) as { client_id: string }).client_id;
+  }
+
+  async authorizeUrl(clientId: string, extra: Record<string, string> = {}): Promise<{ url: string; verifier: string }> {
+    const { verifier, challenge } = await pkce();
+    const q = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: this.redirect, state: 's1', resource: `${this.base}/mcp`, code_challenge: challenge, code_challenge_method: 'S256', ...extra });
+    return { url: `${this.base}/authorize?${q}`, verifier };
+  }
+
+  async token(fields: Record<string, string>): Promise<{ status: number; body: Record<string, string> }> {
+    const res = await fetch(`${this.base}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+    return { status: res.status, body: (await res.json()) as Record<string, string> };
+  }
+
+  /** A registered client, a completed consent with `key`, and the code it brought back. */
+  async code(key: string, choice: ConsentChoice = {}): Promise<CodeGrant> {
+    const clientId = await this.register();
+    const { url, verifier } = await this.authorizeUrl(clientId);
+    const session = await new ConsentSession(fetch, url).open();
+    return { clientId, code: redirectParams(await session.consent(key, choice)).get('code')!, verifier };
+  }
+
+  exchange(c: CodeGrant, verifier = c.verifier) {
+    return this.token({ grant_type: 'authorization_code', code: c.code, redirect_uri: this.redirect, client_id: c.clientId, code_verifier: verifier, resource: `${this.base}/mcp` });
+  }
+
+  refresh(clientId: string, refreshToken: string) {
+    return this.token({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
+  }
+
+  /** Consent and exchange in one: the tokens a client would hold. */
+  async grant(key: string, choice: ConsentChoice = {}): Promise<{ clientId: string; access: string; refresh: string; grantId: string }> {
+    const c = await this.code(key, choice);
+    const { status, body } = await this.exchange(c);
+    if (status !== 200) throw new Error(`token exchange answered ${status}: ${JSON.stringify(body)}`);
+    // Tokens are <userId>:<grantId>:<secret> (@cloudflare/workers-oauth-provider).
+    return { clientId: c.clientId, access: body.access_token!, refresh: body.refresh_token!, grantId: body.access_token!.split(':')[1]! };
+  }
+}
+
+/** An MCP initialize with a bearer, raw: what a client's first request looks like. */
+export function initializeWith(url: string, bearer: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+  });
 }

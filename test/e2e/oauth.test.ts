@@ -5,10 +5,10 @@
 // error, and a static key on the same URL that is never challenged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUpstream } from '../support/upstream-server.ts';
-import { ConsentSession, pkce, redirectParams } from '../support/oauth-consent.ts';
+import { ConsentSession, pkce } from '../support/oauth-consent.ts';
 import { startWorker, type WranglerDev } from '../support/wrangler-dev.ts';
 import { fixtureCatalogue } from '../worker/fixtures/catalogue.ts';
-import { cimdServer, connectV1WithOAuth, connectV2WithOAuth, httpConsent, loopbackCertificate, MemoryProvider } from './oauth-helpers.ts';
+import { cimdServer, connectV1WithOAuth, connectV2WithOAuth, httpConsent, initializeWith, loopbackCertificate, MemoryProvider, RawOAuth } from './oauth-helpers.ts';
 
 const REDIRECT = 'http://127.0.0.1:43117/callback';
 let upstream: Awaited<ReturnType<typeof startUpstream>>;
@@ -21,6 +21,7 @@ beforeAll(async () => {
   cimd = await cimdServer(tls);
   // workerd trusts NODE_EXTRA_CA_CERTS for its outbound TLS, so the Worker can fetch the CIMD document from loopback.
   worker = await startWorker({ upstream: upstream.url, catalogue: fixtureCatalogue(), env: { NODE_EXTRA_CA_CERTS: tls.caFile } });
+  raw = new RawOAuth(worker.url, REDIRECT);
 }, 240_000);
 
 afterAll(async () => {
@@ -34,45 +35,8 @@ function textOf(result: { content?: unknown }): string {
   return ((result.content ?? []) as Array<{ type: string; text?: string }>).find((b) => b.type === 'text')?.text ?? '';
 }
 
-async function register(redirectUris = [REDIRECT]): Promise<string> {
-  const res = await fetch(`${worker.url}/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'raw e2e', redirect_uris: redirectUris, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] }),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { client_id: string }).client_id;
-}
-
-async function authorizeUrl(clientId: string, extra: Record<string, string> = {}): Promise<{ url: string; verifier: string }> {
-  const { verifier, challenge } = await pkce();
-  const q = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, state: 's1', resource: worker.endpoint, code_challenge: challenge, code_challenge_method: 'S256', ...extra });
-  return { url: `${worker.url}/authorize?${q}`, verifier };
-}
-
-async function token(fields: Record<string, string>): Promise<{ status: number; body: Record<string, string> }> {
-  const res = await fetch(`${worker.url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
-  return { status: res.status, body: (await res.json()) as Record<string, string> };
-}
-
-/** A code from a completed consent, with what it takes to exchange it. */
-async function code(toolsets?: string[]): Promise<{ clientId: string; code: string; verifier: string }> {
-  const clientId = await register();
-  const { url, verifier } = await authorizeUrl(clientId);
-  const session = await new ConsentSession(fetch, url).open();
-  const params = redirectParams(await session.consent(worker.apiKey, toolsets ? { toolsets } : {}));
-  return { clientId, code: params.get('code')!, verifier };
-}
-
-const exchange = (c: { clientId: string; code: string; verifier: string }, verifier = c.verifier) =>
-  token({ grant_type: 'authorization_code', code: c.code, redirect_uri: REDIRECT, client_id: c.clientId, code_verifier: verifier, resource: worker.endpoint });
-
-const rpc = (path: string, bearer: string) =>
-  fetch(`${worker.url}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
-  });
+let raw: RawOAuth;
+const rpc = (path: string, bearer: string) => initializeWith(`${worker.url}${path}`, bearer);
 
 describe('SDK clients through the OAuth flow', () => {
   it('v2 client: discovery, dynamic registration, consent, token, tools/list, tools/call, refresh', async () => {
@@ -143,7 +107,7 @@ describe('SDK clients through the OAuth flow', () => {
 
 describe('refusals, each with its OAuth error', () => {
   it('a wrong key on the consent page: 403 and the form again, no redirect, the key not echoed', async () => {
-    const { url } = await authorizeUrl(await register());
+    const { url } = await raw.authorizeUrl(await raw.register());
     const session = await new ConsentSession(fetch, url).open();
     const wrong = 'mcp_test_wrongwrongwrongwrongwrongwrong00';
     const { res, html } = await session.pasteKey(wrong);
@@ -154,21 +118,21 @@ describe('refusals, each with its OAuth error', () => {
   });
 
   it('a reused code: invalid_grant, and the grant it made is revoked', async () => {
-    const c = await code();
-    const first = await exchange(c);
+    const c = await raw.code(worker.apiKey);
+    const first = await raw.exchange(c);
     expect(first.status).toBe(200);
-    const reused = await exchange(c);
+    const reused = await raw.exchange(c);
     expect(reused).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect((await rpc('/mcp', first.body.access_token!)).status).toBe(401);
   });
 
   it('a PKCE mismatch: invalid_grant', async () => {
-    const c = await code();
-    expect(await exchange(c, (await pkce()).verifier)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    const c = await raw.code(worker.apiKey);
+    expect(await raw.exchange(c, (await pkce()).verifier)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('a redirect to a host the client did not register: an error page, never a redirect', async () => {
-    const { url } = await authorizeUrl(await register(), { redirect_uri: 'https://attacker.example/callback' });
+    const { url } = await raw.authorizeUrl(await raw.register(), { redirect_uri: 'https://attacker.example/callback' });
     const res = await fetch(url, { redirect: 'manual' });
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
@@ -176,16 +140,16 @@ describe('refusals, each with its OAuth error', () => {
   });
 
   it('a refresh token used twice: the old one is invalid_grant once its successor has been used', async () => {
-    const c = await code();
-    const first = (await exchange(c)).body;
-    const second = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token!, client_id: c.clientId });
+    const c = await raw.code(worker.apiKey);
+    const first = (await raw.exchange(c)).body;
+    const second = await raw.refresh(c.clientId, first.refresh_token!);
     expect(second.status).toBe(200);
-    expect((await token({ grant_type: 'refresh_token', refresh_token: second.body.refresh_token!, client_id: c.clientId })).status).toBe(200);
-    expect(await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token!, client_id: c.clientId })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect((await raw.refresh(c.clientId, second.body.refresh_token!)).status).toBe(200);
+    expect(await raw.refresh(c.clientId, first.refresh_token!)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('a token used on a slice outside its grant: 403 insufficient_scope naming the missing scope', async () => {
-    const access = (await exchange(await code(['echo']))).body.access_token!;
+    const access = (await raw.exchange(await raw.code(worker.apiKey, { toolsets: ['echo'] }))).body.access_token!;
     expect((await rpc('/mcp/x/echo', access)).status).toBe(200);
     const res = await rpc('/mcp/x/admin', access);
     expect(res.status).toBe(403);
@@ -193,7 +157,7 @@ describe('refusals, each with its OAuth error', () => {
   });
 
   it('a form post without the browser binding cookie (CSRF): 400, no code', async () => {
-    const { url } = await authorizeUrl(await register());
+    const { url } = await raw.authorizeUrl(await raw.register());
     const session = await new ConsentSession(fetch, url).open();
     const review = await session.pasteKey(worker.apiKey);
     const handle = /name="handle" value="([^"]+)"/.exec(review.html)![1]!;
