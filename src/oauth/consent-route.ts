@@ -160,7 +160,9 @@ const BASE_HEADERS: Record<string, string> = {
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
+  // Not no-referrer: under it Chromium sends `Origin: null` with the page's own form posts, which the Host/Origin
+  // guard must refuse. same-origin still sends nothing to the client the final redirect goes to.
+  'referrer-policy': 'same-origin',
 };
 
 function html(body: string, status: number, csp: string, from?: Headers, extra: Record<string, string> = {}): Response {

@@ -90,6 +90,8 @@ describe('step 1: the key form', () => {
     expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src data:; form-action 'self' http:\/\/127\.0\.0\.1:33418; base-uri 'none'; frame-ancestors 'none'$/);
     expect(flow.page.headers.get('cache-control')).toBe('no-store');
     expect(flow.page.headers.get('x-frame-options')).toBe('DENY');
+    // no-referrer would make Chromium send `Origin: null` with the form posts, which the Host/Origin guard refuses.
+    expect(flow.page.headers.get('referrer-policy')).toBe('same-origin');
     expect(flow.jar.size).toBe(1);
     expect(flow.page.headers.getSetCookie()[0]).toMatch(/^__Host-oauth-consent-[0-9a-f]{16}=[0-9a-f]{64}; Path=\/; Secure; HttpOnly; SameSite=Lax/);
     expect(flow.html).toContain('Connect Test &lt;b&gt;client&lt;/b&gt; to Fixture API');
