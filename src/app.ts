@@ -1,6 +1,7 @@
 // HTTP routes: /mcp (MCP over Streamable HTTP, both protocol eras) behind the request pipeline (src/pipeline),
 // the catalogue page, /healthz, RFC 9728 metadata, the OAuth front door (src/oauth) and the operator's /admin routes.
 import { Hono, type Handler } from 'hono';
+import { grantAdminHandlers } from './admin/grants.ts';
 import { registerAdmin } from './admin/routes.ts';
 import type { LoadedCatalogue } from './catalogue/loaded-catalogue.ts';
 import { log } from './lib/log.ts';
@@ -44,6 +45,9 @@ export function createApp(loaded: LoadedCatalogue): Hono<PipelineEnv> {
   app.all('/mcp/x/:toolsets', ...mcp((c) => ({ toolsets: splitList(c.req.param('toolsets') ?? '', '+') })));
 
   registerAdmin(app, loaded);
+  const grants = grantAdminHandlers(loaded);
+  app.get('/admin/grants', config, oauthOn, grants.list);
+  app.delete('/admin/grants/:id', config, oauthOn, grants.revoke);
 
   app.notFound((c) => c.json({ error: 'not_found', message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}. The MCP endpoint is /mcp.` }, 404));
   app.onError((err, c) => {
