@@ -163,6 +163,8 @@ describe('catalogue page', () => {
       // JSON snippets are valid JSON as shown.
       for (const id of ['claude-desktop', 'cursor', 'vscode']) JSON.parse(snippets.find((s) => s.id === id)!.text);
       await expect(page.locator('code.endpoint').textContent()).resolves.toBe(endpoint);
+      // OAuth is on (wrangler.toml), so the connector snippet tells customers to sign in with their key.
+      expect((await page.locator('p.note').allTextContents()).some((n) => n.includes('paste your API key'))).toBe(true);
       await page.screenshot({ path: join(ARTIFACTS, 'catalogue-page.png') });
       expect(problems).toEqual([]);
     } finally {
