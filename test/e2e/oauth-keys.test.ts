@@ -1,31 +1,20 @@
 // OAuth grants and the keys CLI against a real `wrangler dev` sharing its local state: `keys list` counts and lists
 // the grants made from each key (and from the operator key), `revoke-grant` ends one grant at once, and revoking a
 // key ends every grant made from it (tokens 401 invalid_token, refresh invalid_grant) while other keys' grants live.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binDir, childEnv, repoRoot } from '../../scripts/lib/proc.ts';
 import { startWranglerDev, type RunningWorker } from '../../scripts/lib/wrangler.ts';
 import { sha256Hex } from '../../src/lib/bytes.ts';
 import { ConsentSession } from '../support/oauth-consent.ts';
 import { startUpstream } from '../support/upstream-server.ts';
+import { keysCli } from './helpers.ts';
 import { initializeWith, RawOAuth } from './oauth-helpers.ts';
 
 const OPERATOR_KEY = 'mcp_test_grantsoperator000000000000000000';
 
-function keys(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(binDir, 'node'), [join(repoRoot, 'scripts', 'keys.ts'), ...args], { cwd: repoRoot, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
+const keys = keysCli;
 
 interface Row {
   id: string;

@@ -5,15 +5,14 @@
 import { build } from 'esbuild';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/proc.ts';
+import { launchChromium } from '../support/chromium.ts';
 import { startUpstream } from '../support/upstream-server.ts';
 import { startWorker, type WranglerDev } from '../support/wrangler-dev.ts';
 import { fixtureCatalogue } from '../worker/fixtures/catalogue.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 // What the page does: the SDK's own client, nothing hand-rolled.
 const PAGE_SCRIPT = `
@@ -49,7 +48,7 @@ beforeAll(async () => {
   // Listed: the page as http://localhost:<port>. Not listed: the same page as http://127.0.0.1:<port>.
   [worker, browser] = await Promise.all([
     startWorker({ upstream: upstream.url, catalogue: fixtureCatalogue(), vars: { ALLOWED_ORIGINS: `http://localhost:${pagePort}` } }),
-    chromium.launch({ executablePath: CHROMIUM, args: ARGS }),
+    launchChromium(),
   ]);
 }, 240_000);
 

@@ -4,17 +4,16 @@
 // URI, the client exchanges the code, lists, calls and refreshes. Screenshots go to test-results/.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/proc.ts';
+import { launchChromium } from '../support/chromium.ts';
 import { startUpstream } from '../support/upstream-server.ts';
 import { startWorker, type WranglerDev } from '../support/wrangler-dev.ts';
 import { fixtureCatalogue } from '../worker/fixtures/catalogue.ts';
 import { callbackServer, connectV1WithOAuth, connectV2WithOAuth, MemoryProvider, type Authorize } from './oauth-helpers.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(repoRoot, 'test-results');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let upstream: Awaited<ReturnType<typeof startUpstream>>;
 let callback: Awaited<ReturnType<typeof callbackServer>>;
@@ -24,7 +23,7 @@ let browser: Browser;
 beforeAll(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
   [upstream, callback] = await Promise.all([startUpstream(), callbackServer()]);
-  [worker, browser] = await Promise.all([startWorker({ upstream: upstream.url, catalogue: fixtureCatalogue() }), chromium.launch({ executablePath: CHROMIUM, args: ARGS })]);
+  [worker, browser] = await Promise.all([startWorker({ upstream: upstream.url, catalogue: fixtureCatalogue() }), launchChromium()]);
 }, 240_000);
 
 afterAll(async () => {
