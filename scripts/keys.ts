@@ -3,8 +3,9 @@
 //   npm run keys -- create --name <customer> [--customer <id>] [--toolsets a,b] [--tools x,y] [--readonly]
 //                          [--rate <n>/<sec|min|hour>] [--expires <date|30d|12h>]
 //                          [--upstream-credential-env <VAR>] [--live|--test] [--local|--remote]
-//   npm run keys -- list [--all] [--json] [--local|--remote]
+//   npm run keys -- list [--all] [--grants] [--json] [--local|--remote]
 //   npm run keys -- revoke <id|prefix> [--local|--remote]
+//   npm run keys -- revoke-grant <grant id|prefix> [--local|--remote]
 //   npm run keys -- usage [--key <id|prefix>] [--since 7d] [--until <date>] [--by tool|day] [--json] [--local|--remote]
 //
 // --local (the default) writes the `wrangler dev` state in .wrangler/state (or --persist-to <dir> /
@@ -28,6 +29,7 @@ import {
   type Rate,
 } from '../src/auth/keys-core.ts';
 import { repoRoot } from './lib/proc.ts';
+import { grantLines, GrantNotFound, grantsByOwner, revokeOneGrant, revokeOwnerGrants, type GrantEntry } from './keys/grants.ts';
 import { DEFAULT_LOCAL_STATE, KvError, WranglerKv } from './keys/kv.ts';
 import { WranglerD1 } from './keys/d1.ts';
 import { usageCommand } from './keys/usage.ts';
@@ -45,8 +47,12 @@ const USAGE = `Usage:
                                    encrypted with CREDENTIAL_ENCRYPTION_KEY (env, or .dev.vars for --local)
       --live | --test              key prefix mcp_live_ / mcp_test_ (default: --test locally, --live remote)
       --catalogue <file>           catalogue to check names against (default catalog/catalog.txt)
-  npm run keys -- list [--all] [--json]       --all includes revoked and expired keys
-  npm run keys -- revoke <id|prefix>          a key id, a unique prefix of one, or a key hint (mcp_live_AbCd)
+  npm run keys -- list [--all] [--grants] [--json]
+                                              --all includes revoked and expired keys; GRANTS counts the OAuth
+                                              grants made from each key, --grants lists them
+  npm run keys -- revoke <id|prefix>          a key id, a unique prefix of one, or a key hint (mcp_live_AbCd);
+                                              also deletes every OAuth grant made from it
+  npm run keys -- revoke-grant <id|prefix>    one OAuth grant (ids from list --grants); its tokens stop at once
   npm run keys -- usage [options]             calls per key and tool: outcomes, refusals, p50/p95, bytes (docs/usage.md)
       --key <id|prefix>            one key, or every key whose id starts so
       --since 7d|24h|<date>        window start (default 7d); --until <date> its end (default now)
@@ -81,6 +87,7 @@ async function main(argv: string[]): Promise<void> {
       config: { type: 'string' },
       all: { type: 'boolean' },
       json: { type: 'boolean' },
+      grants: { type: 'boolean' },
       key: { type: 'string' },
       since: { type: 'string' },
       until: { type: 'string' },
@@ -105,10 +112,16 @@ async function main(argv: string[]): Promise<void> {
     if (rest.length) throw new UsageError(`unexpected argument: ${rest[0]}`);
     await create(kv, o, remote);
   } else if (command === 'list') {
-    await list(kv, Boolean(o.all), Boolean(o.json));
+    await list(kv, Boolean(o.all), Boolean(o.json), Boolean(o.grants));
   } else if (command === 'revoke') {
     if (rest.length !== 1) throw new UsageError('revoke takes one key id or prefix');
     await revoke(kv, rest[0]!);
+  } else if (command === 'revoke-grant') {
+    if (rest.length !== 1) throw new UsageError('revoke-grant takes one grant id or prefix');
+    const grant = await revokeOneGrant(kv.namespace('OAUTH_KV'), rest[0]!).catch((e: unknown) => {
+      throw e instanceof GrantNotFound ? new UsageError(e.message) : e;
+    });
+    process.stdout.write(`revoked grant ${grant.id} (key ${grant.userId}, client ${grant.clientId}); its access and refresh tokens no longer work\n`);
   } else if (command === 'usage') {
     if (rest.length) throw new UsageError(`unexpected argument: ${rest[0]}`);
     const d1 = new WranglerD1(kv.target);
@@ -200,26 +213,30 @@ async function create(kv: WranglerKv, o: CreateOptions, remote: boolean): Promis
   process.stdout.write(out.join('\n') + '\n');
 }
 
-async function list(kv: WranglerKv, all: boolean, json: boolean): Promise<void> {
-  const [records, used] = await Promise.all([kv.list(RECORD_PREFIX), kv.list(USED_PREFIX)]);
+async function list(kv: WranglerKv, all: boolean, json: boolean, showGrants: boolean): Promise<void> {
+  const [records, used, grants] = await Promise.all([kv.list(RECORD_PREFIX), kv.list(USED_PREFIX), grantsByOwner(kv.namespace('OAUTH_KV'))]);
   const lastUsed = new Map(used.map((u) => [u.name.slice(USED_PREFIX.length), String(u.metadata?.day ?? '')]));
   const now = Date.now();
   const rows = records.map((e) => {
     const md = (e.metadata ?? {}) as Partial<KeyMetadata>;
     const hash = e.name.slice(RECORD_PREFIX.length);
     const status = md.revokedAt ? 'revoked' : md.expiresAt && !(Date.parse(md.expiresAt) > now) ? 'expired' : 'active';
-    return { ...md, id: md.id ?? hash.slice(0, 12), status, lastUsed: lastUsed.get(hash) || undefined };
+    const id = md.id ?? hash.slice(0, 12);
+    return { ...md, id, status, lastUsed: lastUsed.get(hash) || undefined, grants: grants?.get(id) ?? [] };
   });
   const shown = rows.filter((r) => all || r.status === 'active').sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));
+  // Grants made with the operator key API_KEY have no record; they are listed by their owner id.
+  const operator = [...(grants ?? [])].filter(([owner]) => owner.startsWith('operator-'));
   if (json) {
     process.stdout.write(JSON.stringify(shown, null, 2) + '\n');
     return;
   }
-  if (!shown.length) {
+  if (!grants) process.stderr.write('keys: OAuth grants could not be listed (is OAUTH_KV bound in the wrangler config?); GRANTS shows ?\n');
+  if (!shown.length && !operator.length) {
     process.stdout.write(all ? 'No keys.\n' : 'No active keys (--all shows revoked and expired ones).\n');
     return;
   }
-  const header = ['ID', 'KEY', 'CUSTOMER', 'STATUS', 'CREATED', 'EXPIRES', 'LAST USED', 'RATE', 'SCOPE'];
+  const header = ['ID', 'KEY', 'CUSTOMER', 'STATUS', 'CREATED', 'EXPIRES', 'LAST USED', 'RATE', 'GRANTS', 'SCOPE'];
   const table = shown.map((r) => [
     r.id,
     r.hint ? `${r.hint}…` : '',
@@ -229,11 +246,19 @@ async function list(kv: WranglerKv, all: boolean, json: boolean): Promise<void> 
     day(r.expiresAt) || 'never',
     r.lastUsed ?? 'never',
     r.rate ?? 'unlimited',
+    grants ? String(r.grants.length) : '?',
     r.scope ?? 'all',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
-  process.stdout.write([line(header), ...table.map(line)].join('\n') + '\n');
+  const out = shown.length ? [line(header), ...table.map(line)] : [];
+  for (const [owner, list] of operator) out.push(`operator key ${owner.slice('operator-'.length)} (API_KEY): ${list.length} grant${list.length === 1 ? '' : 's'}`);
+  if (showGrants) {
+    const owned: Array<[string, GrantEntry[]]> = [...shown.map((r): [string, GrantEntry[]] => [r.id, r.grants]), ...operator];
+    const lines = owned.flatMap(([owner, list]) => grantLines(owner, list));
+    out.push('', lines.length ? 'OAuth grants (npm run keys -- revoke-grant <grant id>):' : 'No OAuth grants.', ...lines);
+  }
+  process.stdout.write(out.join('\n') + '\n');
 }
 
 async function revoke(kv: WranglerKv, idOrPrefix: string): Promise<void> {
@@ -253,8 +278,15 @@ async function revoke(kv: WranglerKv, idOrPrefix: string): Promise<void> {
   }
   r.revokedAt = new Date().toISOString();
   await kv.put(name, JSON.stringify(r), metadataOf(r));
+  // The Worker refuses the key's OAuth tokens as soon as it sees the record revoked; deleting the grants as well
+  // frees their storage and ends them even where an isolate still holds the old record.
+  const grants = await revokeOwnerGrants(kv.namespace('OAUTH_KV'), r.id).catch((e: unknown) => {
+    if (!(e instanceof KvError)) throw e;
+    process.stderr.write(`keys: the key is revoked, but its OAuth grants could not be deleted (${e.message}); its tokens are refused anyway\n`);
+    return 0;
+  });
   process.stdout.write(
-    `revoked ${r.id} (${r.customer.name}) at ${r.revokedAt}\n` +
+    `revoked ${r.id} (${r.customer.name}) at ${r.revokedAt}` + (grants ? `, and its ${grants} OAuth grant${grants === 1 ? '' : 's'}` : '') + '\n' +
       (kv.target.remote
         ? 'Running isolates refuse it within about 90 s (KV propagation plus the per-isolate cache; docs/keys.md).\n'
         : 'A running wrangler dev refuses it within KEY_CACHE_TTL_SECONDS (30 s by default).\n'),

@@ -3,7 +3,7 @@
 //   - UPSTREAM_URL=https://api.github.com: no mock; CREDENTIAL_MODE=passthrough, so each caller's GitHub
 //     token (Authorization: Bearer ghp_…) reaches the API.
 // Env: PORT (default 8787), UPSTREAM_URL, CREDENTIAL_MODE (key|passthrough), API_KEY (default: the local key),
-//      ALLOWED_HOSTS.
+//      ALLOWED_HOSTS, ALLOWED_ORIGINS, OAUTH (on|off; on by default: the consent page takes the local key).
 import { GITHUB_SPEC } from './lib/prism.ts';
 import { DEFAULT_PORT, LOCAL_KEY, serve } from './lib/serve.ts';
 
@@ -27,5 +27,5 @@ await serve({
   port,
   key: env.API_KEY?.trim() || LOCAL_KEY,
   credentialMode: mode,
-  vars: env.ALLOWED_HOSTS ? { ALLOWED_HOSTS: env.ALLOWED_HOSTS } : undefined,
+  vars: Object.fromEntries(['ALLOWED_HOSTS', 'ALLOWED_ORIGINS', 'OAUTH'].filter((k) => env[k]).map((k) => [k, env[k]!])),
 });

@@ -1,11 +1,13 @@
 // HTTP routes: /mcp (MCP over Streamable HTTP, both protocol eras) behind the request pipeline (src/pipeline),
-// the catalogue page, /healthz, RFC 9728 metadata and the operator's /admin routes.
-import { Hono } from 'hono';
+// the catalogue page, /healthz, RFC 9728 metadata, the OAuth front door (src/oauth) and the operator's /admin routes.
+import { Hono, type Handler } from 'hono';
+import { grantAdminHandlers } from './admin/grants.ts';
 import { registerAdmin } from './admin/routes.ts';
 import type { LoadedCatalogue } from './catalogue/loaded-catalogue.ts';
 import { log } from './lib/log.ts';
+import { oauthHandlers, oauthOn } from './oauth/routes.ts';
 import { pageHandlers } from './page/route.ts';
-import { configure, hostGuard, mcpPipeline, splitList } from './pipeline/steps.ts';
+import { configure, cors, hostGuard, mcpPipeline, splitList } from './pipeline/steps.ts';
 import type { PipelineEnv } from './pipeline/vars.ts';
 import { VERSION } from './version.ts';
 
@@ -26,9 +28,19 @@ export function createApp(loaded: LoadedCatalogue, options: AppOptions = {}): Ho
   app.get('/', config, hostGuard, page.home);
   app.get('/catalogue/tools/:file', config, hostGuard, page.toolJson);
 
-  const protectedResource = (url: string) => ({ resource: `${new URL(url).origin}/mcp`, bearer_methods_supported: ['header'], resource_name: source.title });
-  app.get('/.well-known/oauth-protected-resource', (c) => c.json(protectedResource(c.req.url)));
-  app.get('/.well-known/oauth-protected-resource/mcp', (c) => c.json(protectedResource(c.req.url)));
+  // RFC 9728 metadata and, with OAuth on, the authorization server it names (docs/oauth.md). OPTIONS routes exist
+  // for CORS preflights only; without an ALLOWED_ORIGINS match they are the 404 they always were.
+  const oauth = oauthHandlers(loaded);
+  const notFound: Handler<PipelineEnv> = (c) => c.notFound();
+  app.get('/.well-known/oauth-protected-resource', config, cors, oauth.protectedResource);
+  app.get('/.well-known/oauth-protected-resource/mcp', config, cors, oauth.protectedResource);
+  // Path-aware probes for a slice URL (/mcp/x/…, /mcp/discover) get the same document.
+  app.get('/.well-known/oauth-protected-resource/mcp/*', config, oauthOn, cors, oauth.protectedResource);
+  app.options('/.well-known/oauth-protected-resource/*', config, cors, notFound);
+  app.options('/.well-known/oauth-protected-resource', config, cors, notFound);
+  app.on(['GET', 'OPTIONS'], '/.well-known/oauth-authorization-server', config, oauthOn, hostGuard, cors, oauth.libraryEndpoint);
+  app.on(['POST', 'OPTIONS'], ['/token', '/register'], config, oauthOn, hostGuard, cors, oauth.libraryEndpoint);
+  app.on(['GET', 'POST'], '/authorize', config, oauthOn, hostGuard, oauth.authorize);
 
   const mcp = mcpPipeline(loaded, config, options.declarations);
   app.all('/mcp', ...mcp(() => ({})));
@@ -40,6 +52,9 @@ export function createApp(loaded: LoadedCatalogue, options: AppOptions = {}): Ho
   app.all('/mcp/x/:toolsets', ...mcp((c) => ({ toolsets: splitList(c.req.param('toolsets') ?? '', '+') })));
 
   registerAdmin(app, loaded);
+  const grants = grantAdminHandlers(loaded);
+  app.get('/admin/grants', config, oauthOn, grants.list);
+  app.delete('/admin/grants/:id', config, oauthOn, grants.revoke);
 
   app.notFound((c) => c.json({ error: 'not_found', message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}. The MCP endpoint is /mcp.` }, 404));
   app.onError((err, c) => {

@@ -57,6 +57,20 @@ export interface Env {
   CODE_MAX_LOG_TOKENS?: string;
   /** Code mode: the largest program accepted, in characters (default 100000). */
   CODE_MAX_CODE_CHARS?: string;
+  /** OAuth front door (src/oauth, docs/oauth.md): `on` (default when OAUTH_KV is bound) or `off` (bearer keys only). */
+  OAUTH?: string;
+  /** Grants, tokens, registered clients and consent transactions (@cloudflare/workers-oauth-provider). */
+  OAUTH_KV?: KVNamespace;
+  /** Seconds an access token lives (default 3600, at least 60). */
+  OAUTH_ACCESS_TOKEN_TTL?: string;
+  /** Seconds a grant (its refresh token) lives after the code exchange (default 30 days, at least 60). */
+  OAUTH_REFRESH_TOKEN_TTL?: string;
+  /** Optional sliding lifetime: a grant unused for this many seconds expires (at least 60). */
+  OAUTH_REFRESH_IDLE_TTL?: string;
+  /** Key submissions per client IP on the consent page, `<n>/<sec|min|hour>` (default 10/min). */
+  OAUTH_KEY_ATTEMPTS?: string;
+  /** Browser origins allowed to call /mcp and the OAuth endpoints, comma separated (src/pipeline/cors.ts). */
+  ALLOWED_ORIGINS?: string;
 }
 
 export type CredentialMode = 'key' | 'passthrough' | 'gateway' | 'customer';

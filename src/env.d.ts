@@ -17,6 +17,7 @@ declare namespace Cloudflare {
   interface Env extends WorkerEnv {
     // Bound in wrangler.toml, so tests can rely on it.
     KEYS: KVNamespace;
+    OAUTH_KV: KVNamespace;
     USAGE: D1Database;
     LOADER: WorkerLoader;
   }

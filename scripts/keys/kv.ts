@@ -1,5 +1,8 @@
-// The KEYS namespace through `wrangler kv key …`: --local (the `wrangler dev` state directory) or --remote.
+// A KV namespace (KEYS, or OAUTH_KV for grants) through `wrangler kv …`: --local (the `wrangler dev` state
+// directory) or --remote.
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binDir, childEnv, repoRoot } from '../lib/proc.ts';
 
@@ -18,21 +21,31 @@ interface KvTarget {
   config: string;
 }
 
-interface KvListEntry {
+export interface KvListEntry {
   name: string;
   metadata?: Record<string, unknown> | null;
+  /** Seconds since the epoch, for keys written with a TTL. */
+  expiration?: number;
 }
 
 export class KvError extends Error {}
 
 export class WranglerKv {
   readonly target: KvTarget;
-  constructor(target: KvTarget) {
+  /** The namespace's binding name in the wrangler config. */
+  readonly binding: string;
+  constructor(target: KvTarget, binding = 'KEYS') {
     this.target = target;
+    this.binding = binding;
+  }
+
+  /** The same target, another namespace. */
+  namespace(binding: string): WranglerKv {
+    return new WranglerKv(this.target, binding);
   }
 
   private args(): string[] {
-    const a = ['--binding', 'KEYS', '--config', this.target.config];
+    const a = ['--binding', this.binding, '--config', this.target.config];
     // `wrangler dev` (local) binds KEYS to the namespace's preview_id when one is set, so --local writes there;
     // --remote is the deployed (production) id.
     if (this.target.remote) a.push('--preview', 'false', '--remote');
@@ -58,6 +71,19 @@ export class WranglerKv {
     const start = text.indexOf('[');
     if (start < 0) throw new KvError(`wrangler kv key list printed no JSON:\n${text.slice(0, 500)}`);
     return JSON.parse(text.slice(start)) as KvListEntry[];
+  }
+
+  /** Deletes these keys in one wrangler call (a key that is already gone is no error). */
+  async deleteMany(names: string[]): Promise<void> {
+    if (!names.length) return;
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-kv-delete-'));
+    try {
+      const file = join(dir, 'keys.json');
+      await writeFile(file, JSON.stringify(names));
+      await run(['kv', 'bulk', 'delete', file, '--force', ...this.args()]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 }
 
@@ -109,7 +135,7 @@ function runOnce(args: string[], allowFailure: boolean): Promise<RunResult> {
       if (result.code !== 0 && !allowFailure) {
         // The command line may hold a key record (hashes and ciphertext only); keep the message to wrangler's error.
         const err = (stderr.match(/ERROR.*$/m)?.[0] ?? stderr.trim().split('\n').slice(-3).join('\n')).replace(/\u001b\[[0-9;]*m/g, '');
-        reject(new KvError(`wrangler kv ${args[2]} failed (${result.code}): ${err}`));
+        reject(new KvError(`wrangler kv ${args[1]} ${args[2]} failed (${result.code}): ${err}`));
       } else resolve(result);
     });
   });

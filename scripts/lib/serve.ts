@@ -119,9 +119,14 @@ export async function serve(opts: ServeOptions): Promise<void> {
       'Add this to your MCP client configuration:',
       b.snippet,
       '',
-      opts.credentialMode === 'passthrough'
-        ? 'Passthrough mode: the bearer token each client sends is forwarded to the upstream unchanged.'
-        : 'Send the key as `Authorization: Bearer <key>`; requests without it get HTTP 401.',
+      ...(opts.credentialMode === 'passthrough'
+        ? ['Passthrough mode: the bearer token each client sends is forwarded to the upstream unchanged.']
+        : [
+            'Send the key as `Authorization: Bearer <key>`; requests without it get HTTP 401.',
+            ...(opts.vars?.OAUTH?.trim().toLowerCase() === 'off'
+              ? []
+              : [`OAuth clients (connectors that cannot send headers) use the endpoint alone: the consent page at ${worker.url}/authorize takes the key.`]),
+          ]),
       'Press Ctrl-C to stop.',
       '',
     ];

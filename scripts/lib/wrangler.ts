@@ -24,6 +24,8 @@ export interface WranglerDevOptions {
   timeoutMs?: number;
   /** wrangler's --log-level; "log" also prints the Worker's own console.log lines (src/lib/log.ts). Default info. */
   logLevel?: 'info' | 'log';
+  /** Extra environment for wrangler itself, e.g. NODE_EXTRA_CA_CERTS (which workerd's outbound TLS then trusts). */
+  env?: Record<string, string>;
 }
 
 export interface RunningWorker extends Running {
@@ -93,7 +95,7 @@ export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<R
   const t0 = Date.now();
   const child = spawnChild('wrangler dev', join(binDir, 'wrangler'), args, {
     cwd: dirname(configPath),
-    env: childEnv(),
+    env: childEnv(opts.env),
   });
   const url = `http://127.0.0.1:${port}`;
   try {

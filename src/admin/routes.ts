@@ -19,7 +19,7 @@ import { schemaMismatchCounts } from '../upstream/execute.ts';
 let startedAt: string | undefined;
 
 /** Compares the bearer with ADMIN_TOKEN through their digests, in constant time. */
-async function isAdmin(req: Request, token: string | undefined): Promise<boolean> {
+export async function isAdmin(req: Request, token: string | undefined): Promise<boolean> {
   if (!token) return false;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '');
   if (!m) return false;

@@ -86,22 +86,32 @@ export async function authenticate(request: Request, config: Config, ctx: AuthCo
     return refuse(request, 'invalid_token', INVALID);
   }
 
-  if (record.rate) {
-    const decision = await countRequest(env.KEY_RATE_LIMITER, record.id, record.rate);
-    if (decision && !decision.ok) return { ok: false, response: tooManyRequests(record, decision) };
-  }
+  const limited = await enforceRate(record, env);
+  if (limited) return { ok: false, response: limited };
 
   const upstream = await customerUpstream(config, env, record);
   if (!upstream.ok) return upstream;
   touchLastUsed(kv, hashHex, new Date(now).toISOString().slice(0, 10), ctx.waitUntil ?? ((p) => void p));
 
+  const caller: Caller = { id: `key:${record.id}`, customerId: record.customer.id, scope: recordScope(record), upstreamHeaders: upstream.headers, secrets: [token, ...upstream.secrets] };
+  if (record.rate) caller.rate = { key: record.id, rate: record.rate };
+  return { ok: true, caller };
+}
+
+/** What a key record allows: its toolsets, tools and read-only flag. */
+export function recordScope(record: KeyRecord): SliceSpec {
   const scope: SliceSpec = {};
   if (record.toolsets?.length) scope.toolsets = record.toolsets;
   if (record.tools?.length) scope.tools = record.tools;
   if (record.readOnly) scope.readOnly = true;
-  const caller: Caller = { id: `key:${record.id}`, customerId: record.customer.id, scope, upstreamHeaders: upstream.headers, secrets: [token, ...upstream.secrets] };
-  if (record.rate) caller.rate = { key: record.id, rate: record.rate };
-  return { ok: true, caller };
+  return scope;
+}
+
+/** The key's own rate limit (one Durable Object per key, src/auth/rate-limit.ts): a 429 once it is used up. Fails open. */
+export async function enforceRate(record: KeyRecord, env: Env): Promise<Response | undefined> {
+  if (!record.rate) return undefined;
+  const decision = await countRequest(env.KEY_RATE_LIMITER, record.id, record.rate);
+  return decision && !decision.ok ? tooManyRequests(record, decision) : undefined;
 }
 
 function resourceMetadataUrl(request: Request): string {
@@ -178,7 +188,7 @@ export function refuse(request: Request, error: string, description: string): Au
   return { ok: false, response: jsonResponse(401, { error, error_description: description }, { 'www-authenticate': challenge }) };
 }
 
-export function tooManyRequests(record: KeyRecord, d: RateDecision): Response {
+function tooManyRequests(record: KeyRecord, d: RateDecision): Response {
   const per = record.rate!.period;
   return jsonResponse(
     429,

@@ -30,7 +30,13 @@ type LogEvent =
   /** A code-mode api call failed inside the host (a bug; the program saw a generic error). */
   | 'codemode_call_error'
   /** catalog/declarations.txt was built from another catalogue than the one served; once per isolate. */
-  | 'declarations_stale';
+  | 'declarations_stale'
+  /** An OAuth access token was refused: its key was revoked, expired or changed, or the grant is unusable. */
+  | 'oauth_refused'
+  /** The OAuth library refused a request (token, registration, authorization); code and reason, never a value. */
+  | 'oauth_error'
+  /** The consent page's per-IP key attempt limiter could not be reached; key checks wait (fail closed). */
+  | 'consent_limiter_error';
 
 export function log(event: LogEvent, fields: Record<string, unknown> = {}): void {
   try {

@@ -3,7 +3,8 @@
 // so a blocked client learns nothing about the keys it sends; right keys count too (the DO can only count and
 // refuse), which a person authorizing a few clients never notices.
 import type { Rate } from '../auth/keys-core.ts';
-import { checkRate, type KeyRateLimiter, type RateDecision } from '../auth/rate-limit.ts';
+import { checkRate, type RateDecision } from '../auth/rate-limit.ts';
+import { log } from '../lib/log.ts';
 
 /** The client's address as Cloudflare reports it; IPv6 by /64, since one host can hold a whole /64. */
 export function clientIp(request: Request): string {
@@ -23,7 +24,7 @@ export async function countKeyAttempt(ns: DurableObjectNamespace | undefined, ip
   try {
     decision = await checkRate(ns, `consent-ip:${ip}`, rate);
   } catch (e) {
-    console.log(JSON.stringify({ event: 'consent_limiter_error', error: e instanceof Error ? e.message : 'error' }));
+    log('consent_limiter_error', { error: e instanceof Error ? e.message : 'error' });
     return { ok: false, unavailable: true };
   }
   return decision.ok ? { ok: true } : { ok: false, retryAfter: decision.resetSeconds };

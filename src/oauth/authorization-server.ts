@@ -5,11 +5,13 @@
 //
 // The library serves /.well-known/oauth-authorization-server, /token (code, refresh, RFC 7009 revocation) and
 // /register (RFC 7591); /authorize is ours (consent-route.ts). Tokens are validated with validateToken().
-import { OAuthAuthorizationServer, OAuthError, type OAuthHelpers, type ValidatedAccessToken } from '@cloudflare/workers-oauth-provider';
-import type { Config } from '../config.ts';
-import { isGrantProps, type GrantProps } from './grant.ts';
+import { OAuthAuthorizationServer, OAuthError, type ValidatedAccessToken } from '@cloudflare/workers-oauth-provider';
+import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
+import { readConfig, type Config, type Env } from '../config.ts';
+import { log } from '../lib/log.ts';
+import { isGrantProps, scopesFor, type GrantProps } from './grant.ts';
 import { keyStatus } from './grant-caller.ts';
-import type { OAuthEnv, OAuthSettings } from './settings.ts';
+import type { OAuthSettings } from './settings.ts';
 
 export const AUTHORIZE_PATH = '/authorize';
 // The paths clients synthesise when metadata discovery fails (Claude falls back to /authorize, /token, /register).
@@ -21,24 +23,24 @@ export const RESOURCE_PATH = '/mcp';
 const MAX_ORIGINS = 16;
 
 export class AuthorizationServers {
-  private readonly byOrigin = new Map<string, OAuthAuthorizationServer<OAuthEnv>>();
-  private readonly configFor: (env: OAuthEnv) => Config;
+  private readonly byOrigin = new Map<string, OAuthAuthorizationServer<Env>>();
+  private readonly configFor: (env: Env) => Config;
   /** Everything a grant can carry (grant.ts scopesFor): advertised, and the only scopes approveConsent() takes. */
   private readonly scopesSupported: string[];
 
-  constructor(configFor: (env: OAuthEnv) => Config, scopesSupported: string[]) {
+  constructor(configFor: (env: Env) => Config, scopesSupported: string[]) {
     this.configFor = configFor;
     this.scopesSupported = scopesSupported;
   }
 
   /** The server for this origin, or undefined when the library cannot serve it (plain http off loopback). */
-  for(origin: string, settings: OAuthSettings): OAuthAuthorizationServer<OAuthEnv> | undefined {
+  for(origin: string, settings: OAuthSettings): OAuthAuthorizationServer<Env> | undefined {
     const cacheKey = `${origin} ${settings.accessTokenTtl} ${settings.refreshTokenTtl} ${settings.refreshIdleTtl ?? ''}`;
     let server = this.byOrigin.get(cacheKey);
     if (server) return server;
     if (!servable(origin)) return undefined;
     if (this.byOrigin.size >= MAX_ORIGINS) this.byOrigin.clear();
-    server = new OAuthAuthorizationServer<OAuthEnv>({
+    server = new OAuthAuthorizationServer<Env>({
       issuer: origin,
       resources: [origin + RESOURCE_PATH],
       authorizeEndpoint: AUTHORIZE_PATH,
@@ -63,7 +65,7 @@ export class AuthorizationServers {
       },
       onError: ({ code, status, internal }) => {
         // `internal.detail` may hold a caught error or a client's metadata; the category and reason say enough.
-        console.log(JSON.stringify({ event: 'oauth_error', code, status, category: internal.category, reason: internal.reason }));
+        log('oauth_error', { code, status, category: internal.category, reason: internal.reason });
       },
     });
     this.byOrigin.set(cacheKey, server);
@@ -71,13 +73,26 @@ export class AuthorizationServers {
   }
 }
 
-/** Validates an access token for this origin's /mcp and returns its grant props, or null. */
-export async function validateAccessToken(server: OAuthAuthorizationServer<OAuthEnv>, origin: string, token: string, env: OAuthEnv): Promise<ValidatedAccessToken<GrantProps> | null> {
-  return server.validateToken<GrantProps>(origin + RESOURCE_PATH, token, env);
+const perCatalogue = new WeakMap<LoadedCatalogue, AuthorizationServers>();
+
+/** The servers for one catalogue (its toolsets are the scopes), one set per isolate, shared by every route. */
+export function authorizationServers(loaded: LoadedCatalogue): AuthorizationServers {
+  let servers = perCatalogue.get(loaded);
+  if (!servers) {
+    const configs = new WeakMap<Env, Config>();
+    const configFor = (env: Env) => {
+      let config = configs.get(env);
+      if (!config) configs.set(env, (config = readConfig(env, loaded.catalogue.defaultUpstream, loaded.catalogue.defaultToolsets)));
+      return config;
+    };
+    perCatalogue.set(loaded, (servers = new AuthorizationServers(configFor, scopesFor(Object.keys(loaded.catalogue.toolsets)))));
+  }
+  return servers;
 }
 
-export function helpersFor(server: OAuthAuthorizationServer<OAuthEnv>, env: OAuthEnv): OAuthHelpers {
-  return server.getOAuthApi(env);
+/** Validates an access token for this origin's /mcp and returns its grant props, or null. */
+export async function validateAccessToken(server: OAuthAuthorizationServer<Env>, origin: string, token: string, env: Env): Promise<ValidatedAccessToken<GrantProps> | null> {
+  return server.validateToken<GrantProps>(origin + RESOURCE_PATH, token, env);
 }
 
 function cimdAvailable(): boolean {

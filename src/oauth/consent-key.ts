@@ -4,17 +4,16 @@
 import { authenticate } from '../auth/bearer.ts';
 import { formatRate, type KeyRecord } from '../auth/keys-core.ts';
 import { lookupRecord } from '../auth/store.ts';
-import type { Config } from '../config.ts';
+import type { Config, Env } from '../config.ts';
 import { fromHex, sha256Hex, timingSafeEqual } from '../lib/bytes.ts';
 import { isKeyRef, type KeyRef } from './grant.ts';
 import type { KeySummary } from './consent-view.ts';
-import type { OAuthEnv } from './settings.ts';
 
 export type PastedKey = { ok: true; ref: KeyRef; record?: KeyRecord } | { ok: false; status: number; message: string };
 
 const NOT_ACCEPTED = 'That API key was not accepted. Check that you pasted all of it, and that it has not been revoked or expired.';
 
-export async function checkPastedKey(pasted: string, url: string, config: Config, env: OAuthEnv, waitUntil?: (p: Promise<unknown>) => void): Promise<PastedKey> {
+export async function checkPastedKey(pasted: string, url: string, config: Config, env: Env, waitUntil?: (p: Promise<unknown>) => void): Promise<PastedKey> {
   const key = pasted.trim();
   if (!key) return { ok: false, status: 400, message: 'Paste your API key to continue.' };
   let probe: Request;

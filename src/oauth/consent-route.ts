@@ -10,13 +10,13 @@
 import { AuthorizationError, CimdFetchError, authorizationErrorRedirect, type AuthRequest, type ConsentDescription, type OAuthHelpers } from '@cloudflare/workers-oauth-provider';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { SliceSpec } from '../catalogue/slices.ts';
-import type { Config } from '../config.ts';
+import type { Config, Env } from '../config.ts';
 import { clientIp, countKeyAttempt } from './attempts.ts';
 import { checkPastedKey, forgetKey, recallKey, rememberKey, summarise } from './consent-key.ts';
 import { consentCsp, errorPage, keyStep, reviewStep, type PageFrame, type ToolsetChoice } from './consent-view.ts';
 import { grantUserId, scopeTokens, type GrantProps, type KeyRef } from './grant.ts';
 import { keyStatus } from './grant-caller.ts';
-import type { OAuthEnv, OAuthSettings } from './settings.ts';
+import type { OAuthSettings } from './settings.ts';
 
 export interface ConsentDeps {
   /** authorizationServer.getOAuthApi(env) for this request's origin (src/oauth/authorization-server.ts). */
@@ -24,7 +24,7 @@ export interface ConsentDeps {
   loaded: LoadedCatalogue;
   config: Config;
   settings: OAuthSettings;
-  env: OAuthEnv;
+  env: Env;
   waitUntil?: (p: Promise<unknown>) => void;
 }
 
@@ -160,7 +160,9 @@ const BASE_HEADERS: Record<string, string> = {
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
+  // Not no-referrer: under it Chromium sends `Origin: null` with the page's own form posts, which the Host/Origin
+  // guard must refuse. same-origin still sends nothing to the client the final redirect goes to.
+  'referrer-policy': 'same-origin',
 };
 
 function html(body: string, status: number, csp: string, from?: Headers, extra: Record<string, string> = {}): Response {

@@ -2,13 +2,13 @@
 // the key record is read as for a static key (same cache, so a revoked or expired key stops every grant made from
 // it within the key-revocation bound of docs/keys.md), its rate limit and upstream credential apply unchanged,
 // and the scope is the key's own scope intersected with the narrowing chosen on the consent page.
-import { customerUpstream, operatorUpstream, refuse, tooManyRequests, type AuthContext, type AuthOutcome } from '../auth/bearer.ts';
+import { customerUpstream, enforceRate, operatorUpstream, recordScope, refuse, type AuthContext, type AuthOutcome } from '../auth/bearer.ts';
 import type { KeyRecord } from '../auth/keys-core.ts';
-import { checkRate, type RateDecision } from '../auth/rate-limit.ts';
 import { lookupRecord, touchLastUsed } from '../auth/store.ts';
-import { intersect, type SliceSpec } from '../catalogue/slices.ts';
+import { intersect } from '../catalogue/slices.ts';
 import type { Config, Env } from '../config.ts';
 import { fromHex, sha256Hex, timingSafeEqual } from '../lib/bytes.ts';
+import { log } from '../lib/log.ts';
 import { isGrantProps, type KeyRef } from './grant.ts';
 
 export type KeyStatus = { ok: true; record?: KeyRecord } | { ok: false; reason: 'unknown' | 'revoked' | 'expired' | 'operator_key_changed' };
@@ -31,28 +31,19 @@ export async function keyStatus(ref: KeyRef, config: Config, env: Env, now = Dat
   return { ok: true, record };
 }
 
-/** A key record's own scope, as the bearer check derives it. */
-export function recordScope(record: KeyRecord): SliceSpec {
-  const scope: SliceSpec = {};
-  if (record.toolsets?.length) scope.toolsets = record.toolsets;
-  if (record.tools?.length) scope.tools = record.tools;
-  if (record.readOnly) scope.readOnly = true;
-  return scope;
-}
-
 /**
  * `props` as the library decrypted them for `token`. The token joins the caller's secrets, so a tool result that
  * echoes it back is redacted like a static key.
  */
 export async function callerFromGrant(request: Request, props: unknown, token: string, config: Config, ctx: AuthContext = {}): Promise<AuthOutcome> {
   if (config.credentialMode === 'passthrough' || !isGrantProps(props)) {
-    log({ event: 'oauth_refused', reason: 'unusable_grant' });
+    log('oauth_refused', { reason: 'unusable_grant' });
     return refuse(request, 'invalid_token', REVOKED);
   }
   const env = ctx.env ?? {};
   const status = await keyStatus(props.key, config, env);
   if (!status.ok) {
-    log({ event: 'oauth_refused', key: props.key.id, reason: status.reason });
+    log('oauth_refused', { key: props.key.id, reason: status.reason });
     return refuse(request, 'invalid_token', REVOKED);
   }
   const record = status.record;
@@ -62,19 +53,8 @@ export async function callerFromGrant(request: Request, props: unknown, token: s
     return { ok: true, caller: { id: `key:${props.key.id}`, scope: intersect({}, props.scope), upstreamHeaders: upstream.headers, secrets: [token, ...upstream.secrets] } };
   }
 
-  if (record.rate && env.KEY_RATE_LIMITER) {
-    let decision: RateDecision | undefined;
-    try {
-      decision = await checkRate(env.KEY_RATE_LIMITER, record.id, record.rate);
-    } catch (e) {
-      // Fail open, as for static keys: a limiter outage must not take every customer down.
-      log({ event: 'rate_limit_error', key: record.id, error: e instanceof Error ? e.message : 'error' });
-    }
-    if (decision && !decision.ok) {
-      log({ event: 'rate_limited', key: record.id });
-      return { ok: false, response: tooManyRequests(record, decision) };
-    }
-  }
+  const limited = await enforceRate(record, env);
+  if (limited) return { ok: false, response: limited };
   const upstream = await customerUpstream(config, env, record);
   if (!upstream.ok) return upstream;
   touchLastUsed(env.KEYS!, record.hash, new Date().toISOString().slice(0, 10), ctx.waitUntil ?? ((p) => void p));
@@ -89,8 +69,4 @@ export async function callerFromGrant(request: Request, props: unknown, token: s
       ...(record.rate ? { rate: { key: record.id, rate: record.rate } } : {}),
     },
   };
-}
-
-function log(line: Record<string, unknown>): void {
-  console.log(JSON.stringify(line));
 }

@@ -1,24 +1,7 @@
-// OAuth front-door settings, read from wrangler vars (docs/oauth.md). Kept apart from src/config.ts until the
-// request pipeline wires OAuth in; the names here are the vars an operator sets.
+// OAuth front-door settings, read once per env from wrangler vars (docs/oauth.md, docs/keys.md).
 import { parseRate, type Rate } from '../auth/keys-core.ts';
 import type { CredentialMode, Env } from '../config.ts';
-
-export interface OAuthEnv extends Env {
-  /** `on` (default) or `off`. Off keeps the bearer-only behaviour exactly. */
-  OAUTH?: string;
-  /** Grants, tokens, registered clients and consent transactions (@cloudflare/workers-oauth-provider). */
-  OAUTH_KV?: KVNamespace;
-  /** Seconds an access token lives (default 3600, at least 60). */
-  OAUTH_ACCESS_TOKEN_TTL?: string;
-  /** Seconds a grant lives after its code exchange (default 30 days, at least 60). */
-  OAUTH_REFRESH_TOKEN_TTL?: string;
-  /** Optional sliding lifetime: each refresh moves the grant's expiry this many seconds out (at least 60). */
-  OAUTH_REFRESH_IDLE_TTL?: string;
-  /** Key submissions per client IP on the consent page, `<n>/<sec|min|hour>` (default 10/min). */
-  OAUTH_KEY_ATTEMPTS?: string;
-  /** Browser origins allowed to call /mcp and the OAuth endpoints, comma separated (src/oauth/cors.ts). */
-  ALLOWED_ORIGINS?: string;
-}
+import { logOnce } from '../lib/log.ts';
 
 export interface OAuthSettings {
   enabled: boolean;
@@ -32,12 +15,14 @@ const DAY = 86_400;
 /** Cloudflare KV's minimum expiration, which the library enforces for every lifetime. */
 const MIN_TTL = 60;
 
-export function readOAuthSettings(env: OAuthEnv, credentialMode: CredentialMode): OAuthSettings {
-  const switchValue = (env.OAUTH ?? '').trim().toLowerCase() || 'on';
-  if (switchValue !== 'on' && switchValue !== 'off') throw new Error(`OAUTH must be "on" or "off"; got "${env.OAUTH}"`);
+export function readOAuthSettings(env: Env, credentialMode: CredentialMode): OAuthSettings {
+  const raw = (env.OAUTH ?? '').trim().toLowerCase();
+  if (raw && raw !== 'on' && raw !== 'off') throw new Error(`OAUTH must be "on" or "off"; got "${env.OAUTH}"`);
+  if (raw === 'on' && !env.OAUTH_KV) throw new Error('OAUTH=on needs the OAUTH_KV namespace binding (wrangler.toml), or set OAUTH=off');
+  // Unset OAUTH follows the binding, so a deployment whose wrangler.toml predates OAuth keeps working as before.
+  if (!raw && !env.OAUTH_KV) logOnce('OAUTH_KV', 'binding_missing', { binding: 'OAUTH_KV', effect: 'OAuth is off; static keys only' });
   // Passthrough forwards the caller's own upstream token; a grant made from an API key would have none to forward.
-  const enabled = switchValue === 'on' && credentialMode !== 'passthrough';
-  if (enabled && !env.OAUTH_KV) throw new Error('OAuth needs the OAUTH_KV namespace binding (wrangler.toml), or OAUTH=off');
+  const enabled = raw !== 'off' && Boolean(env.OAUTH_KV) && credentialMode !== 'passthrough';
   return {
     enabled,
     accessTokenTtl: seconds('OAUTH_ACCESS_TOKEN_TTL', env.OAUTH_ACCESS_TOKEN_TTL, 3600),

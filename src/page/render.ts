@@ -17,6 +17,8 @@ interface PageInput {
   credentialMode: string;
   /** COMPACT_RESULTS (default on). */
   compactResults?: boolean;
+  /** Whether the OAuth front door is on: connectors then sign in with a key on the consent page. */
+  oauth?: boolean;
 }
 
 interface OutputStatus {
@@ -79,7 +81,7 @@ export function renderPage(loaded: LoadedCatalogue, input: PageInput, hash: stri
       ? `This deployment forwards your bearer token to the API: replace <code>${KEY_PLACEHOLDER}</code> with your own ${esc(catalogue.source.title)} token.`
       : `Replace <code>${KEY_PLACEHOLDER}</code> with the API key you were given. Keys are never shown on this page.`;
 
-  const snippetHtml = snippets(endpoint)
+  const snippetHtml = snippets(endpoint, undefined, { oauth: Boolean(input.oauth) })
     .map(
       (s, i) =>
         `<details class="snip"${i === 0 ? ' open' : ''}><summary>${esc(s.client)}</summary>` +

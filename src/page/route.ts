@@ -21,9 +21,9 @@ export function pageHandlers(loaded: LoadedCatalogue): { home: Handler<PipelineE
   const cache = new Map<string, Promise<Rendered>>();
   let scriptHash: Promise<string> | undefined;
 
-  const render = async (origin: string, cfg: Config): Promise<Rendered> => {
+  const render = async (origin: string, cfg: Config, oauth: boolean): Promise<Rendered> => {
     const hash = await loaded.hash();
-    const body = renderPage(loaded, { origin, credentialMode: cfg.credentialMode, compactResults: cfg.compactResults }, hash);
+    const body = renderPage(loaded, { origin, credentialMode: cfg.credentialMode, compactResults: cfg.compactResults, oauth }, hash);
     scriptHash ??= cspHash(PAGE_SCRIPT);
     const csp = `default-src 'none'; script-src '${await scriptHash}'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
     return { body, csp, etag: `"${(await cspHash(body)).slice(7, 31)}"` };
@@ -32,11 +32,12 @@ export function pageHandlers(loaded: LoadedCatalogue): { home: Handler<PipelineE
   const home: Handler<PipelineEnv> = async (c) => {
     const cfg = c.var.config;
     const origin = new URL(c.req.url).origin;
-    const key = `${cfg.credentialMode} ${cfg.compactResults ? 1 : 0} ${origin}`;
+    const oauth = c.var.oauth.enabled;
+    const key = `${cfg.credentialMode} ${cfg.compactResults ? 1 : 0} ${oauth} ${origin}`;
     let entry = cache.get(key);
     if (!entry) {
       if (cache.size >= MAX_CACHED) cache.clear();
-      entry = render(origin, cfg);
+      entry = render(origin, cfg, oauth);
       cache.set(key, entry);
       entry.catch(() => cache.delete(key));
     }

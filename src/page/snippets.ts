@@ -16,7 +16,7 @@ interface Snippet {
   note?: string;
 }
 
-export function snippets(endpoint: string, key = KEY_PLACEHOLDER): Snippet[] {
+export function snippets(endpoint: string, key = KEY_PLACEHOLDER, deployment: { oauth?: boolean } = {}): Snippet[] {
   const json = (v: unknown) => JSON.stringify(v, null, 2);
   const bearer = `Bearer ${key}`;
   return [
@@ -40,7 +40,9 @@ export function snippets(endpoint: string, key = KEY_PLACEHOLDER): Snippet[] {
       client: 'Claude Desktop / claude.ai (remote connector)',
       where: 'Settings → Connectors → Add custom connector',
       text: `Name: ${CONFIG_NAME}\nRemote MCP server URL: ${endpoint}`,
-      note: 'Custom connectors authenticate with OAuth only and cannot send an API-key header, so with API keys they get 401. Use the mcp-remote configuration above until this deployment offers OAuth.',
+      note: deployment.oauth
+        ? 'Custom connectors sign in with OAuth: on the page that opens, paste your API key, choose the toolsets to allow, and approve. ChatGPT connectors and Claude Code without a header do the same.'
+        : 'Custom connectors authenticate with OAuth only and cannot send an API-key header, so with API keys they get 401. Use the mcp-remote configuration above until this deployment offers OAuth.',
     },
     {
       id: 'claude-code',

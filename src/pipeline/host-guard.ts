@@ -1,9 +1,11 @@
 // DNS-rebinding protection: a browser page on an attacker's domain must not reach a local server.
 // Loopback names and the operator's ALLOWED_HOSTS pass; *.workers.dev passes because Cloudflare only
-// routes a worker's own workers.dev hostname to it.
+// routes a worker's own workers.dev hostname to it. A browser origin the operator listed in ALLOWED_ORIGINS
+// (src/pipeline/cors.ts) passes the Origin check too; its Host must still be one of ours.
 import { localhostAllowedHostnames, localhostAllowedOrigins, originValidationResponse, validateHostHeader } from '@modelcontextprotocol/server';
+import { isAllowedOrigin } from './cors.ts';
 
-export function guardHostAndOrigin(request: Request, allowedHosts: string[]): Response | undefined {
+export function guardHostAndOrigin(request: Request, allowedHosts: string[], allowedOrigins: readonly string[] = []): Response | undefined {
   // Requests built in-process (service bindings, tests) may carry no Host header; their URL holds the host.
   const hostHeader = request.headers.get('host') ?? new URL(request.url).host;
   const host = hostnameOf(hostHeader);
@@ -11,6 +13,7 @@ export function guardHostAndOrigin(request: Request, allowedHosts: string[]): Re
   if (host && host.endsWith('.workers.dev')) extra.push(host);
   const hostCheck = validateHostHeader(hostHeader, [...localhostAllowedHostnames(), ...extra]);
   if (!hostCheck.ok) return forbidden(`Host not allowed: ${host ?? 'invalid'}. Add it to ALLOWED_HOSTS.`);
+  if (isAllowedOrigin(request.headers.get('origin'), allowedOrigins)) return undefined;
   return originValidationResponse(request, [...localhostAllowedOrigins(), ...extra]);
 }
 

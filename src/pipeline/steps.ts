@@ -1,11 +1,10 @@
 // The MCP request pipeline as Hono middleware. Each step decides one thing, sets it on c.var (src/pipeline/vars.ts)
 // or answers the request itself; the last step assembles the RequestScope and hands it to the MCP dispatcher.
-// Order: configure, host guard, stateless methods, URL slice, auth, served catalogue, slice, body, profile, listing
-// mode, serve.
+// Order: configure, host guard, CORS, stateless methods, URL slice, auth, served catalogue, slice, body, profile,
+// listing mode, serve.
 // The body is read only after auth, so an unauthenticated request never makes the Worker read its body.
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType, readRequestBody } from '@modelcontextprotocol/server';
 import type { Context, MiddlewareHandler } from 'hono';
-import { authenticate } from '../auth/bearer.ts';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { noteSchemaMismatch } from '../catalogue/schema-autodrop.ts';
 import { withSchemaDrops } from '../catalogue/schema-drops.ts';
@@ -14,10 +13,13 @@ import { codeModeHost } from '../codemode/host.ts';
 import { readConfig, type Config, type Env } from '../config.ts';
 import { overToolBudget } from '../discovery/hybrid.ts';
 import { logOnce } from '../lib/log.ts';
+import { authenticateBearerOrToken } from '../oauth/resource-auth.ts';
+import { readOAuthSettings, type OAuthSettings } from '../oauth/settings.ts';
 import { clientNameOf, inferProfile, PROFILE_IDS, PROFILES, profileById } from '../profiles/profiles.ts';
 import { issueSessionId, profileFromSessionId } from '../profiles/session-id.ts';
 import { serveMcp } from '../protocol/dispatch.ts';
 import { URL_MODES, type EndpointMode, type RequestScope } from '../tools/scope.ts';
+import { parseAllowedOrigins, preflightResponse, withCors } from './cors.ts';
 import { guardHostAndOrigin } from './host-guard.ts';
 import type { PipelineEnv } from './vars.ts';
 
@@ -29,23 +31,45 @@ interface RouteSelection {
   mode?: EndpointMode;
 }
 
-/** Sets c.var.config; the Config is derived once per env object (one per isolate in production). */
+/** Sets c.var.config, .oauth and .allowedOrigins, derived once per env object (one per isolate in production). */
 export function configure(loaded: LoadedCatalogue): Step {
-  const configs = new WeakMap<Env, Config>();
+  const configs = new WeakMap<Env, { config: Config; oauth: OAuthSettings; allowedOrigins: string[] }>();
   return async (c, next) => {
     const env = c.env ?? {};
-    let config = configs.get(env);
-    if (!config) configs.set(env, (config = readConfig(env, loaded.catalogue.defaultUpstream, loaded.catalogue.defaultToolsets)));
-    c.set('config', config);
+    let entry = configs.get(env);
+    if (!entry) {
+      const config = readConfig(env, loaded.catalogue.defaultUpstream, loaded.catalogue.defaultToolsets);
+      entry = { config, oauth: readOAuthSettings(env, config.credentialMode), allowedOrigins: parseAllowedOrigins(env.ALLOWED_ORIGINS) };
+      configs.set(env, entry);
+    }
+    c.set('config', entry.config);
+    c.set('oauth', entry.oauth);
+    c.set('allowedOrigins', entry.allowedOrigins);
     await next();
   };
 }
 
 /** DNS-rebinding protection (src/pipeline/host-guard.ts): 403 unless Host and Origin are allowed. */
 export const hostGuard: Step = async (c, next) => {
-  const rejected = guardHostAndOrigin(c.req.raw, c.var.config.allowedHosts);
+  const rejected = guardHostAndOrigin(c.req.raw, c.var.config.allowedHosts, c.var.allowedOrigins);
   if (rejected) return rejected;
   await next();
+};
+
+/**
+ * CORS (src/pipeline/cors.ts): answers preflights from ALLOWED_ORIGINS, and gives responses that origin's headers,
+ * stripping any a handler set for another. With no origin listed a preflight goes on to the route as before.
+ */
+export const cors: Step = async (c, next) => {
+  const allowed = c.var.allowedOrigins;
+  const preflight = allowed.length ? preflightResponse(c.req.raw, allowed) : undefined;
+  if (preflight) return preflight;
+  await next();
+  const res = withCors(c.res, c.req.raw, allowed);
+  if (res === c.res) return;
+  // Hono merges the old response's headers into a new one; clearing it first keeps the stripped headers out.
+  c.res = undefined;
+  c.res = res;
 };
 
 /** A stateless server has no stream to offer on GET and no session to end on DELETE; 405 tells clients not to wait. */
@@ -99,9 +123,12 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations 
     await next();
   };
 
-  /** Bearer authentication (src/auth/bearer.ts): 401 with WWW-Authenticate, 429, or c.var.caller. */
+  /**
+   * Bearer authentication: a static key (src/auth/bearer.ts) first, which is never challenged when valid; then, with
+   * OAuth on, an access token (src/oauth/resource-auth.ts). 401 with WWW-Authenticate, 403, 429, or c.var.caller.
+   */
   const authenticateCaller: Step = async (c, next) => {
-    const auth = await authenticate(c.req.raw, c.var.config, { env: c.env, waitUntil: waitUntilOf(c) });
+    const auth = await authenticateBearerOrToken(c.req.raw, { config: c.var.config, oauth: c.var.oauth, loaded, requested: c.var.requested }, { env: c.env, waitUntil: waitUntilOf(c) });
     if (!auth.ok) return auth.response;
     c.set('caller', auth.caller);
     await next();
@@ -137,7 +164,7 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations 
     return serveMcp(scope, c.req.raw, body);
   };
 
-  return (select) => [config, hostGuard, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, listingMode, serve];
+  return (select) => [config, hostGuard, cors, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, listingMode, serve];
 }
 
 /**
@@ -203,7 +230,7 @@ function jsonRpcError(status: number, code: number, message: string): Response {
 }
 
 // c.executionCtx throws when the app is called without one (tests call app.fetch(request, env)).
-function waitUntilOf(c: Context<PipelineEnv>): ((p: Promise<unknown>) => void) | undefined {
+export function waitUntilOf(c: Context<PipelineEnv>): ((p: Promise<unknown>) => void) | undefined {
   try {
     const ctx = c.executionCtx;
     return (p) => ctx.waitUntil(p);

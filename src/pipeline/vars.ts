@@ -3,6 +3,7 @@ import type { Caller } from '../auth/bearer.ts';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice, SliceSpec } from '../catalogue/slices.ts';
 import type { Config, Env } from '../config.ts';
+import type { OAuthSettings } from '../oauth/settings.ts';
 import type { Profile } from '../profiles/profiles.ts';
 import type { McpBody } from '../protocol/dispatch.ts';
 import type { EndpointMode } from '../tools/scope.ts';
@@ -10,6 +11,10 @@ import type { EndpointMode } from '../tools/scope.ts';
 interface PipelineVars {
   /** From the env, once per isolate (configure). */
   config: Config;
+  /** The OAuth front door's switch and lifetimes (configure). */
+  oauth: OAuthSettings;
+  /** ALLOWED_ORIGINS: browser origins that get CORS and pass the Origin guard (configure). */
+  allowedOrigins: string[];
   /** What the URL asks for: toolsets, ?tools=, ?readonly= (urlRequest). */
   requested: SliceSpec;
   mode: EndpointMode;

@@ -78,6 +78,11 @@ describe('client setups against wrangler dev', () => {
       expect(result.isError, textOf(result as { content?: unknown })).toBeFalsy();
       // The worker answers 401 without the bearer, so a successful call proves the bridge sent the header.
       expect(result.structuredContent).toMatchObject({ method: 'GET', url: '/echo/bridged?limit=2' });
+      // OAuth is advertised here (wrangler.toml OAUTH=on), yet the configured header was never challenged, so the
+      // bridge never registered or opened a consent page.
+      const md = (await (await fetch(`${worker.url}/.well-known/oauth-protected-resource`)).json()) as { authorization_servers?: string[] };
+      expect(md.authorization_servers).toEqual([worker.url]);
+      expect(worker.logs()).not.toMatch(/POST \/register|\/authorize/);
     } catch (err) {
       throw new Error(`${String(err)}\nmcp-remote stderr:\n${stderr.slice(-3000)}\nworker:\n${worker.logs()}`);
     } finally {

@@ -124,3 +124,16 @@ export async function npmUntilBanner(args: string[], env: Record<string, string 
   const snippetLine = out.find((l) => l.startsWith('{"mcpServers"'));
   return { child, endpoint, key, snippet: snippetLine ? JSON.parse(snippetLine) : undefined, stdout: () => out.join('\n') };
 }
+
+/** Runs `npm run keys -- <args>` as the operator would (scripts/keys.ts on the pinned Node), with extra env. */
+export function keysCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(binDir, 'node'), [join(repoRoot, 'scripts', 'keys.ts'), ...args], { cwd: repoRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}

@@ -1,30 +1,18 @@
 // Keys made with `npm run keys -- … --local` work against a real `wrangler dev` sharing the same state directory:
 // scope, read-only, rate limit, revoke (picked up within KEY_CACHE_TTL_SECONDS), last-used day, and the
 // per-customer upstream credential encrypted by the CLI and decrypted by the Worker.
-import { spawn } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binDir, childEnv, repoRoot } from '../../scripts/lib/proc.ts';
 import { startWranglerDev, type RunningWorker } from '../../scripts/lib/wrangler.ts';
 import { startUpstream } from '../support/upstream-server.ts';
-import { connectV1, connectV2 } from './helpers.ts';
+import { connectV1, connectV2, keysCli } from './helpers.ts';
 
 const ENCRYPTION_SECRET = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64');
 const CUSTOMER_CREDENTIAL = 'cust-e2e-credential-7d1f0a';
 
-function keys(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(binDir, 'node'), [join(repoRoot, 'scripts', 'keys.ts'), ...args], { cwd: repoRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
+const keys = keysCli;
 
 async function create(state: string, ...args: string[]): Promise<{ key: string; id: string; stdout: string }> {
   const out = await keys(['create', '--persist-to', state, ...args], { CUSTOMER_CRED: CUSTOMER_CREDENTIAL, CREDENTIAL_ENCRYPTION_KEY: ENCRYPTION_SECRET });

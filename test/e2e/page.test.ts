@@ -4,19 +4,18 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/proc.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { Catalogue } from '../../src/catalogue/types.ts';
 import { renderPage } from '../../src/page/render.ts';
+import { launchChromium } from '../support/chromium.ts';
 import { startUpstream } from '../support/upstream-server.ts';
 import { startWorker, type WranglerDev } from '../support/wrangler-dev.ts';
 import { fixtureCatalogue } from '../worker/fixtures/catalogue.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(repoRoot, 'test-results');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let upstream: Awaited<ReturnType<typeof startUpstream>>;
 let worker: WranglerDev;
@@ -30,7 +29,7 @@ beforeAll(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
   [worker, browser] = await Promise.all([
     startWorker({ upstream: upstream.url }),
-    chromium.launch({ executablePath: CHROMIUM, args: ARGS }),
+    launchChromium(),
   ]);
 }, 240_000);
 
@@ -164,6 +163,8 @@ describe('catalogue page', () => {
       // JSON snippets are valid JSON as shown.
       for (const id of ['claude-desktop', 'cursor', 'vscode']) JSON.parse(snippets.find((s) => s.id === id)!.text);
       await expect(page.locator('code.endpoint').textContent()).resolves.toBe(endpoint);
+      // OAuth is on (wrangler.toml), so the connector snippet tells customers to sign in with their key.
+      expect((await page.locator('p.note').allTextContents()).some((n) => n.includes('paste your API key'))).toBe(true);
       await page.screenshot({ path: join(ARTIFACTS, 'catalogue-page.png') });
       expect(problems).toEqual([]);
     } finally {

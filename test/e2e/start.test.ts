@@ -1,10 +1,11 @@
 // `npm start` as a user runs it (on a free port): banner, a tool call through the Prism mock, code mode with both
-// clients, the
+// clients, the whole OAuth flow offline with both SDK clients and the documented local key, the
 // @modelcontextprotocol/conformance server scenarios with the key check on, and a clean Ctrl-C.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/proc.ts';
 import { LOCAL_KEY } from '../../scripts/lib/serve.ts';
-import { authProxy, connectV1, connectV2, npmUntilBanner, runConformance, textOf, type BannerChild } from './helpers.ts';
+import { authProxy, connectV1, connectV2, embeddedCatalogue, npmUntilBanner, runConformance, textOf, type BannerChild } from './helpers.ts';
+import { connectV1WithOAuth, connectV2WithOAuth, httpConsent, MemoryProvider } from './oauth-helpers.ts';
 
 let started: BannerChild | undefined;
 let proxy: { url: string; close(): Promise<void> } | undefined;
@@ -79,6 +80,25 @@ describe('npm start', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     });
     expect(res.status).toBe(401);
+  });
+
+  it('serves the OAuth flow offline: v2 and v1 clients authorize with the local key on the consent page, list and call', async () => {
+    expect(started!.stdout()).toContain(`the consent page at http://127.0.0.1:${port}/authorize takes the key`);
+    for (const connect of [connectV2WithOAuth, connectV1WithOAuth]) {
+      const provider = new MemoryProvider({ redirectUrl: 'http://127.0.0.1:43118/callback', authorize: httpConsent(LOCAL_KEY, { toolsets: ['repos_core'] }) });
+      const client = await connect(started!.endpoint, provider);
+      try {
+        expect(provider.saved[0]!.scope).toBe('toolset:repos_core');
+        const { tools } = await client.listTools();
+        const inToolset = (await embeddedCatalogue()).tools.filter((t) => t.toolsets.includes('repos_core')).map((t) => t.name);
+        expect(tools.map((t) => t.name).sort()).toEqual(inToolset.sort());
+        expect(inToolset).toContain('repos_get');
+        const result = await client.callTool({ name: 'repos_get', arguments: { owner: 'octocat', repo: 'hello-world' } });
+        expect(result.isError, textOf(result)).toBeFalsy();
+      } finally {
+        await client.close();
+      }
+    }
   });
 
   for (const scenario of ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']) {

@@ -21,6 +21,8 @@ export interface WranglerDevOptions {
   /** More worker vars (ALLOWED_HOSTS, DEFAULT_TOOLSETS, …). */
   vars?: Record<string, string>;
   port?: number;
+  /** Extra environment for wrangler (NODE_EXTRA_CA_CERTS for a test CA). */
+  env?: Record<string, string>;
 }
 
 export interface WranglerDev {
@@ -51,7 +53,7 @@ export async function startWorker(opts: WranglerDevOptions): Promise<WranglerDev
   if (mode === 'key') vars.API_KEY = apiKey;
   let running;
   try {
-    running = await startWranglerDev({ port: opts.port, catalogueDir: dir, vars });
+    running = await startWranglerDev({ port: opts.port, catalogueDir: dir, vars, ...(opts.env ? { env: opts.env } : {}) });
   } catch (err) {
     if (ownDir) await rm(ownDir, { recursive: true, force: true });
     throw err;

@@ -9,7 +9,8 @@ import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { validateAccessToken } from '../../src/oauth/authorization-server.ts';
 import { callerFromGrant } from '../../src/oauth/grant-caller.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
-import { authorizeUrl, CookieJar, form, handleOf, harness, oauthEnv, ORIGIN, pkce, REDIRECT, registerClient, RESOURCE, revokeStoredKey, tokenRequest, type Harness } from './fixtures/oauth.ts';
+import { ConsentSession, redirectParams, type ConsentChoice } from '../support/oauth-consent.ts';
+import { authorizeUrl, handleOf, harness, nextIp, oauthEnv, ORIGIN, pkce, REDIRECT, registerClient, RESOURCE, revokeStoredKey, tokenRequest, type Harness } from './fixtures/oauth.ts';
 
 const loaded = loadCatalogue(JSON.stringify(fixtureCatalogue()));
 const OPERATOR_KEY = 'mcp_test_consentoperator000000000000000000';
@@ -33,61 +34,38 @@ async function makeKey(opts: Partial<NewKeyOptions> = {}) {
   return made;
 }
 
-let ipCounter = 0;
-/** A fresh client IP per flow, so the attempt limit is exercised only where a test means to. */
-const nextIp = () => `198.51.100.${++ipCounter}`;
-
 interface Flow {
-  jar: CookieJar;
-  url: string;
+  session: ConsentSession;
+  clientId: string;
   verifier: string;
+  url: string;
   ip: string;
   page: Response;
   html: string;
+  jar: ConsentSession['jar'];
 }
 
 async function start(extra: Record<string, string> = {}, clientName?: string): Promise<Flow> {
   const clientId = await registerClient(h, clientName);
   const { verifier, challenge } = await pkce();
-  const jar = new CookieJar();
-  const url = authorizeUrl(clientId, challenge, extra);
-  const page = jar.take(await h.fetch(url));
-  return { jar, url, verifier, ip: nextIp(), page, html: await page.clone().text() };
+  const session = await new ConsentSession(h.fetch, authorizeUrl(clientId, challenge, extra), nextIp()).open();
+  return { session, clientId, verifier, url: session.url, ip: session.ip!, page: session.page, html: session.html, jar: session.jar };
 }
 
-function post(flow: Flow, fields: Record<string, string | string[]>, opts: { cookies?: boolean } = {}) {
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', 'cf-connecting-ip': flow.ip };
-  if (opts.cookies !== false) headers.cookie = flow.jar.header();
-  return h.fetch(flow.url, { method: 'POST', headers, body: form(fields) }).then((r) => flow.jar.take(r));
-}
-
-async function pasteKey(flow: Flow, key: string) {
-  const res = await post(flow, { handle: handleOf(flow.html), step: 'key', decision: 'continue', key });
-  return { res, html: await res.text() };
-}
-
-/** Step 1 and step 2 with the given choices; returns the final response. */
-async function consent(flow: Flow, key: string, choice: { toolsets?: string[]; readonly?: boolean } = {}) {
-  const review = await pasteKey(flow, key);
-  expect(review.res.status).toBe(200);
-  const toolsets = choice.toolsets ?? [...review.html.matchAll(/name="toolset" value="([^"]+)" checked/g)].map((m) => m[1]!);
-  const fields: Record<string, string | string[]> = { handle: handleOf(review.html), step: 'review', decision: 'approve', toolset: toolsets };
-  if (choice.readonly) fields.readonly = '1';
-  return post(flow, fields);
-}
+const post = (flow: Flow, fields: Record<string, string | string[]>, opts: { cookies?: boolean } = {}) => flow.session.post(fields, opts);
+const pasteKey = (flow: Flow, key: string) => flow.session.pasteKey(key);
+const consent = (flow: Flow, key: string, choice: ConsentChoice = {}) => flow.session.consent(key, choice);
 
 function codeOf(res: Response): string {
-  expect(res.status).toBe(302);
-  const location = new URL(res.headers.get('location')!);
-  expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
-  expect(location.searchParams.get('state')).toBe('st-123');
-  expect(location.searchParams.get('iss')).toBe(ORIGIN);
-  return location.searchParams.get('code')!;
+  const params = redirectParams(res);
+  expect(params.get('state')).toBe('st-123');
+  expect(params.get('iss')).toBe(ORIGIN);
+  expect(`${new URL(res.headers.get('location')!).origin}${new URL(res.headers.get('location')!).pathname}`).toBe(REDIRECT);
+  return params.get('code')!;
 }
 
 async function exchange(flow: Flow, code: string) {
-  const clientId = new URL(flow.url, ORIGIN).searchParams.get('client_id')!;
-  return tokenRequest(h, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: flow.verifier, resource: RESOURCE });
+  return tokenRequest(h, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: flow.clientId, code_verifier: flow.verifier, resource: RESOURCE });
 }
 
 describe('authorization server metadata', () => {
@@ -99,8 +77,8 @@ describe('authorization server metadata', () => {
     expect(md.registration_endpoint).toBe(`${ORIGIN}/register`);
     expect(md.code_challenge_methods_supported).toEqual(['S256']);
     expect(md.scopes_supported).toEqual(['read-only', 'toolset:admin', 'toolset:echo']);
-    // CIMD is advertised only with the global_fetch_strictly_public compatibility flag, which wrangler.toml lacks today.
-    expect(md.client_id_metadata_document_supported).toBe(false);
+    // CIMD is advertised only with the global_fetch_strictly_public compatibility flag (set in wrangler.toml).
+    expect(md.client_id_metadata_document_supported).toBe(true);
   });
 });
 
@@ -112,6 +90,8 @@ describe('step 1: the key form', () => {
     expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src data:; form-action 'self' http:\/\/127\.0\.0\.1:33418; base-uri 'none'; frame-ancestors 'none'$/);
     expect(flow.page.headers.get('cache-control')).toBe('no-store');
     expect(flow.page.headers.get('x-frame-options')).toBe('DENY');
+    // no-referrer would make Chromium send `Origin: null` with the form posts, which the Host/Origin guard refuses.
+    expect(flow.page.headers.get('referrer-policy')).toBe('same-origin');
     expect(flow.jar.size).toBe(1);
     expect(flow.page.headers.getSetCookie()[0]).toMatch(/^__Host-oauth-consent-[0-9a-f]{16}=[0-9a-f]{64}; Path=\/; Secure; HttpOnly; SameSite=Lax/);
     expect(flow.html).toContain('Connect Test &lt;b&gt;client&lt;/b&gt; to Fixture API');
@@ -139,12 +119,13 @@ describe('step 1: the key form', () => {
     expect(await res.text()).toContain('Invalid redirect URI');
   });
 
-  it('answers a URL client_id with an error page while CIMD is unavailable, not a 500', async () => {
+  it('answers a URL client_id whose metadata document cannot be fetched with an error page, not a 500', async () => {
     const { challenge } = await pkce();
-    const res = await h.fetch(authorizeUrl('https://client.example/oauth/metadata.json', challenge));
+    // Nothing listens on port 9 here, so the CIMD fetch fails as it would for a document that is gone.
+    const res = await h.fetch(authorizeUrl('https://127.0.0.1:9/oauth/metadata.json', challenge));
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
-    expect(await res.text()).toContain('Invalid client_id');
+    expect(await res.text()).toContain('This app could not be verified');
   });
 
   it('refuses a wrong key without echoing it and keeps the same handle usable', async () => {
@@ -275,7 +256,7 @@ describe('the grant', () => {
     secrets.push(first.body.refresh_token as string);
     expect((await exchange(flow, code)).body.error).toBe('invalid_grant');
     // OAuth 2.1: a replayed code revokes the grant it made, so the first exchange's refresh token is dead too.
-    const clientId = new URL(flow.url, ORIGIN).searchParams.get('client_id')!;
+    const clientId = flow.clientId;
     expect((await tokenRequest(h, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token as string, client_id: clientId })).body.error).toBe('invalid_grant');
 
     const other = await start();
@@ -288,7 +269,7 @@ describe('the grant', () => {
     const { key } = await makeKey();
     const flow = await start();
     const first = await exchange(flow, codeOf(await consent(flow, key)));
-    const clientId = new URL(flow.url, ORIGIN).searchParams.get('client_id')!;
+    const clientId = flow.clientId;
     const refresh = (token: string) => tokenRequest(h, { grant_type: 'refresh_token', refresh_token: token, client_id: clientId });
     const r1 = first.body.refresh_token as string;
     const second = await refresh(r1);

@@ -7,6 +7,11 @@ import { readOAuthSettings } from '../../src/oauth/settings.ts';
 const withKv = { OAUTH_KV: bindings.KEYS };
 
 describe('readOAuthSettings', () => {
+  it('follows the OAUTH_KV binding while OAUTH is unset, so a config without it keeps bearer keys only', () => {
+    expect(readOAuthSettings({}, 'key').enabled).toBe(false);
+    expect(readOAuthSettings(withKv, 'key').enabled).toBe(true);
+  });
+
   it('is on by default with the documented lifetimes and attempt limit', () => {
     expect(readOAuthSettings(withKv, 'key')).toEqual({ enabled: true, accessTokenTtl: 3600, refreshTokenTtl: 2_592_000, refreshIdleTtl: undefined, keyAttempts: { limit: 10, period: 'minute' } });
   });
@@ -23,7 +28,7 @@ describe('readOAuthSettings', () => {
 
   it('names the var in every configuration error', () => {
     expect(() => readOAuthSettings({ ...withKv, OAUTH: 'maybe' }, 'key')).toThrow(/OAUTH must be "on" or "off"; got "maybe"/);
-    expect(() => readOAuthSettings({}, 'key')).toThrow(/OAUTH_KV/);
+    expect(() => readOAuthSettings({ OAUTH: 'on' }, 'key')).toThrow(/OAUTH=on needs the OAUTH_KV/);
     expect(() => readOAuthSettings({ ...withKv, OAUTH_ACCESS_TOKEN_TTL: '30' }, 'key')).toThrow(/OAUTH_ACCESS_TOKEN_TTL .* at least 60; got "30"/);
     expect(() => readOAuthSettings({ ...withKv, OAUTH_REFRESH_TOKEN_TTL: '1.5e9x' }, 'key')).toThrow(/OAUTH_REFRESH_TOKEN_TTL/);
     expect(() => readOAuthSettings({ ...withKv, OAUTH_KEY_ATTEMPTS: 'lots' }, 'key')).toThrow(/rate must look like/);

@@ -2,7 +2,7 @@
 // (metadata, /register, /token). One policy for all of them: only the exact origins in ALLOWED_ORIGINS get CORS
 // headers, whatever a handler (or @cloudflare/workers-oauth-provider, which reflects any Origin) put there.
 // No Access-Control-Allow-Credentials: bearer tokens are not ambient, and cookies must never cross origins.
-// The Host/Origin guard (src/protocol/host-guard.ts) still refuses every other origin before this runs.
+// The Host/Origin guard (src/pipeline/host-guard.ts) still refuses every other origin before this runs.
 
 /** Request headers a browser MCP client sends; 2026-07-28 clients add Mcp-Method and Mcp-Name (SEP-2243). */
 export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Mcp-Method', 'Mcp-Name', 'Last-Event-ID'];
