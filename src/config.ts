@@ -1,6 +1,7 @@
 // Worker configuration: the one Env type (wrangler vars, secrets and bindings) and the Config derived from it.
-// It imports only the limit defaults, so every folder can depend on it.
+// It imports only the limit defaults and the usage settings (both free of imports), so every folder can depend on it.
 import { LIMIT_DEFAULTS } from './limit-defaults.ts';
+import { readUsageConfig, type UsageConfig } from './usage/config.ts';
 
 export interface Env {
   UPSTREAM_URL?: string;
@@ -31,6 +32,14 @@ export interface Env {
   ADMIN_TOKEN?: string;
   /** Usage store (src/usage, docs/usage.md); absent = no metering. */
   USAGE?: D1Database;
+  /** "off" records no usage; /admin/usage and the CLI still read the store (default on). */
+  USAGE_METERING?: string;
+  /** Days of daily usage rows kept (default 90). */
+  USAGE_RETENTION_DAYS?: string;
+  /** Days of hourly usage rows kept (default 14). */
+  USAGE_HOURLY_RETENTION_DAYS?: string;
+  /** Milliseconds an isolate gathers calls before writing them in one batch (default 5000, at most 20000). */
+  USAGE_FLUSH_MS?: string;
 }
 
 export type CredentialMode = 'key' | 'passthrough' | 'gateway' | 'customer';
@@ -50,6 +59,8 @@ export interface Config {
   timeoutMs: number;
   maxResponseBytes: number;
   maxResultTokens: number;
+  /** Usage metering and retention (src/usage/config.ts). */
+  usage: UsageConfig;
 }
 
 export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultToolsets?: string[]): Config {
@@ -68,6 +79,7 @@ export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultTo
     timeoutMs: positiveInt(env.UPSTREAM_TIMEOUT_MS, LIMIT_DEFAULTS.timeoutMs),
     maxResponseBytes: positiveInt(env.MAX_RESPONSE_BYTES, LIMIT_DEFAULTS.maxResponseBytes),
     maxResultTokens: positiveInt(env.MAX_RESULT_TOKENS, LIMIT_DEFAULTS.maxResultTokens),
+    usage: readUsageConfig(env),
   };
 }
 

@@ -24,7 +24,8 @@ export interface Caller {
   secrets?: string[];
 }
 
-export type AuthOutcome = { ok: true; caller: Caller } | { ok: false; response: Response };
+/** A refusal; `rateLimitedKey` is the caller id of a known key its rate limit refused (the pipeline meters it). */
+export type AuthOutcome = { ok: true; caller: Caller } | { ok: false; response: Response; rateLimitedKey?: string };
 
 export interface AuthContext {
   /** Worker bindings and secrets (KEYS, KEY_RATE_LIMITER, UPSTREAM_TOKEN, CREDENTIAL_ENCRYPTION_KEY). */
@@ -98,7 +99,7 @@ export async function authenticate(request: Request, config: Config, ctx: AuthCo
     }
     if (decision && !decision.ok) {
       log('rate_limited', { key: record.id });
-      return { ok: false, response: tooManyRequests(record, decision) };
+      return rateLimited(record, decision);
     }
   }
 
@@ -185,6 +186,11 @@ export function refuse(request: Request, error: string, description: string): Au
   const detail = error === 'missing_token' ? '' : ` error="${error}", error_description="${description.replace(/"/g, "'")}",`;
   const challenge = `Bearer realm="mcp",${detail} resource_metadata="${resourceMetadataUrl(request)}"`;
   return { ok: false, response: jsonResponse(401, { error, error_description: description }, { 'www-authenticate': challenge }) };
+}
+
+/** The 429 refusal of a key over its rate, naming the key for usage metering. */
+export function rateLimited(record: KeyRecord, d: RateDecision): AuthOutcome {
+  return { ok: false, response: tooManyRequests(record, d), rateLimitedKey: `key:${record.id}` };
 }
 
 export function tooManyRequests(record: KeyRecord, d: RateDecision): Response {

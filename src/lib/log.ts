@@ -20,7 +20,14 @@ type LogEvent =
   | 'mcp_error'
   /** An unhandled error in a route (answered 500). */
   | 'http_error'
-  | 'tools_list_fast_path_disabled';
+  | 'tools_list_fast_path_disabled'
+  /** A usage flush could not write its batch; the cells wait for a later flush (src/usage, docs/usage.md). */
+  | 'usage_flush_failed'
+  /** Usage the metering had to drop (refused row, store down too long, memory full); counted in usage_loss. */
+  | 'usage_lost'
+  /** The hourly retention cleanup of the usage store ran (cron trigger). */
+  | 'usage_cleanup'
+  | 'usage_cleanup_failed';
 
 export function log(event: LogEvent, fields: Record<string, unknown> = {}): void {
   try {

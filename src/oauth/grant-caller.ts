@@ -2,7 +2,7 @@
 // the key record is read as for a static key (same cache, so a revoked or expired key stops every grant made from
 // it within the key-revocation bound of docs/keys.md), its rate limit and upstream credential apply unchanged,
 // and the scope is the key's own scope intersected with the narrowing chosen on the consent page.
-import { customerUpstream, operatorUpstream, refuse, tooManyRequests, type AuthContext, type AuthOutcome } from '../auth/bearer.ts';
+import { customerUpstream, operatorUpstream, rateLimited, refuse, type AuthContext, type AuthOutcome } from '../auth/bearer.ts';
 import type { KeyRecord } from '../auth/keys-core.ts';
 import { checkRate, type RateDecision } from '../auth/rate-limit.ts';
 import { lookupRecord, touchLastUsed } from '../auth/store.ts';
@@ -72,7 +72,7 @@ export async function callerFromGrant(request: Request, props: unknown, token: s
     }
     if (decision && !decision.ok) {
       log({ event: 'rate_limited', key: record.id });
-      return { ok: false, response: tooManyRequests(record, decision) };
+      return rateLimited(record, decision);
     }
   }
   const upstream = await customerUpstream(config, env, record);

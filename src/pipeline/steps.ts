@@ -12,6 +12,8 @@ import { readConfig, type Config, type Env } from '../config.ts';
 import { clientNameOf, inferProfile, PROFILE_IDS, profileById } from '../profiles/profiles.ts';
 import { serveMcp } from '../protocol/dispatch.ts';
 import type { EndpointMode } from '../tools/scope.ts';
+import { meterFor } from '../usage/isolate.ts';
+import { NO_TOOL } from '../usage/schema.ts';
 import { guardHostAndOrigin } from './host-guard.ts';
 import type { PipelineEnv } from './vars.ts';
 
@@ -85,7 +87,11 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step): (select: (c:
   /** Bearer authentication (src/auth/bearer.ts): 401 with WWW-Authenticate, 429, or c.var.caller. */
   const authenticateCaller: Step = async (c, next) => {
     const auth = await authenticate(c.req.raw, c.var.config, { env: c.env, waitUntil: waitUntilOf(c) });
-    if (!auth.ok) return auth.response;
+    if (!auth.ok) {
+      // A refusal comes before the body is read, so it is counted against the key with no tool.
+      if (auth.rateLimitedKey) meterFor(c.env ?? {}, c.var.config.usage, waitUntilOf(c))?.({ keyId: auth.rateLimitedKey, tool: NO_TOOL, outcome: 'rate_limited' });
+      return auth.response;
+    }
     c.set('caller', auth.caller);
     await next();
   };
@@ -114,7 +120,8 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step): (select: (c:
 
   const serve: Step = (c) => {
     const { catalogue, config, caller, slice, profile, mode, body } = c.var;
-    return serveMcp({ catalogue, config, caller, slice, profile, mode }, c.req.raw, body);
+    const meter = meterFor(c.env ?? {}, config.usage, waitUntilOf(c));
+    return serveMcp({ catalogue, config, caller, slice, profile, mode, ...(meter ? { meter } : {}) }, c.req.raw, body);
   };
 
   return (select) => [config, hostGuard, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, serve];

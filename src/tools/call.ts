@@ -1,14 +1,16 @@
 // Running one tool call for a request scope: the single path behind tools/call and discovery's call_tool.
 // Resolve the name within the scope, validate the arguments against the tool's inputSchema, call the upstream,
-// redact the caller's secrets, and log one tool_call line (outcome, latency, bytes).
+// redact the caller's secrets, log one tool_call line (outcome, latency, bytes) and count the call in the usage meter.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { redactSecrets } from '../auth/redact.ts';
 import type { CatalogueTool } from '../catalogue/types.ts';
 import { validate } from '../catalogue/validator.ts';
+import { utf8Length } from '../lib/bytes.ts';
 import { log } from '../lib/log.ts';
 import { errorResult } from '../lib/tool-result.ts';
 import { viewOf } from '../profiles/view.ts';
 import { executeTool, type CallRecord } from '../upstream/execute.ts';
+import { outcomeOf } from '../usage/schema.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
 import type { RequestScope } from './scope.ts';
 
@@ -39,14 +41,10 @@ export async function callTool(scope: RequestScope, name: string, args: Record<s
   if (!tool) throw new UnknownToolError(name);
   const started = Date.now();
   const { result, record } = await run(scope, tool, args);
-  log('tool_call', {
-    tool: tool.name,
-    caller: scope.caller.id,
-    ...record,
-    isError: result.isError === true,
-    latencyMs: Date.now() - started,
-    resultBytes: JSON.stringify(result).length,
-  });
+  const latencyMs = Date.now() - started;
+  const resultBytes = utf8Length(JSON.stringify(result));
+  log('tool_call', { tool: tool.name, caller: scope.caller.id, ...record, isError: result.isError === true, latencyMs, resultBytes });
+  scope.meter?.({ keyId: scope.caller.id, tool: tool.name, outcome: outcomeOf(record.outcome, record.status), latencyMs, resultBytes });
   return { tool, result };
 }
 

@@ -6,6 +6,7 @@ import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import type { Config } from '../config.ts';
 import type { Profile } from '../profiles/profiles.ts';
+import type { UsageMeter } from '../usage/isolate.ts';
 
 /** tools: the slice's own tools. discover: the three discovery meta-tools over the slice (src/discovery). */
 export type EndpointMode = 'tools' | 'discover';
@@ -20,4 +21,6 @@ export interface RequestScope {
   /** The client's rules for tool lists and results (src/profiles). */
   profile: Profile;
   mode: EndpointMode;
+  /** Where each tool call is counted (src/usage); absent when metering is off or unbound (and in the stdio server). */
+  meter?: UsageMeter;
 }

@@ -5,6 +5,7 @@
 // Failure model (docs/usage.md): a batch is retried; a batch the store refuses is split so only the refused rows are
 // dropped; while the store is unavailable the cells wait in memory (bounded) and later flushes back off; cells that
 // cannot be kept are counted as lost, logged, and added to usage_loss once the store takes writes again.
+import { log } from '../lib/log.ts';
 import { CellTable } from './cells.ts';
 import { addEvent, hourOf, mergeCell, type UsageCell, type UsageEvent } from './rows.ts';
 import { writeCells, writeLoss } from './writer.ts';
@@ -22,7 +23,6 @@ export interface AggregatorOptions {
   retryDelaysMs?: number[];
   /** Cells per batch (default 400: 800 rows, 21 statements). */
   cellsPerBatch?: number;
-  log?: (line: Record<string, unknown>) => void;
 }
 
 export interface UsageStats {
@@ -43,7 +43,12 @@ export interface UsageStats {
 
 /** Longest wait a flush may be scheduled with: waitUntil work is cut off 30 s after the response. */
 export const MAX_FLUSH_WAIT_MS = 20_000;
-const BACKOFF_MS = [5_000, 10_000, 20_000, 40_000, 60_000];
+/**
+ * Back-off after failed flushes, in flush delays (5, 10, 20, 40, 60 s at the default 5 s): a deployment that flushes
+ * often also notices a recovered store sooner. Never below 100 ms, so a zero delay cannot hammer a store that is down.
+ */
+const BACKOFF_STEPS = [1, 2, 4, 8, 12];
+const MIN_BACKOFF_MS = 100;
 
 export class UsageAggregator {
   db: D1Database | undefined;
@@ -52,7 +57,6 @@ export class UsageAggregator {
   private readonly maxAttempts: number;
   private readonly retryDelaysMs: number[];
   private readonly cellsPerBatch: number;
-  private readonly log: (line: Record<string, unknown>) => void;
 
   private cells = new CellTable();
   private pendingCalls = 0;
@@ -74,7 +78,6 @@ export class UsageAggregator {
     this.maxAttempts = opts.maxAttempts ?? 5;
     this.retryDelaysMs = opts.retryDelaysMs ?? [100, 500];
     this.cellsPerBatch = opts.cellsPerBatch ?? 400;
-    this.log = opts.log ?? ((line) => console.log(JSON.stringify(line)));
   }
 
   /**
@@ -82,9 +85,13 @@ export class UsageAggregator {
    * `waitUntil` is the request's ctx.waitUntil. Never throws, never waits.
    */
   track(e: UsageEvent, waitUntil?: (p: Promise<unknown>) => void): void {
-    const now = Date.now();
-    this.add(e, e.at ?? now);
-    this.flushSoon(waitUntil, now);
+    try {
+      const now = Date.now();
+      this.add(e, e.at ?? now);
+      this.flushSoon(waitUntil, now);
+    } catch {
+      /* metering must never fail a call (a waitUntil refused after the response, for one) */
+    }
   }
 
   /** Counts one metered request. Never throws. */
@@ -181,7 +188,7 @@ export class UsageAggregator {
     this.totals.failedFlushes++;
     this.noteError(error);
     this.failures++;
-    this.retryAt = Date.now() + BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length) - 1]!;
+    this.retryAt = Date.now() + Math.max(this.flushDelayMs, MIN_BACKOFF_MS) * BACKOFF_STEPS[Math.min(this.failures, BACKOFF_STEPS.length) - 1]!;
     let lostCalls = 0;
     let lostCells = 0;
     let kept = 0;
@@ -198,7 +205,7 @@ export class UsageAggregator {
       this.pendingCalls += c.calls;
       kept++;
     }
-    this.log({ event: 'usage_flush_failed', error, cells: cells.length, kept, retryInMs: this.retryAt - Date.now() });
+    log('usage_flush_failed', { error, cells: cells.length, kept, retryInMs: this.retryAt - Date.now() });
     if (lostCells) this.lose(lostCalls, lostCells, 'store_unavailable', error);
   }
 
@@ -215,7 +222,7 @@ export class UsageAggregator {
       if (this.memoryFullLoggedFor === hour) return;
       this.memoryFullLoggedFor = hour;
     }
-    this.log({ event: 'usage_lost', reason, calls, cells, ...(error ? { error } : {}) });
+    log('usage_lost', { reason, calls, cells, ...(error ? { error } : {}) });
   }
 
   private async reportLoss(db: D1Database): Promise<void> {
