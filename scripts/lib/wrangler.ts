@@ -2,6 +2,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { WranglerD1 } from '../keys/d1.ts';
 import { binDir, childEnv, freePort, isPortFree, repoRoot, spawnChild, StartError, waitForHttp, waitForLine } from './proc.ts';
 import type { Running } from './prism.ts';
 
@@ -21,6 +22,13 @@ export interface WranglerDevOptions {
   persistTo?: string;
   /** Startup timeout, ms (bundling plus the first request that loads the catalogue). */
   timeoutMs?: number;
+  /**
+   * Apply the USAGE database's migrations (migrations/) to the local state first, so usage is recorded from the
+   * first call and `npm run keys -- usage --local` reads it. Wrangler records which ran: a no-op the second time.
+   */
+  migrateUsage?: boolean;
+  /** Progress lines (the migration step). Without it a failed migration fails the start instead of warning. */
+  log?: (line: string) => void;
 }
 
 export interface RunningWorker extends Running {
@@ -45,6 +53,10 @@ export async function writeCatalogueConfig(dir: string, baseConfig = REPO_WRANGL
   for (const [k, v] of Object.entries(alias)) if (v.startsWith('.')) alias[k] = abs(v);
   alias['catalog-data'] = join(resolve(dir), 'catalog.txt');
   config.alias = alias;
+  // Migrations are found relative to the config, which now lives in `dir`.
+  if (Array.isArray(config.d1_databases)) {
+    config.d1_databases = (config.d1_databases as Array<Record<string, unknown>>).map((d) => ({ ...d, migrations_dir: abs(typeof d.migrations_dir === 'string' ? d.migrations_dir : 'migrations') }));
+  }
   config.rules = [{ type: 'Text', globs: ['**/*.txt'], fallthrough: false }];
   const path = join(dir, 'wrangler.json');
   await writeFile(path, JSON.stringify(config, null, 2) + '\n');
@@ -62,6 +74,22 @@ export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<R
   const cleanup = async () => {
     if (ownState) await rm(persistTo, { recursive: true, force: true });
   };
+  if (opts.migrateUsage) {
+    const d1 = new WranglerD1({ remote: false, persistTo, config: configPath });
+    const t = Date.now();
+    try {
+      await d1.applyMigrations();
+      opts.log?.(`usage store: migrations applied to ${persistTo} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    } catch (e) {
+      const problem = `usage store: migrations not applied (${(e as Error).message}); usage is not recorded until you run: ${d1.migrateHint()}`;
+      // With a log (npm start/serve) it is a warning: calls work without the tables, only metering fails (docs/usage.md).
+      if (opts.log) opts.log(problem);
+      else {
+        await cleanup();
+        throw new StartError(problem);
+      }
+    }
+  }
   const args = [
     'dev',
     '--config', configPath,

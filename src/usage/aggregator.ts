@@ -26,6 +26,7 @@ export interface AggregatorOptions {
 }
 
 export interface UsageStats {
+  /** Recorded, not yet written or lost: in memory or in a flush under way. */
   pending: { cells: number; calls: number };
   written: { cells: number; calls: number };
   /** D1 batches sent, retries and splits included. */
@@ -59,7 +60,10 @@ export class UsageAggregator {
   private readonly cellsPerBatch: number;
 
   private cells = new CellTable();
+  /** Calls recorded and not yet written or lost, whether in the table or in a flush under way. */
   private pendingCalls = 0;
+  /** Cells a flush has taken from the table and not yet settled. */
+  private inFlightCells = 0;
   private scheduledAt: number | undefined;
   private scheduledWait = 0;
   private retryAt = 0;
@@ -144,9 +148,10 @@ export class UsageAggregator {
     if (this.cells.size === 0 && this.unreported.size === 0) return;
     const cells = this.cells.values();
     this.cells = new CellTable();
-    this.pendingCalls = 0;
+    this.inFlightCells += cells.length;
     const db = this.db;
     if (!db) {
+      this.inFlightCells -= cells.length;
       this.keepOrLose(cells, 'no USAGE binding');
       return;
     }
@@ -171,9 +176,12 @@ export class UsageAggregator {
         const calls = r.refused.reduce((n, c) => n + c.calls, 0);
         this.lose(calls, r.refused.length, 'refused', r.error);
       }
+      for (const c of [...r.written, ...r.refused]) this.pendingCalls -= c.calls;
+      this.inFlightCells -= r.written.length + r.refused.length;
       unavailable = r.unavailable;
     }
     if (unavailable.length) {
+      this.inFlightCells -= unavailable.length;
       this.keepOrLose(unavailable, firstError ?? 'store unavailable');
       return;
     }
@@ -198,11 +206,11 @@ export class UsageAggregator {
       if (c.attempts >= this.maxAttempts || (!now && this.cells.size >= this.maxCells)) {
         lostCalls += c.calls;
         lostCells++;
+        this.pendingCalls -= c.calls;
         continue;
       }
       if (now) mergeCell(now, c);
       else this.cells.put(c);
-      this.pendingCalls += c.calls;
       kept++;
     }
     log('usage_flush_failed', { error, cells: cells.length, kept, retryInMs: this.retryAt - Date.now() });
@@ -250,7 +258,7 @@ export class UsageAggregator {
     }
     const t = this.totals;
     return {
-      pending: { cells: this.cells.size, calls: this.pendingCalls },
+      pending: { cells: this.cells.size + this.inFlightCells, calls: this.pendingCalls },
       written: { cells: t.cells, calls: t.calls },
       batchesSent: t.batches,
       failedFlushes: t.failedFlushes,

@@ -1,33 +1,19 @@
 // Keys made with `npm run keys -- … --local` work against a real `wrangler dev` sharing the same state directory:
 // scope, read-only, rate limit, revoke (picked up within KEY_CACHE_TTL_SECONDS), last-used day, and the
 // per-customer upstream credential encrypted by the CLI and decrypted by the Worker.
-import { spawn } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binDir, childEnv, repoRoot } from '../../scripts/lib/proc.ts';
 import { startWranglerDev, type RunningWorker } from '../../scripts/lib/wrangler.ts';
 import { startUpstream } from '../support/upstream-server.ts';
-import { connectV1, connectV2 } from './helpers.ts';
+import { connectV1, connectV2, keysCli } from './helpers.ts';
 
 const ENCRYPTION_SECRET = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64');
 const CUSTOMER_CREDENTIAL = 'cust-e2e-credential-7d1f0a';
 
-function keys(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(binDir, 'node'), [join(repoRoot, 'scripts', 'keys.ts'), ...args], { cwd: repoRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
-
 async function create(state: string, ...args: string[]): Promise<{ key: string; id: string; stdout: string }> {
-  const out = await keys(['create', '--persist-to', state, ...args], { CUSTOMER_CRED: CUSTOMER_CREDENTIAL, CREDENTIAL_ENCRYPTION_KEY: ENCRYPTION_SECRET });
+  const out = await keysCli(['create', '--persist-to', state, ...args], { CUSTOMER_CRED: CUSTOMER_CREDENTIAL, CREDENTIAL_ENCRYPTION_KEY: ENCRYPTION_SECRET });
   expect(out.stderr).toBe('');
   expect(out.code).toBe(0);
   const key = /^key: (mcp_test_[A-Za-z0-9]{40})$/m.exec(out.stdout)?.[1];
@@ -69,7 +55,7 @@ describe('keys CLI against wrangler dev', () => {
     doomed = await create(state, '--name', 'Doomed Co');
     revokedBefore = await create(state, '--name', 'Gone Co');
     withCredential = await create(state, '--name', 'Cred Co', '--toolsets', 'meta', '--upstream-credential-env', 'CUSTOMER_CRED');
-    const revoked = await keys(['revoke', revokedBefore.id, '--persist-to', state]);
+    const revoked = await keysCli(['revoke', revokedBefore.id, '--persist-to', state]);
     expect(revoked.code).toBe(0);
     const common = { UPSTREAM_URL: upstream.url, KEY_CACHE_TTL_SECONDS: '1' };
     // Two workerd processes opening one SQLite-backed state dir at once can fail with SQLITE_BUSY at start-up,
@@ -124,7 +110,7 @@ describe('keys CLI against wrangler dev', () => {
 
   it('a key revoked with the CLI while wrangler dev runs is refused within the cache TTL', async () => {
     expect((await rpc(worker!.endpoint, doomed.key, initialize)).status).toBe(200);
-    const out = await keys(['revoke', doomed.id.slice(0, 8), '--persist-to', state]);
+    const out = await keysCli(['revoke', doomed.id.slice(0, 8), '--persist-to', state]);
     expect(out.code).toBe(0);
     expect(out.stdout).toContain(`revoked ${doomed.id}`);
     await new Promise((r) => setTimeout(r, 1200));
@@ -143,7 +129,7 @@ describe('keys CLI against wrangler dev', () => {
   });
 
   it('list shows ids, status and the last-used day, never a key; logs never contain a key', async () => {
-    const out = await keys(['list', '--all', '--json', '--persist-to', state]);
+    const out = await keysCli(['list', '--all', '--json', '--persist-to', state]);
     expect(out.code).toBe(0);
     const rows = JSON.parse(out.stdout) as Array<{ id: string; status: string; lastUsed?: string }>;
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -151,7 +137,7 @@ describe('keys CLI against wrangler dev', () => {
     expect(byId.get(doomed.id)?.status).toBe('revoked');
     expect(byId.get(scoped.id)?.status).toBe('active');
     expect(byId.get(scoped.id)?.lastUsed).toBe(new Date().toISOString().slice(0, 10));
-    const table = await keys(['list', '--persist-to', state]);
+    const table = await keysCli(['list', '--persist-to', state]);
     for (const k of [scoped, limited, doomed, revokedBefore, withCredential]) {
       expect(out.stdout + table.stdout).not.toContain(k.key);
       expect(worker!.child.tail() + customerWorker!.child.tail()).not.toContain(k.key);

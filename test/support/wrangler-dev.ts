@@ -21,6 +21,13 @@ export interface WranglerDevOptions {
   /** More worker vars (ALLOWED_HOSTS, DEFAULT_TOOLSETS, …). */
   vars?: Record<string, string>;
   port?: number;
+  /**
+   * Meter usage into a migrated local D1 (as `npm start` does). Off by default: USAGE_METERING=off, so the other
+   * suites neither wait for a migration nor log flushes into a store without tables.
+   */
+  usage?: boolean;
+  /** Local state directory (keys, usage); a fresh temp dir, removed on stop, when omitted. */
+  persistTo?: string;
 }
 
 export interface WranglerDev {
@@ -47,11 +54,11 @@ export async function startWorker(opts: WranglerDevOptions): Promise<WranglerDev
   }
   const apiKey = opts.apiKey ?? E2E_KEY;
   const mode = opts.credentialMode ?? 'key';
-  const vars: Record<string, string> = { ...opts.vars, UPSTREAM_URL: opts.upstream, CREDENTIAL_MODE: mode };
+  const vars: Record<string, string> = { ...(opts.usage ? {} : { USAGE_METERING: 'off' }), ...opts.vars, UPSTREAM_URL: opts.upstream, CREDENTIAL_MODE: mode };
   if (mode === 'key') vars.API_KEY = apiKey;
   let running;
   try {
-    running = await startWranglerDev({ port: opts.port, catalogueDir: dir, vars });
+    running = await startWranglerDev({ port: opts.port, catalogueDir: dir, vars, migrateUsage: opts.usage === true, ...(opts.persistTo ? { persistTo: opts.persistTo } : {}) });
   } catch (err) {
     if (ownDir) await rm(ownDir, { recursive: true, force: true });
     throw err;

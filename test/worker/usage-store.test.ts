@@ -95,6 +95,22 @@ describe('flush', () => {
   });
 });
 
+describe('stats', () => {
+  it('calls in a flush under way stay pending until written, so pending + written + lost always adds up', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = { prepare: (sql: string) => db.prepare(sql), batch: async (st: D1PreparedStatement[]) => (await gate, db.batch(st)) } as unknown as D1Database;
+    const agg = new UsageAggregator({ db: slow, ...quiet });
+    for (let i = 0; i < 3; i++) agg.record({ keyId: 'key:k1', tool: 't', outcome: 'ok', latencyMs: 1, at: T0 });
+    const flushing = agg.flush();
+    agg.record({ keyId: 'key:k1', tool: 'u', outcome: 'ok', latencyMs: 1, at: T0 });
+    expect(agg.stats()).toMatchObject({ pending: { cells: 2, calls: 4 }, written: { calls: 0 } });
+    release();
+    await flushing;
+    expect(agg.stats()).toMatchObject({ pending: { cells: 1, calls: 1 }, written: { cells: 1, calls: 3 } });
+  });
+});
+
 describe('failures', () => {
   it('retries a batch that failed before reaching the store', async () => {
     const counted = countingDb(db, (n) => (n === 1 ? 'before' : undefined));
