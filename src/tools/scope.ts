@@ -1,6 +1,6 @@
 // The request scope: everything one MCP request may see and use, decided by the pipeline (src/pipeline) before
-// any tool runs. The stdio server builds one per process. Plain data apart from the catalogue, so a scope can be
-// rebuilt elsewhere from a caller, a slice spec and a profile id.
+// any tool runs. The stdio server builds one per process. Plain data apart from the catalogue and the usage meter,
+// so a scope can be rebuilt elsewhere from a caller, a slice spec, a profile id and `meterFor` (src/usage/isolate.ts).
 import type { Caller } from '../auth/bearer.ts';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
