@@ -1,6 +1,7 @@
 // Worker configuration: the one Env type (wrangler vars, secrets and bindings) and the Config derived from it.
-// It imports only the limit defaults, so every folder can depend on it.
+// It imports only the limit defaults and the usage settings (both free of imports), so every folder can depend on it.
 import { LIMIT_DEFAULTS, positiveInt, readCodeLimits, type CodeLimits } from './limit-defaults.ts';
+import { readUsageConfig, type UsageConfig } from './usage/config.ts';
 
 export interface Env {
   UPSTREAM_URL?: string;
@@ -71,6 +72,14 @@ export interface Env {
   OAUTH_KEY_ATTEMPTS?: string;
   /** Browser origins allowed to call /mcp and the OAuth endpoints, comma separated (src/pipeline/cors.ts). */
   ALLOWED_ORIGINS?: string;
+  /** "off" records no usage; /admin/usage and the CLI still read the store (default on). */
+  USAGE_METERING?: string;
+  /** Days of daily usage rows kept (default 90). */
+  USAGE_RETENTION_DAYS?: string;
+  /** Days of hourly usage rows kept (default 14). */
+  USAGE_HOURLY_RETENTION_DAYS?: string;
+  /** Milliseconds an isolate gathers calls before writing them in one batch (default 5000, at most 20000). */
+  USAGE_FLUSH_MS?: string;
 }
 
 export type CredentialMode = 'key' | 'passthrough' | 'gateway' | 'customer';
@@ -96,6 +105,8 @@ export interface Config {
   compactResults: boolean;
   /** Code mode's per-execute limits (CODE_* vars and MAX_RESULT_TOKENS). */
   code: CodeLimits;
+  /** Usage metering and retention (src/usage/config.ts). */
+  usage: UsageConfig;
 }
 
 export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultToolsets?: string[]): Config {
@@ -117,6 +128,7 @@ export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultTo
     sessionSecret: env.SESSION_SECRET || undefined,
     compactResults: !/^(off|false|0|no)$/i.test((env.COMPACT_RESULTS ?? '').trim()),
     code: readCodeLimits(env),
+    usage: readUsageConfig(env),
   };
 }
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { binDir, childEnv, freePort, repoRoot, spawnChild, waitForHttp, waitForLine, type Child } from '../lib/proc.ts';
 import { sha256Hex } from '../../src/lib/bytes.ts';
+import { WranglerD1 } from '../keys/d1.ts';
 import { writeCatalogueConfig } from '../lib/wrangler.ts';
 
 export interface Server {
@@ -52,6 +53,8 @@ export async function startBenchWorker(vars: Record<string, string>, catalogueFi
   const serveConfig = { ...config, main: join(outdir, 'worker.js'), no_bundle: true, rules: [{ type: 'ESModule', globs: ['**/*.js'] }] };
   delete (serveConfig as Record<string, unknown>).alias;
   await writeFile(configPath, JSON.stringify(serveConfig, null, 2));
+  // Metering is on by default: give it its tables, so the flushes it makes in waitUntil succeed as in production.
+  await new WranglerD1({ remote: false, persistTo: join(dir, 'state'), config: configPath }).applyMigrations();
   const port = await freePort();
   const args = [
     'dev', '--config', configPath, '--local', '--ip', '127.0.0.1', '--port', String(port),

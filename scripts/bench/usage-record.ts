@@ -43,15 +43,15 @@ nsPerOp('reference: JSON.stringify of a tool_call log line', () => {
   };
 });
 nsPerOp('record(): one key, one tool (hot cell)', () => {
-  const agg = new UsageAggregator({ log: noWait });
+  const agg = new UsageAggregator();
   return (i) => agg.record({ keyId: 'key:0123456789ab', tool: 'repos_get', outcome: 'ok', latencyMs: 5 + (i % 997), resultBytes: 1200 });
 });
 nsPerOp('record(): 200 keys x 50 tools (10,000 cells)', () => {
-  const agg = new UsageAggregator({ log: noWait });
+  const agg = new UsageAggregator();
   return (i) => agg.record(event(i));
 });
 nsPerOp('track() (record + flushSoon), a flush already scheduled', () => {
-  const agg = new UsageAggregator({ log: noWait, flushDelayMs: 20_000 });
+  const agg = new UsageAggregator({ flushDelayMs: 20_000 });
   return (i) => agg.track(event(i), noWait);
 });
 nsPerOp('reference: one Date.now()', () => {
@@ -62,6 +62,6 @@ nsPerOp('reference: one Date.now()', () => {
   };
 });
 nsPerOp('record(), memory full (store down long: counted as lost)', () => {
-  const agg = new UsageAggregator({ log: noWait, maxCells: 10 });
+  const agg = new UsageAggregator({ maxCells: 10 });
   return (i) => agg.record(event(i));
 });

@@ -7,6 +7,9 @@
 //   /__bench/prebaked/<mcp path> The tools/list ceiling: the first request is answered by the real app
 //                                (path without the /__bench/prebaked prefix) and its body bytes are
 //                                kept; every later request with the same path and body gets those bytes.
+//   /__bench/usage-on/<mcp path>, /__bench/usage-off/<mcp path>
+//                                The real app with USAGE_METERING forced on or off, so one run compares both
+//                                in the same isolate. Both sides pay the same re-wrapped Request and env.
 import app from '../../src/index.ts';
 import type { Env } from '../../src/config.ts';
 
@@ -16,6 +19,14 @@ const PASSTHROUGH = '/__bench/passthrough/';
 const PREBAKED = '/__bench/prebaked/';
 // Module scope on purpose: it is the only state a Worker keeps between requests (one local isolate serves the bench).
 const prebaked = new Map<string, { body: ArrayBuffer; type: string }>();
+const METERING = { '/__bench/usage-on/': 'on', '/__bench/usage-off/': 'off' } as const;
+// One derived env per (env, setting), so the app's per-env Config cache works as in production.
+const meteringEnvs = new WeakMap<Env, Record<string, Env>>();
+function withMetering(env: Env, setting: 'on' | 'off'): Env {
+  let byValue = meteringEnvs.get(env);
+  if (!byValue) meteringEnvs.set(env, (byValue = {}));
+  return (byValue[setting] ??= { ...env, USAGE_METERING: setting });
+}
 
 export default {
   async fetch(request: Request, env: Env, ctx: Parameters<typeof app.fetch>[2]): Promise<Response> {
@@ -42,6 +53,11 @@ export default {
         prebaked.set(key, hit);
       }
       return new Response(hit.body, { headers: { 'content-type': hit.type } });
+    }
+    for (const [prefix, setting] of Object.entries(METERING)) {
+      if (!url.pathname.startsWith(prefix)) continue;
+      const inner = new Request(new URL(`/${url.pathname.slice(prefix.length)}${url.search}`, url), request);
+      return app.fetch(inner, withMetering(env, setting), ctx);
     }
     return app.fetch(request, env, ctx);
   },

@@ -94,7 +94,8 @@ export async function serve(opts: ServeOptions): Promise<void> {
     // Local state in wrangler's default place (or MCP_PERSIST_TO), so keys made with `npm run keys -- create --local`
     // (and other `wrangler kv --local` writes) are seen here; see docs/keys.md.
     const persistTo = process.env.MCP_PERSIST_TO || join(repoRoot, '.wrangler', 'state');
-    const worker = await startWranglerDev({ port: opts.port, vars, catalogueDir: opts.catalogueDir, persistTo });
+    // The usage tables too, so `npm run keys -- usage --local` reads what this server records (docs/usage.md).
+    const worker = await startWranglerDev({ port: opts.port, vars, catalogueDir: opts.catalogueDir, persistTo, migrateUsage: true, log });
     running.push(worker);
     log(`wrangler dev ready in ${(worker.startMs / 1000).toFixed(1)} s`);
 

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { WranglerD1 } from '../keys/d1.ts';
 import { binDir, childEnv, freePort, isPortFree, repoRoot, spawnChild, StartError, waitForHttp, waitForLine } from './proc.ts';
 import type { Running } from './prism.ts';
 
@@ -26,6 +27,13 @@ export interface WranglerDevOptions {
   logLevel?: 'info' | 'log';
   /** Extra environment for wrangler itself, e.g. NODE_EXTRA_CA_CERTS (which workerd's outbound TLS then trusts). */
   env?: Record<string, string>;
+  /**
+   * Apply the USAGE database's migrations (migrations/) to the local state first, so usage is recorded from the
+   * first call and `npm run keys -- usage --local` reads it. Wrangler records which ran: a no-op the second time.
+   */
+  migrateUsage?: boolean;
+  /** Progress lines (the migration step). Without it a failed migration fails the start instead of warning. */
+  log?: (line: string) => void;
 }
 
 export interface RunningWorker extends Running {
@@ -52,6 +60,10 @@ export async function writeCatalogueConfig(dir: string, baseConfig = REPO_WRANGL
   alias['catalog-data'] = join(resolve(dir), 'catalog.txt');
   alias['declarations-data'] = await ensureDeclarations(resolve(dir));
   config.alias = alias;
+  // Migrations are found relative to the config, which now lives in `dir`.
+  if (Array.isArray(config.d1_databases)) {
+    config.d1_databases = (config.d1_databases as Array<Record<string, unknown>>).map((d) => ({ ...d, migrations_dir: abs(typeof d.migrations_dir === 'string' ? d.migrations_dir : 'migrations') }));
+  }
   config.rules = [{ type: 'Text', globs: ['**/*.txt'], fallthrough: false }];
   const path = join(dir, 'wrangler.json');
   await writeFile(path, JSON.stringify(config, null, 2) + '\n');
@@ -80,6 +92,22 @@ export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<R
   const cleanup = async () => {
     if (ownState) await rm(persistTo, { recursive: true, force: true });
   };
+  if (opts.migrateUsage) {
+    const d1 = new WranglerD1({ remote: false, persistTo, config: configPath });
+    const t = Date.now();
+    try {
+      await d1.applyMigrations();
+      opts.log?.(`usage store: migrations applied to ${persistTo} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    } catch (e) {
+      const problem = `usage store: migrations not applied (${(e as Error).message}); usage is not recorded until you run: ${d1.migrateHint()}`;
+      // With a log (npm start/serve) it is a warning: calls work without the tables, only metering fails (docs/usage.md).
+      if (opts.log) opts.log(problem);
+      else {
+        await cleanup();
+        throw new StartError(problem);
+      }
+    }
+  }
   const args = [
     'dev',
     '--config', configPath,

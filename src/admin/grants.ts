@@ -8,7 +8,7 @@ import type { Context, Handler } from 'hono';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { authorizationServers } from '../oauth/authorization-server.ts';
 import type { PipelineEnv } from '../pipeline/vars.ts';
-import { isAdmin } from './routes.ts';
+import { refuseNonAdmin } from './guard.ts';
 
 const KEY_ID = /^(?:[0-9a-f]{12}|operator-[0-9a-f]{8})$/;
 
@@ -18,10 +18,8 @@ export function grantAdminHandlers(loaded: LoadedCatalogue): { list: Handler<Pip
   /** The library helpers once the caller is the operator and names a key; otherwise the answer to send. */
   const prepare = async (c: Context<PipelineEnv>): Promise<{ api: OAuthHelpers; key: string } | Response> => {
     const env = c.env ?? {};
-    if (!(await isAdmin(c.req.raw, env.ADMIN_TOKEN))) {
-      const message = env.ADMIN_TOKEN ? 'Send Authorization: Bearer <ADMIN_TOKEN>.' : 'Admin routes are disabled: set the ADMIN_TOKEN secret.';
-      return c.json({ error: 'unauthorized', message }, 401, { 'www-authenticate': 'Bearer realm="admin"' });
-    }
+    const refused = await refuseNonAdmin(c, env);
+    if (refused) return refused;
     const key = c.req.query('key') ?? '';
     if (!KEY_ID.test(key)) return c.json({ error: 'invalid_key_id', message: 'Name the key as ?key=<12-hex key id> (npm run keys -- list), or ?key=operator-<8 hex> for API_KEY.' }, 400);
     const server = servers.for(new URL(c.req.url).origin, c.var.oauth);

@@ -1,40 +1,29 @@
-// Operator routes. GET /admin/schema-health: per-tool counts of upstream responses that failed the tool's
-// own outputSchema (counted in src/upstream/execute.ts), and the runtime drop list as this isolate sees it,
-// automatic drops (reason "auto") included.
-// Auth: `Authorization: Bearer <ADMIN_TOKEN>` (a secret: `wrangler secret put ADMIN_TOKEN`); anything else is 401,
-// including every request when ADMIN_TOKEN is not set.
-// The counts live in isolate memory: they cover the isolate that answered, since it started. For fleet-wide
-// numbers, use the `tool_call` log lines with outcome schema_mismatch.
+// Operator routes, behind the ADMIN_TOKEN bearer (guard.ts). GET /admin/schema-health: per-tool counts of upstream
+// responses that failed the tool's own outputSchema (counted in src/upstream/execute.ts), and the runtime drop list
+// as this isolate sees it, automatic drops (reason "auto") included. GET /admin/usage: usage-route.ts.
+// The mismatch counts live in isolate memory: they cover the isolate that answered, since it started. For
+// fleet-wide numbers, use the `tool_call` log lines with outcome schema_mismatch.
 import type { Hono } from 'hono';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { AUTO_REASON, DROPS_KEY } from '../catalogue/schema-drop-list.ts';
 import { applyDrops, currentDrops, dropsTtlMs } from '../catalogue/schema-drops.ts';
 import { autoDropSettings } from '../catalogue/schema-mismatch-window.ts';
 import type { Env } from '../config.ts';
-import { sha256, timingSafeEqual } from '../lib/bytes.ts';
 import type { PipelineEnv } from '../pipeline/vars.ts';
 import { schemaMismatchCounts } from '../upstream/execute.ts';
+import { refuseNonAdmin } from './guard.ts';
+import { usageRoute } from './usage-route.ts';
 
 // Set on the first admin request (Date is frozen at 0 in a Worker's global scope).
 let startedAt: string | undefined;
 
-/** Compares the bearer with ADMIN_TOKEN through their digests, in constant time. */
-export async function isAdmin(req: Request, token: string | undefined): Promise<boolean> {
-  if (!token) return false;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '');
-  if (!m) return false;
-  const [a, b] = await Promise.all([sha256(m[1]!), sha256(token)]);
-  return timingSafeEqual(a, b);
-}
-
 export function registerAdmin(app: Hono<PipelineEnv>, loaded: LoadedCatalogue): void {
+  app.get('/admin/usage', usageRoute);
   app.get('/admin/schema-health', async (c) => {
     startedAt ??= new Date().toISOString();
     const env: Env = c.env ?? {};
-    if (!(await isAdmin(c.req.raw, env.ADMIN_TOKEN))) {
-      const message = env.ADMIN_TOKEN ? 'Send Authorization: Bearer <ADMIN_TOKEN>.' : 'Admin routes are disabled: set the ADMIN_TOKEN secret.';
-      return c.json({ error: 'unauthorized', message }, 401, { 'www-authenticate': 'Bearer realm="admin"' });
-    }
+    const refused = await refuseNonAdmin(c, env);
+    if (refused) return refused;
     const state = await currentDrops(loaded, env);
     const view = applyDrops(loaded, state.list);
     const all = c.req.query('all') === '1' || c.req.query('all') === 'true';

@@ -26,7 +26,8 @@ export interface Caller {
   rate?: { key: string; rate: Rate };
 }
 
-export type AuthOutcome = { ok: true; caller: Caller } | { ok: false; response: Response };
+/** A refusal; `rateLimitedKey` is the caller id of a known key its rate limit refused (the pipeline meters it). */
+export type AuthOutcome = { ok: true; caller: Caller } | { ok: false; response: Response; rateLimitedKey?: string };
 
 export interface AuthContext {
   /** Worker bindings and secrets (KEYS, KEY_RATE_LIMITER, UPSTREAM_TOKEN, CREDENTIAL_ENCRYPTION_KEY). */
@@ -87,7 +88,7 @@ export async function authenticate(request: Request, config: Config, ctx: AuthCo
   }
 
   const limited = await enforceRate(record, env);
-  if (limited) return { ok: false, response: limited };
+  if (limited) return limited;
 
   const upstream = await customerUpstream(config, env, record);
   if (!upstream.ok) return upstream;
@@ -107,11 +108,11 @@ export function recordScope(record: KeyRecord): SliceSpec {
   return scope;
 }
 
-/** The key's own rate limit (one Durable Object per key, src/auth/rate-limit.ts): a 429 once it is used up. Fails open. */
-export async function enforceRate(record: KeyRecord, env: Env): Promise<Response | undefined> {
+/** The key's own rate limit (one Durable Object per key, src/auth/rate-limit.ts): a 429 refusal once it is used up. Fails open. */
+export async function enforceRate(record: KeyRecord, env: Env): Promise<AuthOutcome | undefined> {
   if (!record.rate) return undefined;
   const decision = await countRequest(env.KEY_RATE_LIMITER, record.id, record.rate);
-  return decision && !decision.ok ? tooManyRequests(record, decision) : undefined;
+  return decision && !decision.ok ? rateLimited(record, decision) : undefined;
 }
 
 function resourceMetadataUrl(request: Request): string {
@@ -186,6 +187,11 @@ export function refuse(request: Request, error: string, description: string): Au
   const detail = error === 'missing_token' ? '' : ` error="${error}", error_description="${description.replace(/"/g, "'")}",`;
   const challenge = `Bearer realm="mcp",${detail} resource_metadata="${resourceMetadataUrl(request)}"`;
   return { ok: false, response: jsonResponse(401, { error, error_description: description }, { 'www-authenticate': challenge }) };
+}
+
+/** The 429 refusal of a key over its rate, naming the key for usage metering. */
+export function rateLimited(record: KeyRecord, d: RateDecision): AuthOutcome {
+  return { ok: false, response: tooManyRequests(record, d), rateLimitedKey: `key:${record.id}` };
 }
 
 function tooManyRequests(record: KeyRecord, d: RateDecision): Response {

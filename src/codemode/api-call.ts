@@ -6,14 +6,14 @@ import { callTool, resolveTool } from '../tools/call.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import { replyFromResult, type ToolCall } from './api-reply.ts';
 
-/** Counts one api call against the caller's rate limit: undefined when allowed, else the refusal text. */
-export type ChargeCall = () => Promise<string | undefined>;
+/** Counts one api call of `tool` against the caller's rate limit: undefined when allowed, else the refusal text. */
+export type ChargeCall = (tool: string) => Promise<string | undefined>;
 
 export function apiCaller(scope: RequestScope, charge: ChargeCall): ToolCall {
   return async (name, args) => {
     const tool = resolveTool(scope, name);
     if (!tool) return { ok: false, error: notCallable(scope, name) };
-    const refused = await charge();
+    const refused = await charge(tool.name);
     // Over the rate limit: the whole execute fails, as the HTTP request would have (429).
     if (refused) return { ok: false, limit: true, error: refused };
     const { result } = await callTool(scope, tool.name, args);

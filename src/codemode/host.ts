@@ -3,10 +3,10 @@
 // carries (src/tools/scope.ts). Worker-only: the stdio server never imports it.
 import { exports } from 'cloudflare:workers';
 import { countRequest } from '../auth/rate-limit.ts';
-import type { Caller } from '../auth/bearer.ts';
 import type { Env } from '../config.ts';
 import { log } from '../lib/log.ts';
-import type { CodeModeHost } from '../tools/scope.ts';
+import type { CodeModeHost, RequestScope } from '../tools/scope.ts';
+import type { UsageEvent } from '../usage/rows.ts';
 import { apiCaller, type ChargeCall } from './api-call.ts';
 import { executeCode } from './execute.ts';
 import { executeResult } from './format.ts';
@@ -27,14 +27,23 @@ export function codeModeHost(env: Env, declarations: string): CodeModeHost | und
   host = {
     declarations,
     async execute(program, scope) {
-      const outcome = await executeCode(program, {
-        loader,
-        apiEntrypoint,
-        call: apiCaller(scope, rateCharge(env, scope.caller)),
-        limits: scope.config.code,
-        log: (fields) => log('codemode_execute', { caller: scope.caller.id, ...fields }),
-      });
-      return executeResult(outcome, program);
+      // Api calls run inside the sandbox's RPC calls back into this Worker, and a usage flush scheduled there (a
+      // timer) would die with that call and hold the request's waitUntil open. Their usage is gathered here and
+      // handed to the request's meter once the execute is back in the request that made it.
+      const metered: UsageEvent[] = [];
+      const runScope: RequestScope = scope.meter ? { ...scope, meter: (e) => void metered.push({ at: Date.now(), ...e }) } : scope;
+      try {
+        const outcome = await executeCode(program, {
+          loader,
+          apiEntrypoint,
+          call: apiCaller(runScope, rateCharge(env, runScope)),
+          limits: scope.config.code,
+          log: (fields) => log('codemode_execute', { caller: scope.caller.id, ...fields }),
+        });
+        return executeResult(outcome, program);
+      } finally {
+        for (const e of metered) scope.meter?.(e);
+      }
     },
   };
   hosts.set(env, host);
@@ -45,12 +54,15 @@ export function codeModeHost(env: Env, declarations: string): CodeModeHost | und
  * Every api call counts as one request against the key's rate limit, on top of the HTTP request that carried the
  * execute: the limit bounds what a key makes the upstream do, and one execute may make up to CODE_MAX_CALLS calls.
  */
-function rateCharge(env: Env, caller: Caller): ChargeCall {
-  return async () => {
+function rateCharge(env: Env, scope: RequestScope): ChargeCall {
+  const { caller } = scope;
+  return async (tool) => {
     if (!caller.rate) return undefined;
     const { key, rate } = caller.rate;
     const decision = await countRequest(env.KEY_RATE_LIMITER, key, rate);
     if (!decision || decision.ok) return undefined;
+    // Metered like the HTTP refusal of the same key (src/usage), with the tool it was for.
+    scope.meter?.({ keyId: caller.id, tool, outcome: 'rate_limited' });
     return `Rate limit: this key allows ${decision.limit} requests per ${rate.period}, and each api call counts as one. Retry after ${decision.resetSeconds} s.`;
   };
 }

@@ -18,6 +18,14 @@ export function fromHex(s: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+const encoder = new TextEncoder();
+
+/** UTF-8 size of a string. Most JSON is ASCII, where a regex scan is cheaper than encoding a copy. */
+export function utf8Length(s: string): number {
+  return NON_ASCII.test(s) ? encoder.encode(s).byteLength : s.length;
+}
+
 export async function sha256(data: string | Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
   const input = typeof data === 'string' ? new TextEncoder().encode(data) : data;
   return new Uint8Array(await crypto.subtle.digest('SHA-256', input as Uint8Array<ArrayBuffer>));

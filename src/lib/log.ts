@@ -36,7 +36,14 @@ type LogEvent =
   /** The OAuth library refused a request (token, registration, authorization); code and reason, never a value. */
   | 'oauth_error'
   /** The consent page's per-IP key attempt limiter could not be reached; key checks wait (fail closed). */
-  | 'consent_limiter_error';
+  | 'consent_limiter_error'
+  /** A usage flush could not write its batch; the cells wait for a later flush (src/usage, docs/usage.md). */
+  | 'usage_flush_failed'
+  /** Usage the metering had to drop (refused row, store down too long, memory full); counted in usage_loss. */
+  | 'usage_lost'
+  /** The hourly retention cleanup of the usage store ran (cron trigger). */
+  | 'usage_cleanup'
+  | 'usage_cleanup_failed';
 
 export function log(event: LogEvent, fields: Record<string, unknown> = {}): void {
   try {

@@ -54,7 +54,7 @@ export async function callerFromGrant(request: Request, props: unknown, token: s
   }
 
   const limited = await enforceRate(record, env);
-  if (limited) return { ok: false, response: limited };
+  if (limited) return limited;
   const upstream = await customerUpstream(config, env, record);
   if (!upstream.ok) return upstream;
   touchLastUsed(env.KEYS!, record.hash, new Date().toISOString().slice(0, 10), ctx.waitUntil ?? ((p) => void p));

@@ -20,6 +20,8 @@ import { issueSessionId, profileFromSessionId } from '../profiles/session-id.ts'
 import { serveMcp } from '../protocol/dispatch.ts';
 import { URL_MODES, type EndpointMode, type RequestScope } from '../tools/scope.ts';
 import { parseAllowedOrigins, preflightResponse, withCors } from './cors.ts';
+import { meterFor } from '../usage/isolate.ts';
+import { NO_TOOL } from '../usage/schema.ts';
 import { guardHostAndOrigin } from './host-guard.ts';
 import type { PipelineEnv } from './vars.ts';
 
@@ -129,7 +131,11 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations 
    */
   const authenticateCaller: Step = async (c, next) => {
     const auth = await authenticateBearerOrToken(c.req.raw, { config: c.var.config, oauth: c.var.oauth, loaded, requested: c.var.requested }, { env: c.env, waitUntil: waitUntilOf(c) });
-    if (!auth.ok) return auth.response;
+    if (!auth.ok) {
+      // A refusal comes before the body is read, so it is counted against the key with no tool.
+      if (auth.rateLimitedKey) meterFor(c.env ?? {}, c.var.config.usage, waitUntilOf(c))?.({ keyId: auth.rateLimitedKey, tool: NO_TOOL, outcome: 'rate_limited' });
+      return auth.response;
+    }
     c.set('caller', auth.caller);
     await next();
   };
@@ -159,6 +165,8 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations 
   const serve: Step = (c) => {
     const { catalogue, config, caller, slice, profile, mode, body } = c.var;
     const scope: RequestScope = { catalogue, config, caller, slice, profile, mode };
+    const meter = meterFor(c.env ?? {}, config.usage, waitUntilOf(c));
+    if (meter) scope.meter = meter;
     scope.reportSchemaMismatch = (tool: string, errors: readonly string[]) => noteSchemaMismatch(loaded, c.env, tool, errors);
     if (mode === 'code') scope.code = codeModeHost(c.env, declarations);
     return serveMcp(scope, c.req.raw, body);

@@ -1,15 +1,18 @@
 // Running one tool call for a request scope: the single path behind tools/call and discovery's call_tool.
 // Resolve the name within the scope, map a strict caller's arguments back (openai profile), validate them against the
-// tool's inputSchema, call the upstream, redact the caller's secrets, and log one tool_call line.
+// tool's inputSchema, call the upstream, redact the caller's secrets, log one tool_call line (outcome, latency, bytes)
+// and count the call in the usage meter.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { redactSecrets } from '../auth/redact.ts';
 import type { CatalogueTool } from '../catalogue/types.ts';
 import { validate } from '../catalogue/validator.ts';
+import { utf8Length } from '../lib/bytes.ts';
 import { log } from '../lib/log.ts';
 import { fieldsAsText, resultOptions } from '../results/options.ts';
 import { errorResult } from '../lib/tool-result.ts';
 import { fromStrictArguments } from '../profiles/strict-arguments.ts';
 import { executeTool, type CallRecord } from '../upstream/execute.ts';
+import { outcomeOf } from '../usage/schema.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
 import type { RequestScope } from './scope.ts';
 
@@ -37,15 +40,11 @@ export async function callTool(scope: RequestScope, name: string, args: Record<s
   if (!tool) throw new UnknownToolError(name);
   const started = Date.now();
   const { result, record } = await run(scope, tool, args);
+  const latencyMs = Date.now() - started;
+  const resultBytes = utf8Length(JSON.stringify(result));
   if (record.outcome === 'schema_mismatch') await scope.reportSchemaMismatch?.(tool.name, record.schemaErrors ?? []);
-  log('tool_call', {
-    tool: tool.name,
-    caller: scope.caller.id,
-    ...record,
-    isError: result.isError === true,
-    latencyMs: Date.now() - started,
-    resultBytes: JSON.stringify(result).length,
-  });
+  log('tool_call', { tool: tool.name, caller: scope.caller.id, ...record, isError: result.isError === true, latencyMs, resultBytes });
+  scope.meter?.({ keyId: scope.caller.id, tool: tool.name, outcome: outcomeOf(record.outcome, record.status), latencyMs, resultBytes });
   return { tool, result };
 }
 

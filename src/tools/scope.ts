@@ -1,12 +1,14 @@
 // The request scope: everything one MCP request may see and use, decided by the pipeline (src/pipeline) before
-// any tool runs. The stdio server builds one per process. Plain data apart from the catalogue, so a scope can be
-// rebuilt elsewhere from a caller, a slice spec and a profile id.
+// any tool runs. The stdio server builds one per process. Plain data apart from the catalogue, the usage meter and the
+// Worker's hooks, so a scope can be rebuilt elsewhere from a caller, a slice spec, a profile id and `meterFor`
+// (src/usage/isolate.ts).
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/bearer.ts';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import type { Config } from '../config.ts';
 import type { Profile } from '../profiles/profiles.ts';
+import type { UsageMeter } from '../usage/isolate.ts';
 
 /**
  * tools: the slice's own tools. discover: the three discovery meta-tools over the slice (src/discovery). hybrid: the
@@ -46,4 +48,6 @@ export interface RequestScope {
   reportSchemaMismatch?: (tool: string, errors: readonly string[]) => Promise<void>;
   /** Set in code mode. */
   code?: CodeModeHost;
+  /** Where each tool call is counted (src/usage); absent when metering is off or unbound (and in the stdio server). */
+  meter?: UsageMeter;
 }

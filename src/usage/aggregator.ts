@@ -5,6 +5,7 @@
 // Failure model (docs/usage.md): a batch is retried; a batch the store refuses is split so only the refused rows are
 // dropped; while the store is unavailable the cells wait in memory (bounded) and later flushes back off; cells that
 // cannot be kept are counted as lost, logged, and added to usage_loss once the store takes writes again.
+import { log } from '../lib/log.ts';
 import { CellTable } from './cells.ts';
 import { addEvent, hourOf, mergeCell, type UsageCell, type UsageEvent } from './rows.ts';
 import { writeCells, writeLoss } from './writer.ts';
@@ -22,10 +23,10 @@ export interface AggregatorOptions {
   retryDelaysMs?: number[];
   /** Cells per batch (default 400: 800 rows, 21 statements). */
   cellsPerBatch?: number;
-  log?: (line: Record<string, unknown>) => void;
 }
 
 export interface UsageStats {
+  /** Recorded, not yet written or lost: in memory or in a flush under way. */
   pending: { cells: number; calls: number };
   written: { cells: number; calls: number };
   /** D1 batches sent, retries and splits included. */
@@ -43,7 +44,12 @@ export interface UsageStats {
 
 /** Longest wait a flush may be scheduled with: waitUntil work is cut off 30 s after the response. */
 export const MAX_FLUSH_WAIT_MS = 20_000;
-const BACKOFF_MS = [5_000, 10_000, 20_000, 40_000, 60_000];
+/**
+ * Back-off after failed flushes, in flush delays (5, 10, 20, 40, 60 s at the default 5 s): a deployment that flushes
+ * often also notices a recovered store sooner. Never below 100 ms, so a zero delay cannot hammer a store that is down.
+ */
+const BACKOFF_STEPS = [1, 2, 4, 8, 12];
+const MIN_BACKOFF_MS = 100;
 
 export class UsageAggregator {
   db: D1Database | undefined;
@@ -52,10 +58,12 @@ export class UsageAggregator {
   private readonly maxAttempts: number;
   private readonly retryDelaysMs: number[];
   private readonly cellsPerBatch: number;
-  private readonly log: (line: Record<string, unknown>) => void;
 
   private cells = new CellTable();
+  /** Calls recorded and not yet written or lost, whether in the table or in a flush under way. */
   private pendingCalls = 0;
+  /** Cells a flush has taken from the table and not yet settled. */
+  private inFlightCells = 0;
   private scheduledAt: number | undefined;
   private scheduledWait = 0;
   private retryAt = 0;
@@ -74,7 +82,6 @@ export class UsageAggregator {
     this.maxAttempts = opts.maxAttempts ?? 5;
     this.retryDelaysMs = opts.retryDelaysMs ?? [100, 500];
     this.cellsPerBatch = opts.cellsPerBatch ?? 400;
-    this.log = opts.log ?? ((line) => console.log(JSON.stringify(line)));
   }
 
   /**
@@ -82,9 +89,13 @@ export class UsageAggregator {
    * `waitUntil` is the request's ctx.waitUntil. Never throws, never waits.
    */
   track(e: UsageEvent, waitUntil?: (p: Promise<unknown>) => void): void {
-    const now = Date.now();
-    this.add(e, e.at ?? now);
-    this.flushSoon(waitUntil, now);
+    try {
+      const now = Date.now();
+      this.add(e, e.at ?? now);
+      this.flushSoon(waitUntil, now);
+    } catch {
+      /* metering must never fail a call (a waitUntil refused after the response, for one) */
+    }
   }
 
   /** Counts one metered request. Never throws. */
@@ -137,9 +148,10 @@ export class UsageAggregator {
     if (this.cells.size === 0 && this.unreported.size === 0) return;
     const cells = this.cells.values();
     this.cells = new CellTable();
-    this.pendingCalls = 0;
+    this.inFlightCells += cells.length;
     const db = this.db;
     if (!db) {
+      this.inFlightCells -= cells.length;
       this.keepOrLose(cells, 'no USAGE binding');
       return;
     }
@@ -164,9 +176,12 @@ export class UsageAggregator {
         const calls = r.refused.reduce((n, c) => n + c.calls, 0);
         this.lose(calls, r.refused.length, 'refused', r.error);
       }
+      for (const c of [...r.written, ...r.refused]) this.pendingCalls -= c.calls;
+      this.inFlightCells -= r.written.length + r.refused.length;
       unavailable = r.unavailable;
     }
     if (unavailable.length) {
+      this.inFlightCells -= unavailable.length;
       this.keepOrLose(unavailable, firstError ?? 'store unavailable');
       return;
     }
@@ -181,7 +196,7 @@ export class UsageAggregator {
     this.totals.failedFlushes++;
     this.noteError(error);
     this.failures++;
-    this.retryAt = Date.now() + BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length) - 1]!;
+    this.retryAt = Date.now() + Math.max(this.flushDelayMs, MIN_BACKOFF_MS) * BACKOFF_STEPS[Math.min(this.failures, BACKOFF_STEPS.length) - 1]!;
     let lostCalls = 0;
     let lostCells = 0;
     let kept = 0;
@@ -191,14 +206,14 @@ export class UsageAggregator {
       if (c.attempts >= this.maxAttempts || (!now && this.cells.size >= this.maxCells)) {
         lostCalls += c.calls;
         lostCells++;
+        this.pendingCalls -= c.calls;
         continue;
       }
       if (now) mergeCell(now, c);
       else this.cells.put(c);
-      this.pendingCalls += c.calls;
       kept++;
     }
-    this.log({ event: 'usage_flush_failed', error, cells: cells.length, kept, retryInMs: this.retryAt - Date.now() });
+    log('usage_flush_failed', { error, cells: cells.length, kept, retryInMs: this.retryAt - Date.now() });
     if (lostCells) this.lose(lostCalls, lostCells, 'store_unavailable', error);
   }
 
@@ -215,7 +230,7 @@ export class UsageAggregator {
       if (this.memoryFullLoggedFor === hour) return;
       this.memoryFullLoggedFor = hour;
     }
-    this.log({ event: 'usage_lost', reason, calls, cells, ...(error ? { error } : {}) });
+    log('usage_lost', { reason, calls, cells, ...(error ? { error } : {}) });
   }
 
   private async reportLoss(db: D1Database): Promise<void> {
@@ -243,7 +258,7 @@ export class UsageAggregator {
     }
     const t = this.totals;
     return {
-      pending: { cells: this.cells.size, calls: this.pendingCalls },
+      pending: { cells: this.cells.size + this.inFlightCells, calls: this.pendingCalls },
       written: { cells: t.cells, calls: t.calls },
       batchesSent: t.batches,
       failedFlushes: t.failedFlushes,

@@ -27,17 +27,22 @@ export interface UsageQuery {
 
 export class UsageQueryError extends Error {}
 
+/** How errors name the filters: `--since 7d` on the command line (default), `since=7d` in the /admin/usage query. */
+export type FilterStyle = 'flags' | 'query';
+
 const KEY_PATTERN = /^[A-Za-z0-9:_.-]{1,128}$/;
 
-export function parseUsageQuery(input: UsageQueryInput, nowMs: number): UsageQuery {
+export function parseUsageQuery(input: UsageQueryInput, nowMs: number, style: FilterStyle = 'flags'): UsageQuery {
+  const name = (f: string) => (style === 'flags' ? `--${f}` : f);
+  const set = (f: string, v: string) => (style === 'flags' ? `--${f} ${v}` : `${f}=${v}`);
   const by = input.by ?? 'tool';
-  if (by !== 'tool' && by !== 'day') throw new UsageQueryError(`--by must be "tool" or "day", not "${by}"`);
+  if (by !== 'tool' && by !== 'day') throw new UsageQueryError(`${name('by')} must be "tool" or "day", not "${by}"`);
   const key = input.key?.trim() || undefined;
-  if (key !== undefined && !KEY_PATTERN.test(key)) throw new UsageQueryError(`--key: "${key}" is not a key id (letters, digits, ":", "_", ".", "-")`);
+  if (key !== undefined && !KEY_PATTERN.test(key)) throw new UsageQueryError(`${name('key')}: "${key}" is not a key id (letters, digits, ":", "_", ".", "-")`);
   const now = Math.floor(nowMs / 1000);
-  const since = timeOf(input.since ?? '7d', now, 'since');
-  const until = input.until === undefined ? now + 1 : timeOf(input.until, now, 'until');
-  if (until <= since) throw new UsageQueryError(`the window is empty: --since ${input.since ?? '7d'} is not before --until ${input.until ?? 'now'}`);
+  const since = timeOf(input.since ?? '7d', now, name('since'));
+  const until = input.until === undefined ? now + 1 : timeOf(input.until, now, name('until'));
+  if (until <= since) throw new UsageQueryError(`the window is empty: ${set('since', input.since ?? '7d')} is not before ${set('until', input.until ?? 'now')}`);
   return { key, since, until, by };
 }
 
@@ -46,7 +51,7 @@ function timeOf(raw: string, now: number, flag: string): number {
   const rel = /^(\d+)\s*([dhm])$/i.exec(s);
   if (rel) return now - Number(rel[1]) * { d: DAY_S, h: HOUR_S, m: 60 }[rel[2]!.toLowerCase() as 'd' | 'h' | 'm'];
   const t = /^\d{4}-\d{2}-\d{2}/.test(s) ? Date.parse(s) : NaN;
-  if (!Number.isFinite(t)) throw new UsageQueryError(`--${flag}: "${raw}" is neither a duration (7d, 24h, 90m) nor a date (2026-11-01, 2026-11-01T12:00Z)`);
+  if (!Number.isFinite(t)) throw new UsageQueryError(`${flag}: "${raw}" is neither a duration (7d, 24h, 90m) nor a date (2026-11-01, 2026-11-01T12:00Z)`);
   return Math.floor(t / 1000);
 }
 

@@ -1,6 +1,7 @@
 // Deletes usage rows past their retention, from the cron trigger (wrangler.toml [triggers]).
 // Deletes go in bounded chunks, so a first run after shortening the retention cannot hit D1's query time limit;
 // what one run leaves, the next finishes.
+import { log } from '../lib/log.ts';
 import { retentionOf, type Retention } from './config.ts';
 import type { UsageEnv } from './isolate.ts';
 import { DAY_S, FLUSHES_TABLE, HOUR_S, HOURLY_FROM, LOSS_TABLE, META_TABLE, TABLE } from './schema.ts';
@@ -57,15 +58,15 @@ export async function cleanupUsage(db: D1Database, retention: Retention, nowMs: 
 /** The Worker's `scheduled` handler: the usage cleanup. */
 export async function usageScheduled(controller: ScheduledController, env: UsageEnv): Promise<void> {
   if (!env.USAGE) {
-    console.log(JSON.stringify({ event: 'usage_cleanup', skipped: 'no USAGE binding' }));
+    log('usage_cleanup', { skipped: 'no USAGE binding' });
     return;
   }
   const retention = retentionOf(env);
   try {
     const deleted = await cleanupUsage(env.USAGE, retention, controller.scheduledTime);
-    console.log(JSON.stringify({ event: 'usage_cleanup', cron: controller.cron, retention, deleted }));
+    log('usage_cleanup', { cron: controller.cron, retention, deleted });
   } catch (e) {
-    console.log(JSON.stringify({ event: 'usage_cleanup_failed', error: e instanceof Error ? e.message : String(e) }));
+    log('usage_cleanup_failed', { error: e instanceof Error ? e.message : String(e) });
     throw e;
   }
 }

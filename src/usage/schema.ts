@@ -62,7 +62,7 @@ export type Grain = 'h' | 'd';
 export const HOUR_S = 3600;
 export const DAY_S = 86_400;
 
-/** Tool name stored for a refused request that named no tool (initialize, tools/list, an unreadable body). */
+/** Tool name stored for a rate-limit refusal: the limiter answers before the request body (and its tool) is read. */
 export const NO_TOOL = '';
 /** Longest key id and tool name the table accepts (CHECK constraints in the migration). */
 export const MAX_NAME_LENGTH = 128;

@@ -12,6 +12,19 @@ import { join } from 'node:path';
 import { binDir, childEnv, repoRoot, spawnChild, waitForLine, type Child } from '../../scripts/lib/proc.ts';
 import type { Catalogue } from '../../src/catalogue/types.ts';
 
+/** Runs `npm run keys -- <args>` the way npm does (node scripts/keys.ts, Node 22); never throws on a failing exit. */
+export function keysCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(binDir, 'node'), [join(repoRoot, 'scripts', 'keys.ts'), ...args], { cwd: repoRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
 export async function embeddedCatalogue(): Promise<Catalogue> {
   return JSON.parse(await readFile(join(repoRoot, 'catalog', 'catalog.txt'), 'utf8')) as Catalogue;
 }
@@ -125,15 +138,3 @@ export async function npmUntilBanner(args: string[], env: Record<string, string 
   return { child, endpoint, key, snippet: snippetLine ? JSON.parse(snippetLine) : undefined, stdout: () => out.join('\n') };
 }
 
-/** Runs `npm run keys -- <args>` as the operator would (scripts/keys.ts on the pinned Node), with extra env. */
-export function keysCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(binDir, 'node'), [join(repoRoot, 'scripts', 'keys.ts'), ...args], { cwd: repoRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}

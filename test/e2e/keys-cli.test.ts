@@ -12,10 +12,8 @@ import { connectV1, connectV2, keysCli } from './helpers.ts';
 const ENCRYPTION_SECRET = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64');
 const CUSTOMER_CREDENTIAL = 'cust-e2e-credential-7d1f0a';
 
-const keys = keysCli;
-
 async function create(state: string, ...args: string[]): Promise<{ key: string; id: string; stdout: string }> {
-  const out = await keys(['create', '--persist-to', state, ...args], { CUSTOMER_CRED: CUSTOMER_CREDENTIAL, CREDENTIAL_ENCRYPTION_KEY: ENCRYPTION_SECRET });
+  const out = await keysCli(['create', '--persist-to', state, ...args], { CUSTOMER_CRED: CUSTOMER_CREDENTIAL, CREDENTIAL_ENCRYPTION_KEY: ENCRYPTION_SECRET });
   expect(out.stderr).toBe('');
   expect(out.code).toBe(0);
   const key = /^key: (mcp_test_[A-Za-z0-9]{40})$/m.exec(out.stdout)?.[1];
@@ -57,7 +55,7 @@ describe('keys CLI against wrangler dev', () => {
     doomed = await create(state, '--name', 'Doomed Co');
     revokedBefore = await create(state, '--name', 'Gone Co');
     withCredential = await create(state, '--name', 'Cred Co', '--toolsets', 'meta', '--upstream-credential-env', 'CUSTOMER_CRED');
-    const revoked = await keys(['revoke', revokedBefore.id, '--persist-to', state]);
+    const revoked = await keysCli(['revoke', revokedBefore.id, '--persist-to', state]);
     expect(revoked.code).toBe(0);
     const common = { UPSTREAM_URL: upstream.url, KEY_CACHE_TTL_SECONDS: '1' };
     // Two workerd processes opening one SQLite-backed state dir at once can fail with SQLITE_BUSY at start-up,
@@ -112,7 +110,7 @@ describe('keys CLI against wrangler dev', () => {
 
   it('a key revoked with the CLI while wrangler dev runs is refused within the cache TTL', async () => {
     expect((await rpc(worker!.endpoint, doomed.key, initialize)).status).toBe(200);
-    const out = await keys(['revoke', doomed.id.slice(0, 8), '--persist-to', state]);
+    const out = await keysCli(['revoke', doomed.id.slice(0, 8), '--persist-to', state]);
     expect(out.code).toBe(0);
     expect(out.stdout).toContain(`revoked ${doomed.id}`);
     await new Promise((r) => setTimeout(r, 1200));
@@ -131,7 +129,7 @@ describe('keys CLI against wrangler dev', () => {
   });
 
   it('list shows ids, status and the last-used day, never a key; logs never contain a key', async () => {
-    const out = await keys(['list', '--all', '--json', '--persist-to', state]);
+    const out = await keysCli(['list', '--all', '--json', '--persist-to', state]);
     expect(out.code).toBe(0);
     const rows = JSON.parse(out.stdout) as Array<{ id: string; status: string; lastUsed?: string }>;
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -139,7 +137,7 @@ describe('keys CLI against wrangler dev', () => {
     expect(byId.get(doomed.id)?.status).toBe('revoked');
     expect(byId.get(scoped.id)?.status).toBe('active');
     expect(byId.get(scoped.id)?.lastUsed).toBe(new Date().toISOString().slice(0, 10));
-    const table = await keys(['list', '--persist-to', state]);
+    const table = await keysCli(['list', '--persist-to', state]);
     for (const k of [scoped, limited, doomed, revokedBefore, withCredential]) {
       expect(out.stdout + table.stdout).not.toContain(k.key);
       expect(worker!.child.tail() + customerWorker!.child.tail()).not.toContain(k.key);

@@ -1,25 +1,33 @@
 // `npm start` as a user runs it (on a free port): banner, a tool call through the Prism mock, code mode with both
 // clients, the whole OAuth flow offline with both SDK clients and the documented local key, the
 // @modelcontextprotocol/conformance server scenarios with the key check on, and a clean Ctrl-C.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/proc.ts';
 import { LOCAL_KEY } from '../../scripts/lib/serve.ts';
-import { authProxy, connectV1, connectV2, embeddedCatalogue, npmUntilBanner, runConformance, textOf, type BannerChild } from './helpers.ts';
+import { sha256Hex } from '../../src/lib/bytes.ts';
+import type { UsageReport } from '../../src/usage/query.ts';
+import { authProxy, connectV1, connectV2, embeddedCatalogue, keysCli, npmUntilBanner, runConformance, textOf, type BannerChild } from './helpers.ts';
 import { connectV1WithOAuth, connectV2WithOAuth, httpConsent, MemoryProvider } from './oauth-helpers.ts';
 
 let started: BannerChild | undefined;
 let proxy: { url: string; close(): Promise<void> } | undefined;
 let port: number;
+let state: string;
 
 beforeAll(async () => {
   port = await freePort();
-  started = await npmUntilBanner(['start'], { PORT: String(port), UPSTREAM_URL: undefined, CREDENTIAL_MODE: undefined, API_KEY: undefined });
+  state = await mkdtemp(join(tmpdir(), 'mcp-start-state-'));
+  started = await npmUntilBanner(['start'], { PORT: String(port), UPSTREAM_URL: undefined, CREDENTIAL_MODE: undefined, API_KEY: undefined, MCP_PERSIST_TO: state });
   proxy = await authProxy(`http://127.0.0.1:${port}`, `Bearer ${LOCAL_KEY}`);
 });
 
 afterAll(async () => {
   await proxy?.close();
   await started?.child.stop();
+  if (state) await rm(state, { recursive: true, force: true });
 });
 
 describe('npm start', () => {
@@ -72,6 +80,19 @@ describe('npm start', () => {
       }
     });
   }
+
+  it('records that call where `npm run keys -- usage --local` reads it (the usage tables were created at start)', async () => {
+    const keyId = `key:${(await sha256Hex(LOCAL_KEY)).slice(0, 8)}`;
+    let report: UsageReport | undefined;
+    // The isolate writes its batch USAGE_FLUSH_MS (5 s) after the call.
+    for (let i = 0; i < 10 && !report?.rows.length; i++) {
+      const out = await keysCli(['usage', '--local', '--json'], { MCP_PERSIST_TO: state });
+      expect(out.code, out.stderr).toBe(0);
+      report = JSON.parse(out.stdout) as UsageReport;
+      if (!report.rows.length) await new Promise((r) => setTimeout(r, 2000));
+    }
+    expect(report!.rows).toEqual([expect.objectContaining({ key: keyId, tool: 'repos_get', calls: 1, ok: 1 })]);
+  });
 
   it('rejects a request without the key with 401', async () => {
     const res = await fetch(started!.endpoint, {

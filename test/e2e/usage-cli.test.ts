@@ -1,29 +1,22 @@
 // `npm run keys -- usage --local` on a real local D1 state: the migrations applied by wrangler, rows written with
 // the Worker's own upsert SQL, read back through `wrangler d1 execute`, printed as a table and as JSON.
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WranglerD1 } from '../../scripts/keys/d1.ts';
 import { inlineParams } from '../../scripts/keys/usage.ts';
-import { binDir, childEnv, repoRoot } from '../../scripts/lib/proc.ts';
+import { repoRoot } from '../../scripts/lib/proc.ts';
 import { bucketOf, BUCKETS, quantile } from '../../src/usage/histogram.ts';
 import type { UsageReport } from '../../src/usage/query.ts';
 import { addEvent, cellKey, hourOf, newCell, rowsOf, upsertStatements, type UsageCell, type UsageEvent } from '../../src/usage/rows.ts';
+import { keysCli } from './helpers.ts';
 
 const KEY_A = 'key:a1b2c3d4e5f6';
 const KEY_B = 'key:0f9e8d7c6b5a';
 
-async function keysUsage(state: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await promisify(execFile)(join(binDir, 'node'), [join(repoRoot, 'scripts', 'keys.ts'), 'usage', '--persist-to', state, ...args], { cwd: repoRoot, env: childEnv() });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const err = e as { code?: number; stdout?: string; stderr?: string };
-    return { code: err.code ?? 1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
-  }
+function keysUsage(state: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return keysCli(['usage', '--persist-to', state, ...args]);
 }
 
 /** The table's data rows, split into cells on the two-space column gaps. */

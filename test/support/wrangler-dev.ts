@@ -23,6 +23,13 @@ export interface WranglerDevOptions {
   port?: number;
   /** Extra environment for wrangler (NODE_EXTRA_CA_CERTS for a test CA). */
   env?: Record<string, string>;
+  /**
+   * Meter usage into a migrated local D1 (as `npm start` does). Off by default: USAGE_METERING=off, so the other
+   * suites neither wait for a migration nor log flushes into a store without tables.
+   */
+  usage?: boolean;
+  /** Local state directory (keys, usage); a fresh temp dir, removed on stop, when omitted. */
+  persistTo?: string;
 }
 
 export interface WranglerDev {
@@ -49,11 +56,11 @@ export async function startWorker(opts: WranglerDevOptions): Promise<WranglerDev
   }
   const apiKey = opts.apiKey ?? E2E_KEY;
   const mode = opts.credentialMode ?? 'key';
-  const vars: Record<string, string> = { ...opts.vars, UPSTREAM_URL: opts.upstream, CREDENTIAL_MODE: mode };
+  const vars: Record<string, string> = { ...(opts.usage ? {} : { USAGE_METERING: 'off' }), ...opts.vars, UPSTREAM_URL: opts.upstream, CREDENTIAL_MODE: mode };
   if (mode === 'key') vars.API_KEY = apiKey;
   let running;
   try {
-    running = await startWranglerDev({ port: opts.port, catalogueDir: dir, vars, ...(opts.env ? { env: opts.env } : {}) });
+    running = await startWranglerDev({ port: opts.port, catalogueDir: dir, vars, migrateUsage: opts.usage === true, ...(opts.persistTo ? { persistTo: opts.persistTo } : {}), ...(opts.env ? { env: opts.env } : {}) });
   } catch (err) {
     if (ownDir) await rm(ownDir, { recursive: true, force: true });
     throw err;

@@ -1,12 +1,16 @@
 // What a key may do through code mode, with the v1 and v2 clients: its scope and read-only flag hold for every api
 // call, each api call counts against its rate limit, and neither the key nor the upstream credential ever enters
-// the sandbox (the test records everything the sandbox is given and everything it can reach, and greps it).
+// the sandbox (the test records everything the sandbox is given and everything it can reach, and greps it). Its api
+// calls are metered like tool calls, a refused one as rate_limited.
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env as bindings } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
+import { readUsage } from '../../src/usage/read.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
-import { CLIENTS, codeEnv, connect, fetcherFor, freshOwner, makeKey, ORIGIN, textOf, upstreamRequests, upstreamUrl } from './fixtures/codemode-endpoint.ts';
+import { CLIENTS, codeEnv, connect, fetcherFor, freshOwner, github, makeKey, ORIGIN, textOf, upstreamRequests, upstreamUrl } from './fixtures/codemode-endpoint.ts';
+import { freshUsageDb } from './fixtures/usage-db.ts';
 
 describe('code mode: the key decides what api calls may do', () => {
   for (const kind of CLIENTS) {
@@ -74,6 +78,30 @@ describe('code mode: the key decides what api calls may do', () => {
     const refused = await execute('return 1');
     expect(refused.status).toBe(429);
     expect(await refused.json()).toMatchObject({ error: 'rate_limited' });
+  });
+});
+
+describe('code mode: usage metering', () => {
+  it('meters each api call as a tool call, and one the rate limit refuses as rate_limited for its tool', async () => {
+    const db = await freshUsageDb();
+    const owner = freshOwner();
+    const key = await makeKey({ rate: { limit: 2, period: 'minute' } });
+    const ctx = createExecutionContext();
+    const code = [1, 2].map((n) => `await api.issues_get({ owner: "${owner}", repo: "hello", issue_number: ${n} });`).join('\n');
+    const res = await github.fetch(
+      new Request(`${ORIGIN}/mcp/code`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { code } } }),
+      }),
+      codeEnv({ USAGE: db, USAGE_FLUSH_MS: '0' }),
+      ctx,
+    );
+    // The HTTP request and the first api call use the key's 2 requests; the second api call is refused.
+    expect(await res.text()).toMatch(/Rate limit: this key allows 2 requests per minute/);
+    await waitOnExecutionContext(ctx);
+    const rows = (await readUsage(db, { since: '1h' })).rows.filter((l) => l.tool === 'issues_get');
+    expect(rows).toEqual([expect.objectContaining({ calls: 1, ok: 1, rateLimited: 1 })]);
   });
 });
 

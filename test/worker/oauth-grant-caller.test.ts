@@ -69,6 +69,8 @@ describe('callerFromGrant', () => {
     if (!last.ok) {
       expect(last.response.status).toBe(429);
       expect(Number(last.response.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Named for the pipeline, which counts the refusal in usage against the key (as for a static key).
+      expect(last.rateLimitedKey).toBe(`key:${made.record.id}`);
     }
   });
 

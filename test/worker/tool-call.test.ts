@@ -4,10 +4,12 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Caller } from '../../src/auth/bearer.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
+import type { CatalogueTool } from '../../src/catalogue/types.ts';
 import { readConfig } from '../../src/config.ts';
 import { PROFILES } from '../../src/profiles/profiles.ts';
 import { callTool, UnknownToolError } from '../../src/tools/call.ts';
 import type { RequestScope } from '../../src/tools/scope.ts';
+import type { UsageEvent } from '../../src/usage/rows.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
 
 const loaded = loadCatalogue(JSON.stringify(fixtureCatalogue()));
@@ -39,7 +41,7 @@ describe('callTool', () => {
     const line = lines.at(-1)!;
     expect(line).toMatchObject({ event: 'tool_call', tool: 'echo_get', caller: 'key:test', outcome: 'ok', method: 'GET', path: '/echo/{id}', status: 200, isError: false });
     expect(typeof line.latencyMs).toBe('number');
-    expect(line.resultBytes).toBe(JSON.stringify(result).length);
+    expect(line.resultBytes).toBe(new TextEncoder().encode(JSON.stringify(result)).length);
     expect(JSON.stringify(line)).not.toContain('private-value');
     expect(JSON.stringify(line)).not.toContain(SECRET);
   });
@@ -56,10 +58,36 @@ describe('callTool', () => {
     expect(lines.at(-1)).toMatchObject({ event: 'tool_call', tool: 'echo_get', outcome: 'invalid_arguments', argumentErrors: 2, isError: true });
   });
 
-  it('refuses unknown names and tools outside the slice alike, before anything is logged or sent', async () => {
+  it('refuses unknown names and tools outside the slice alike, before anything is logged, sent or metered', async () => {
     const before = lines.length;
-    await expect(callTool(scope(), 'no_such_tool', {})).rejects.toBeInstanceOf(UnknownToolError);
-    await expect(callTool(scope({ slice: sliceOf(loaded, { toolsets: ['echo'] }) }), 'echo_remove', { id: 'x' })).rejects.toThrow('Unknown tool: echo_remove');
+    const events: UsageEvent[] = [];
+    const meter = (e: UsageEvent) => void events.push(e);
+    await expect(callTool(scope({ meter }), 'no_such_tool', {})).rejects.toBeInstanceOf(UnknownToolError);
+    await expect(callTool(scope({ meter, slice: sliceOf(loaded, { toolsets: ['echo'] }) }), 'echo_remove', { id: 'x' })).rejects.toThrow('Unknown tool: echo_remove');
     expect(lines.length).toBe(before);
+    expect(events).toEqual([]);
+  });
+
+  it('meters each call once with the caller, the catalogue name, the usage outcome, latency and UTF-8 result bytes', async () => {
+    const events: UsageEvent[] = [];
+    const meter = (e: UsageEvent) => void events.push(e);
+    // The upstream echoes the JSON body back, so the result holds the non-ASCII note as UTF-8 text.
+    const post: CatalogueTool = {
+      ...loaded.byName.get('echo_get')!,
+      name: 'echo_post',
+      inputSchema: { type: 'object', properties: { id: { type: 'string' }, note: { type: 'string' } }, required: ['id'] },
+      http: { method: 'POST', path: '/echo/{id}', params: [{ arg: 'id', name: 'id', in: 'path', style: 'simple', explode: false, required: true }], body: { mediaType: 'application/json', required: true, mode: 'merged', props: { note: 'note' } }, accept: ['application/json'] },
+    };
+    delete post.outputSchema;
+    const c = fixtureCatalogue();
+    const withPost = loadCatalogue(JSON.stringify({ ...c, tools: [...c.tools, post].sort((a, b) => (a.name < b.name ? -1 : 1)) }));
+    const ok = await callTool(scope({ meter, catalogue: withPost, slice: sliceOf(withPost, {}) }), 'echo_post', { id: 'p', note: 'café 日本' });
+    expect(ok.result.isError).toBeFalsy();
+    await callTool(scope({ meter }), 'echo_get', { limit: 0 });
+    expect(events).toHaveLength(2);
+    const bytes = new TextEncoder().encode(JSON.stringify(ok.result)).length;
+    expect(bytes).toBeGreaterThan(JSON.stringify(ok.result).length); // the result holds non-ASCII text: bytes, not characters
+    expect(events[0]).toEqual({ keyId: 'key:test', tool: 'echo_post', outcome: 'ok', latencyMs: lines.at(-2)!.latencyMs, resultBytes: bytes });
+    expect(events[1]).toMatchObject({ keyId: 'key:test', tool: 'echo_get', outcome: 'invalid_arguments', resultBytes: lines.at(-1)!.resultBytes });
   });
 });

@@ -11,7 +11,7 @@ import { freshUsageDb } from './fixtures/usage-db.ts';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const NOW = Date.UTC(2026, 10, 30, 12, 30);
-const quiet = { log: () => undefined, retryDelaysMs: [0] };
+const quiet = { retryDelaysMs: [0] };
 
 let db: D1Database;
 beforeEach(async () => {
@@ -95,7 +95,7 @@ describe('readUsage', () => {
   it('p50/p95 from histograms merged across isolates, flushes and hours equal those of one combined histogram', async () => {
     const samples = latencies(3000, 7);
     const isolates = [0, 1, 2].map(() => new UsageAggregator({ db, ...quiet }));
-    const single = new UsageAggregator({ db: undefined, log: () => undefined });
+    const single = new UsageAggregator({ db: undefined });
     samples.forEach((ms, i) => {
       const e = { keyId: 'key:aaaa00000001', tool: 'repos_get', outcome: 'ok' as const, latencyMs: ms, resultBytes: 10, at: NOW - (i % 5) * HOUR };
       isolates[i % 3]!.record(e);

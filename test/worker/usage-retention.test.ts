@@ -18,7 +18,7 @@ beforeEach(async () => {
 
 /** One call `ago` ms before NOW for each age, so each age has one hourly and one daily row. */
 async function callsAt(ages: number[], keyId = 'key:k1'): Promise<void> {
-  const agg = new UsageAggregator({ db, log: () => undefined, retryDelaysMs: [] });
+  const agg = new UsageAggregator({ db, retryDelaysMs: [] });
   for (const ago of ages) agg.record({ keyId, tool: `t${ago}`, outcome: 'ok', latencyMs: 5, at: NOW - ago });
   await agg.flush();
 }
