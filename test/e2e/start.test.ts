@@ -54,6 +54,19 @@ describe('npm start', () => {
     }
   });
 
+  it('records that call where `npm run keys -- usage --local` reads it (the usage tables were created at start)', async () => {
+    const keyId = `key:${(await sha256Hex(LOCAL_KEY)).slice(0, 8)}`;
+    let report: UsageReport | undefined;
+    // The isolate writes its batch USAGE_FLUSH_MS (5 s) after the call.
+    for (let i = 0; i < 10 && !report?.rows.length; i++) {
+      const out = await keysCli(['usage', '--local', '--json'], { MCP_PERSIST_TO: state });
+      expect(out.code, out.stderr).toBe(0);
+      report = JSON.parse(out.stdout) as UsageReport;
+      if (!report.rows.length) await new Promise((r) => setTimeout(r, 2000));
+    }
+    expect(report!.rows).toEqual([expect.objectContaining({ key: keyId, tool: 'repos_get', calls: 1, ok: 1 })]);
+  });
+
   for (const [name, connect] of [['v1', connectV1], ['v2', connectV2]] as const) {
     it(`serves /mcp/code to the ${name} client: search answers declarations, execute chains calls in the sandbox`, async () => {
       const client = await connect(started!.endpoint.replace(/\/mcp$/, '/mcp/code'), { Authorization: `Bearer ${started!.key}` });
@@ -80,19 +93,6 @@ describe('npm start', () => {
       }
     });
   }
-
-  it('records that call where `npm run keys -- usage --local` reads it (the usage tables were created at start)', async () => {
-    const keyId = `key:${(await sha256Hex(LOCAL_KEY)).slice(0, 8)}`;
-    let report: UsageReport | undefined;
-    // The isolate writes its batch USAGE_FLUSH_MS (5 s) after the call.
-    for (let i = 0; i < 10 && !report?.rows.length; i++) {
-      const out = await keysCli(['usage', '--local', '--json'], { MCP_PERSIST_TO: state });
-      expect(out.code, out.stderr).toBe(0);
-      report = JSON.parse(out.stdout) as UsageReport;
-      if (!report.rows.length) await new Promise((r) => setTimeout(r, 2000));
-    }
-    expect(report!.rows).toEqual([expect.objectContaining({ key: keyId, tool: 'repos_get', calls: 1, ok: 1 })]);
-  });
 
   it('rejects a request without the key with 401', async () => {
     const res = await fetch(started!.endpoint, {
