@@ -1,16 +1,21 @@
-// Running one tool call for a request scope: the single path behind tools/call and discovery's call_tool.
-// Resolve the name within the scope, map a strict caller's arguments back (openai profile), validate them against the
-// tool's inputSchema, call the upstream, redact the caller's secrets, log one tool_call line (outcome, latency, bytes)
-// and count the call in the usage meter.
+// Running one tool call for a request scope: the single path behind tools/call, discovery's call_tool, hybrid lists
+// and code mode's api calls. Every call takes the same steps, in this order:
+//   1. resolve the name within the scope (catalogue names and aliases; otherwise UnknownToolError)
+//   2. arguments as the catalogue means them: a strict caller's values mapped back (openai profile), a projection
+//      given as a list joined to its text form
+//   3. validate them against the tool's inputSchema (invalid: an isError result, nothing sent)
+//   4. execute: the upstream request, with result shaping (compaction, projection, pages that fit) in src/upstream
+//   5. redact the caller's secrets from the result
+//   6. after the call: report a schema mismatch (automatic drops), log one tool_call line, meter the call (usage)
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { redactSecrets } from '../auth/redact.ts';
 import type { CatalogueTool } from '../catalogue/types.ts';
 import { validate } from '../catalogue/validator.ts';
 import { utf8Length } from '../lib/bytes.ts';
 import { log } from '../lib/log.ts';
-import { fieldsAsText, resultOptions } from '../results/options.ts';
 import { errorResult } from '../lib/tool-result.ts';
 import { fromStrictArguments } from '../profiles/strict-arguments.ts';
+import { fieldsAsText, resultOptions } from '../results/options.ts';
 import { executeTool, type CallRecord } from '../upstream/execute.ts';
 import { outcomeOf } from '../usage/schema.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
@@ -28,7 +33,9 @@ interface ToolCall {
   result: CallToolResult;
 }
 
-/** The tool `name` (a catalogue name or alias; every profile lists the catalogue's names) denotes in this scope. */
+type Executed = { result: CallToolResult; record: CallRecord };
+
+/** 1. The tool `name` (a catalogue name or alias; every profile lists the catalogue's names) denotes in this scope. */
 export function resolveTool(scope: RequestScope, name: string): CatalogueTool | undefined {
   const tool = scope.catalogue.byName.get(name);
   return tool && scope.slice.names.has(tool.name) ? tool : undefined;
@@ -39,20 +46,15 @@ export async function callTool(scope: RequestScope, name: string, args: Record<s
   const tool = resolveTool(scope, name);
   if (!tool) throw new UnknownToolError(name);
   const started = Date.now();
-  const { result, record } = await run(scope, tool, args);
-  const latencyMs = Date.now() - started;
-  const resultBytes = utf8Length(JSON.stringify(result));
-  if (record.outcome === 'schema_mismatch') await scope.reportSchemaMismatch?.(tool.name, record.schemaErrors ?? []);
-  log('tool_call', { tool: tool.name, caller: scope.caller.id, ...record, isError: result.isError === true, latencyMs, resultBytes });
-  scope.meter?.({ keyId: scope.caller.id, tool: tool.name, outcome: outcomeOf(record.outcome, record.status), latencyMs, resultBytes });
+  const { result, record } = await argumentsAndExecute(scope, tool, args);
+  await afterCall(scope, tool, result, record, Date.now() - started);
   return { tool, result };
 }
 
-async function run(scope: RequestScope, tool: CatalogueTool, given: Record<string, unknown>): Promise<{ result: CallToolResult; record: CallRecord }> {
-  // The openai profile lists strict-form schemas (null = absent, free-form objects as JSON strings or pairs).
-  const { args: mapped, errors: mapErrors } = scope.profile.dialect === 'strict' ? fromStrictArguments(tool.inputSchema, given) : { args: given, errors: [] };
-  const args = fieldsAsText(tool, mapped);
-  const check = mapErrors.length ? { valid: false, errors: mapErrors } : validate(tool.inputSchema, args);
+/** Steps 2 to 5. */
+async function argumentsAndExecute(scope: RequestScope, tool: CatalogueTool, given: Record<string, unknown>): Promise<Executed> {
+  const { args, errors } = catalogueArguments(scope, tool, given);
+  const check = errors.length ? { valid: false, errors } : validate(tool.inputSchema, args);
   if (!check.valid) {
     // Argument errors are tool results (MCP 2025-11-25) so the model can correct itself.
     const text = `Invalid arguments for ${tool.name}:\n${check.errors.map((e) => `- ${e}`).join('\n')}\nCheck the tool's inputSchema and call it again.`;
@@ -70,4 +72,23 @@ async function run(scope: RequestScope, tool: CatalogueTool, given: Record<strin
   });
   // Upstreams may echo request headers; the caller's credentials never leave in a result.
   return { result: redactSecrets(call.result, caller.secrets), record: call.record };
+}
+
+/**
+ * 2. The arguments in the catalogue's own form. Only callers that were shown strict-form schemas send strict values:
+ * tools, hybrid and discovery under the openai profile. Code mode's programs are typed by the catalogue's own
+ * declarations, so their nulls are values (a null that clears a field), never "absent".
+ */
+function catalogueArguments(scope: RequestScope, tool: CatalogueTool, given: Record<string, unknown>): { args: Record<string, unknown>; errors: string[] } {
+  const strict = scope.profile.dialect === 'strict' && scope.mode !== 'code';
+  const { args, errors } = strict ? fromStrictArguments(tool.inputSchema, given) : { args: given, errors: [] };
+  return { args: fieldsAsText(tool, args), errors };
+}
+
+/** 6. What every call leaves behind, from one record: a mismatch report, one log line, one usage count. */
+async function afterCall(scope: RequestScope, tool: CatalogueTool, result: CallToolResult, record: CallRecord, latencyMs: number): Promise<void> {
+  if (record.outcome === 'schema_mismatch') await scope.reportSchemaMismatch?.(tool.name, record.schemaErrors ?? []);
+  const resultBytes = utf8Length(JSON.stringify(result));
+  log('tool_call', { tool: tool.name, caller: scope.caller.id, ...record, isError: result.isError === true, latencyMs, resultBytes });
+  scope.meter?.({ keyId: scope.caller.id, tool: tool.name, outcome: outcomeOf(record.outcome, record.status), latencyMs, resultBytes });
 }

@@ -81,6 +81,18 @@ describe('code mode: the key decides what api calls may do', () => {
   });
 });
 
+describe('code mode: arguments are the catalogue\'s own, whatever the client profile', () => {
+  it('under the openai profile a null in a program is a value (it clears a field), not the strict form\'s "absent"', async () => {
+    const owner = freshOwner();
+    const client = await connect('v2 2026-07-28', { url: `${ORIGIN}/mcp/code?client=openai` });
+    await client.execute(`try { await api.issues_update({ owner: "${owner}", repo: "hello", issue_number: 1, milestone: null, title: "t" }); } catch {}\nreturn 1;`);
+    await client.close();
+    const seen = (await (await fetch(`${upstreamUrl}/__last?path=${encodeURIComponent(`/repos/${owner}/hello/issues/1`)}`)).json()) as { method: string; body: string };
+    expect(seen.method).toBe('PATCH');
+    expect(JSON.parse(seen.body)).toEqual({ milestone: null, title: 't' });
+  });
+});
+
 describe('code mode: usage metering', () => {
   it('meters each api call as a tool call, and one the rate limit refuses as rate_limited for its tool', async () => {
     const db = await freshUsageDb();
