@@ -4,6 +4,7 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { env as bindings } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
 import catalogueText from 'catalog-data';
 import { createApp } from '../../src/app.ts';
@@ -34,6 +35,32 @@ async function v1(url: string, name: string) {
   await client.connect(new TransportV1(new URL(url), { fetch: appFetch, requestInit: { headers: auth } }));
   return client;
 }
+
+describe('hybrid is only ever an automatic form of tools mode', () => {
+  const withLoader = async (input: string | URL | Request, init?: RequestInit) => app.fetch(new Request(input, init), { ...env, LOADER: bindings.LOADER });
+  const list = async (url: string) => {
+    const client = new ClientV1({ name: 'cursor-vscode', version: '1.0.0' });
+    await client.connect(new TransportV1(new URL(url), { fetch: withLoader, requestInit: { headers: auth } }));
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    await client.close();
+    return names;
+  };
+
+  it('an over-budget client keeps code and discovery mode as they are; ?mode=tools keeps the full list', async () => {
+    expect(await list(`${BASE}/mcp/code`)).toEqual(['search', 'execute']);
+    expect(await list(`${BASE}/mcp/x/all?mode=code`)).toEqual(['search', 'execute']);
+    expect(await list(`${BASE}/mcp/x/all?mode=discover`)).toEqual(META);
+    expect(await list(`${BASE}/mcp/x/all?mode=tools`)).toHaveLength(loaded.catalogue.tools.length);
+  });
+
+  it('?mode= names every mode a URL can ask for; hybrid is not one of them', async () => {
+    const res = await withLoader(`${BASE}/mcp?mode=hybrid`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string; message: string; valid: string[] };
+    expect(body).toMatchObject({ error: 'unknown_mode', valid: ['tools', 'discover', 'code'] });
+    expect(body.message).toMatch(/^Unknown mode: hybrid\. Valid modes: tools, discover, code \(a client over its tool budget gets tools mode as a hybrid list by itself/);
+  });
+});
 
 describe('hybrid lists', () => {
   it('v1 client announcing itself as cursor-vscode on bare /mcp (2025 era): at most 40 tools, the trio first, instructions that say so', async () => {
