@@ -1,5 +1,8 @@
 // writeCatalogueConfig (scripts/lib/wrangler.ts): the wrangler.json `npm run serve` and the e2e workers use for a
 // catalogue in a temp dir. Every path in it must still point into this repo once the config lives elsewhere.
+// And the operator's view of the config: every string var of the Worker's Env is set once in wrangler.toml [vars]
+// or is a secret, and README's configuration tables name each exactly once.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,5 +27,31 @@ describe('writeCatalogueConfig', () => {
     expect(config.main).toBe(join(repoRoot, 'src', 'index.ts'));
     expect(config.alias['catalog-data']).toBe(join(dir, 'catalog.txt'));
     expect(config.d1_databases).toEqual([expect.objectContaining({ binding: 'USAGE', migrations_dir: join(repoRoot, 'migrations') })]);
+  });
+});
+
+describe('the vars an operator sets', () => {
+  const read = (f: string) => readFileSync(join(repoRoot, f), 'utf8');
+  const env = /export interface Env \{([\s\S]*?)\n\}/.exec(read('src/config.ts'))![1]!;
+  const stringVars = [...env.matchAll(/^\s+([A-Z][A-Z0-9_]*)\?: string;/gm)].map((m) => m[1]!);
+  const toml = read('wrangler.toml');
+  const varsSection = toml.slice(toml.indexOf('[vars]'), toml.indexOf('[[', toml.indexOf('[vars]')));
+  const inToml = [...varsSection.matchAll(/^([A-Z][A-Z0-9_]*) = /gm)].map((m) => m[1]!);
+  const readme = read('README.md');
+  const config = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
+  const rows = config.split('\n').filter((l) => l.startsWith('| `'));
+
+  it('wrangler.toml sets each var once, and every string var of Env is either set there or a secret', () => {
+    expect(new Set(inToml).size).toBe(inToml.length);
+    const secrets = stringVars.filter((v) => !inToml.includes(v));
+    expect(secrets.sort()).toEqual(['ADMIN_TOKEN', 'API_KEY', 'CREDENTIAL_ENCRYPTION_KEY', 'SESSION_SECRET', 'UPSTREAM_TOKEN']);
+    expect(/^[^#\n]*(API_KEY|UPSTREAM_TOKEN|CREDENTIAL_ENCRYPTION_KEY|SESSION_SECRET|ADMIN_TOKEN) = /m.test(toml)).toBe(false);
+  });
+
+  it("README's configuration tables name every var and secret in exactly one row", () => {
+    for (const name of stringVars) {
+      const named = rows.filter((r) => r.split('|')[1]!.includes(`\`${name}\``));
+      expect(named, name).toHaveLength(1);
+    }
   });
 });
