@@ -31,6 +31,8 @@ export interface Env {
   ADMIN_TOKEN?: string;
   /** Usage store (src/usage, docs/usage.md); absent = no metering. */
   USAGE?: D1Database;
+  /** Static assets: the shards of a catalogue too large for one module (src/catalogue/asset-shards.ts). */
+  ASSETS?: Fetcher;
 }
 
 export type CredentialMode = 'key' | 'passthrough' | 'gateway' | 'customer';

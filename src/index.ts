@@ -1,12 +1,33 @@
-// Worker entry: serves the catalogue embedded at build time (wrangler alias `catalog-data`).
+// Worker entry: serves the catalogue embedded at build time (alias `catalog-data`, a Text module next to the code).
+// The global scope only opens the catalogue (its one-line header); the app, and with it the MCP SDK (whose schemas
+// take tens of milliseconds to set up), loads on the first request, so startup CPU does not grow with either.
 import catalogueText from 'catalog-data';
-import { createApp } from './app.ts';
+import type { Hono } from 'hono';
 import { loadCatalogue } from './catalogue/loaded-catalogue.ts';
+import type { PipelineEnv } from './pipeline/vars.ts';
 import { usageScheduled } from './usage/retention.ts';
 
-const app = createApp(loadCatalogue(catalogueText));
+const loaded = loadCatalogue(catalogueText);
+let app: Promise<Hono<PipelineEnv>> | undefined;
+
+function appOnce(): Promise<Hono<PipelineEnv>> {
+  app ??= import('./app.ts').then(
+    (m) => m.createApp(loaded),
+    (error: unknown) => {
+      app = undefined;
+      throw error;
+    },
+  );
+  return app;
+}
+
 // scheduled: the usage retention cleanup on the cron trigger (wrangler.toml [triggers]).
-export default { fetch: app.fetch, scheduled: usageScheduled };
+export default {
+  async fetch(request: Request, env: PipelineEnv['Bindings'], ctx: ExecutionContext): Promise<Response> {
+    return (await appOnce()).fetch(request, env, ctx);
+  },
+  scheduled: usageScheduled,
+};
 // Durable Object classes must be exported by the Worker entry.
 export { KeyRateLimiter } from './auth/rate-limit.ts';
 // Code mode's sandbox binding (ctx.exports.CodeModeApi): the entry must export it (src/codemode/host-api.ts).

@@ -3,7 +3,7 @@
 // Spawning, readiness and shutdown come from scripts/lib/proc.ts (shared with `npm start` and the e2e tests).
 import { spawn } from 'node:child_process';
 import { existsSync, openSync, closeSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binDir, childEnv, freePort, repoRoot, spawnChild, waitForHttp, waitForLine, type Child } from '../lib/proc.ts';
@@ -34,20 +34,22 @@ export async function startUpstreamProcess(): Promise<Server> {
  * stalls requests for seconds). The config is the repo's wrangler.toml (read by wrangler's own parser) with
  * `main` swapped.
  */
-export async function startBenchWorker(vars: Record<string, string>, catalogueFile = join(repoRoot, 'catalog/catalog.txt')): Promise<Server & { configPath: string; bundleMs: number }> {
+export async function startBenchWorker(vars: Record<string, string>, catalogueDir = join(repoRoot, 'catalog')): Promise<Server & { configPath: string; bundleMs: number; dir: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-bench-worker-'));
+  // A copy: other engineers regenerating catalog/ mid-run must not change what is measured.
+  await cp(join(catalogueDir, 'catalog.txt'), join(dir, 'catalog.txt'));
+  if (existsSync(join(catalogueDir, 'shards'))) await cp(join(catalogueDir, 'shards'), join(dir, 'shards'), { recursive: true });
   const configPath = await writeCatalogueConfig(dir);
   const config = JSON.parse(await readFile(configPath, 'utf8')) as Record<string, unknown>;
   config.main = join(repoRoot, 'scripts/bench/worker.ts');
   config.name = 'mcp-catalogue-bench';
-  (config.alias as Record<string, string>)['catalog-data'] = catalogueFile;
   const buildConfig = join(dir, 'wrangler.build.json');
   await writeFile(buildConfig, JSON.stringify(config, null, 2));
   const tb = Date.now();
   const outdir = join(dir, 'bundle');
   await run(join(binDir, 'wrangler'), ['deploy', '--dry-run', '--config', buildConfig, '--outdir', outdir], dir, join(dir, 'build.log'));
   const bundleMs = Date.now() - tb;
-  const serveConfig = { ...config, main: join(outdir, 'worker.js'), no_bundle: true, rules: [{ type: 'ESModule', globs: ['**/*.js'] }] };
+  const serveConfig = { ...config, main: join(outdir, 'worker.js'), no_bundle: true, rules: [{ type: 'ESModule', globs: ['**/*.js'] }, { type: 'Text', globs: ['**/*.txt'] }] };
   delete (serveConfig as Record<string, unknown>).alias;
   await writeFile(configPath, JSON.stringify(serveConfig, null, 2));
   const port = await freePort();
@@ -78,7 +80,7 @@ export async function startBenchWorker(vars: Record<string, string>, catalogueFi
     await child.stop();
     throw e;
   }
-  return { url, child, configPath, bundleMs, startMs: Date.now() - t0, stop: () => child.stop() };
+  return { url, child, configPath, bundleMs, dir, startMs: Date.now() - t0, stop: () => child.stop() };
 }
 
 // ---------------------------------------------------------------------------------------------

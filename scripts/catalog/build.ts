@@ -1,6 +1,7 @@
 // buildCatalogue(spec, options): OpenAPI spec (file or URL) -> Catalogue + deterministic text + report.
 // In-process API used by the CLI (cli.ts), the serve script, the sweep and tests. The steps live in their own
 // modules (docs/generator.md, "Pipeline"); naming happens here: tool names (naming.ts) and each tool's title.
+import { gzipSync } from 'node:zlib';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 import { isObj } from '../lib/is-object.ts';
 import { applyOverrides } from './apply-overrides.ts';
@@ -10,11 +11,12 @@ import { collectOperations, serverUrl, type Operation } from './operations.ts';
 import { loadOverrides, validateOverridesShape, type Overrides } from './overrides.ts';
 import { SchemaConverter } from './schema-converter.ts';
 import { SchemaSweep } from './schema-sweep.ts';
-import { serializeCatalogue } from './serialize.ts';
 import { loadSpec, type LoadOptions } from './spec-loader.ts';
 import { buildTool, type ToolText } from './tool.ts';
 import { operationToolsets, ToolsetDescriptions } from './toolsets.ts';
 import { trimText } from './trim-text.ts';
+import { readCatalogue } from './catalogue-files.ts';
+import { writeCatalogue, type CatalogueFiles } from './write-catalogue.ts';
 
 export { OverridesError } from './overrides.ts';
 export { SpecError } from './spec-loader.ts';
@@ -24,8 +26,10 @@ interface BuildOptions {
   maxName?: number;
   /** Overrides file path, or an already-parsed object. Unknown tool names are an error. */
   overrides?: string | Overrides | null;
-  /** Text of the previous catalogue (e.g. the committed catalog.txt) for the change report. */
-  previous?: string | null;
+  /** The previous catalogue (e.g. the committed catalog.txt, and its shards directory) for the change report. */
+  previous?: { text: string; shardDir?: string } | null;
+  /** Shard the catalogue above this many bytes (default SHARD_ABOVE_BYTES in write-catalogue.ts). */
+  shardAboveBytes?: number;
   /** Tool description budget in characters (default 1024). */
   descriptionMax?: number;
   /**
@@ -58,13 +62,20 @@ export interface BuildReport {
   /** Differences against `options.previous`, when given. */
   changes?: ChangeSummary;
   hash: string;
+  /** Every file of the catalogue together, and compressed (gzip -6, about what an upload sends). */
   bytes: number;
+  gzipBytes: number;
+  /** Header and index lines of catalog.txt (what tools/call and slices read), table entries, the largest record. */
+  layout: { indexBytes: number; tableEntries: number; largestRecord: { tool: string; bytes: number }; shards: number };
   ms: number;
 }
 
 export interface BuildResult {
   catalogue: Catalogue;
+  /** catalog.txt */
   text: string;
+  /** Shard files (name -> content); empty unless the catalogue is sharded. */
+  shards: CatalogueFiles['shards'];
   report: BuildReport;
 }
 
@@ -116,22 +127,23 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
   const { visible, hidden, toolsets, defaultToolsets } = applyOverrides(tools, overrides, toolsetDescriptions.described);
   const info = isObj(doc.info) ? doc.info : {};
   const catalogue: Catalogue = {
-    format: 1,
+    format: 2,
     source: { title: String(info.title ?? ''), version: String(info.version ?? ''), spec: loaded.label, openapi: loaded.originalVersion },
     defaultUpstream: serverUrl(doc, loaded.baseUrl),
     toolsets,
     ...(defaultToolsets ? { defaultToolsets } : {}),
     tools: visible.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
   };
-  const { text, hash } = await serializeCatalogue(catalogue);
-  (catalogue as Catalogue & { hash?: string }).hash = hash;
+  const files = await writeCatalogue(catalogue, { shardAboveBytes: options.shardAboveBytes });
+  const { text, hash } = files;
+  catalogue.hash = hash;
 
   let changes: ChangeSummary | undefined;
   if (options.previous) {
     try {
-      changes = diffCatalogues(JSON.parse(options.previous) as Catalogue, catalogue);
-    } catch {
-      warn('previous-unreadable', 'previous catalogue is not valid JSON; no change report');
+      changes = diffCatalogues(await readCatalogue(options.previous.text, options.previous.shardDir), catalogue);
+    } catch (e) {
+      warn('previous-unreadable', `previous catalogue not compared: ${(e as Error).message}`);
     }
   }
   const report: BuildReport = {
@@ -147,11 +159,13 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     warnings: Object.fromEntries(Object.entries(warnings).sort(([a], [b]) => (a < b ? -1 : 1))),
     changes,
     hash,
-    bytes: Buffer.byteLength(text),
+    bytes: files.stats.bytes,
+    gzipBytes: [text, ...files.shards.values()].reduce((n, t) => n + gzipSync(t).length, 0),
+    layout: { indexBytes: files.stats.indexBytes, tableEntries: files.stats.tableEntries, largestRecord: files.stats.largestRecord, shards: files.shards.size },
     ms: Math.round(performance.now() - t0),
   };
   progress(`[catalog] ${visible.length} tools, ${(report.bytes / 1e6).toFixed(2)} MB in ${report.ms} ms`);
-  return { catalogue, text, report };
+  return { catalogue, text, shards: files.shards, report };
 }
 
 /** Title: the summary's first line, else the humanised tool name. Description: summary + description, bounded. */

@@ -2,12 +2,15 @@
 // mode: tools, bytes and tokens (o200k_base via gpt-tokenizer, a real BPE tokenizer; not bytes/4).
 // Measures the exact entries the worker serves (src/profiles/view.ts, src/discovery/server.ts).
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
+import { definitionOf, loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import { discoveryTools } from '../../src/discovery/listing.ts';
 import { PROFILES, type ProfileId } from '../../src/profiles/profiles.ts';
 import { buildView, type WireTool } from '../../src/profiles/view.ts';
+import { SHARD_DIR } from './catalogue-files.ts';
 
 /** Recommended DEFAULT_TOOLSETS for the GitHub catalogue (each ≤ 40 tools and ≤ 15k tokens). */
 export const RECOMMENDED_DEFAULTS = ['repos_core', 'issues_core', 'pulls', 'search'];
@@ -62,12 +65,12 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
   }
   checks.push({ target: `mean ≤ ${TARGETS.meanTokensPerTool} tokens per typed tool`, ok: meanTokensPerTool <= TARGETS.meanTokensPerTool, measured: `${meanTokensPerTool.toFixed(1)} tokens` });
   return {
-    catalogue: { title: loaded.catalogue.source.title, tools: loaded.catalogue.tools.length },
+    catalogue: { title: loaded.catalogue.source.title, tools: loaded.count },
     defaults: known,
     toolsets,
     profiles,
     discovery,
-    uncompacted: measure(loaded.listed),
+    uncompacted: measure(Array.from({ length: loaded.count }, (_, i) => definitionOf(loaded.tool(i)))),
     meanTokensPerTool,
     checks,
   };
@@ -105,12 +108,16 @@ function configuredDefaults(catalogueDefaults?: string[], wranglerToml = 'wrangl
 }
 
 /** Entry for `npm run catalog -- --report [--out <dir>]`: reports on <dir>/catalog.txt. Exit code 0 (targets are reported, not enforced). */
-export function runTokenReport(catalogueFile: string, write: (s: string) => void = (s) => process.stdout.write(s)): number {
+export async function runTokenReport(catalogueFile: string, write: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
   if (!existsSync(catalogueFile)) {
     process.stderr.write(`catalog: ${catalogueFile} not found; run \`npm run catalog\` first\n`);
     return 1;
   }
   const loaded = loadCatalogue(readFileSync(catalogueFile, 'utf8'));
+  if (loaded.sharded) {
+    loaded.useShards((file) => readFile(join(dirname(catalogueFile), SHARD_DIR, file), 'utf8'));
+    await loaded.load(Array.from({ length: loaded.count }, (_, i) => i));
+  }
   write(formatReport(tokenReport(loaded, configuredDefaults(loaded.catalogue.defaultToolsets))));
   return 0;
 }

@@ -1,5 +1,5 @@
 // Starts `wrangler dev` (workerd, local mode, offline) for the embedded catalogue or any catalogue directory.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { binDir, childEnv, freePort, isPortFree, repoRoot, spawnChild, StartError, waitForHttp, waitForLine } from './proc.ts';
@@ -13,8 +13,8 @@ export interface WranglerDevOptions {
   /** Worker vars (`--var K:V`), e.g. UPSTREAM_URL, CREDENTIAL_MODE, API_KEY. Override wrangler.toml's [vars]. */
   vars?: Record<string, string>;
   /**
-   * A directory holding catalog.txt to serve instead of the embedded catalog/catalog.txt.
-   * A wrangler.json written there points `main` at this repo's src/index.ts and aliases `catalog-data` to it.
+   * A directory holding catalog.txt (and shards/) to serve instead of the embedded catalogue. A wrangler.json written
+   * there points `main` at this repo's src/index.ts, `catalog-data` at it and the static assets at its shards.
    */
   catalogueDir?: string;
   /** Where local state (KV, DOs, caches) lives; a fresh temp dir when omitted, so instances never share it. */
@@ -31,7 +31,9 @@ export interface RunningWorker extends Running {
 
 /**
  * Writes `<dir>/wrangler.json`: the same settings as the repo's wrangler.toml (read through wrangler's own
- * parser, so new bindings carry over), with `main` made absolute and `catalog-data` aliased to `<dir>/catalog.txt`.
+ * parser, so new bindings carry over), with `main` made absolute, `catalog-data` aliased to a module importing
+ * `<dir>/catalog.txt` (so it stays a Text module of its own, as src/catalogue/embedded.ts does for the embedded one)
+ * and the static assets (a sharded catalogue's shards) read from `<dir>/shards`.
  */
 export async function writeCatalogueConfig(dir: string, baseConfig = REPO_WRANGLER_CONFIG): Promise<string> {
   const { experimental_readRawConfig } = await import('wrangler');
@@ -43,8 +45,13 @@ export async function writeCatalogueConfig(dir: string, baseConfig = REPO_WRANGL
   if (typeof config.tsconfig === 'string') config.tsconfig = abs(config.tsconfig);
   const alias = { ...((config.alias as Record<string, string> | undefined) ?? {}) };
   for (const [k, v] of Object.entries(alias)) if (v.startsWith('.')) alias[k] = abs(v);
-  alias['catalog-data'] = join(resolve(dir), 'catalog.txt');
+  const shim = join(resolve(dir), 'catalogue-module.js');
+  await writeFile(shim, "export { default } from './catalog.txt';\n");
+  alias['catalog-data'] = shim;
   config.alias = alias;
+  const shards = join(resolve(dir), 'shards');
+  await mkdir(shards, { recursive: true });
+  if (config.assets && typeof config.assets === 'object') config.assets = { ...(config.assets as Record<string, unknown>), directory: shards };
   config.rules = [{ type: 'Text', globs: ['**/*.txt'], fallthrough: false }];
   const path = join(dir, 'wrangler.json');
   await writeFile(path, JSON.stringify(config, null, 2) + '\n');

@@ -29,11 +29,18 @@ export function discoverySurface(scope: RequestScope): ToolSurface {
   const { source } = loaded.catalogue;
   return {
     tools,
-    instructions: `Discovery mode for ${source.title} (API version ${source.version}): ${slice.listed.length} operations of its REST API. Use search_tools to find an operation, describe_tool for its schemas, then call_tool to run it.`,
+    instructions: `Discovery mode for ${source.title} (API version ${source.version}): ${slice.tools.length} operations of its REST API. Use search_tools to find an operation, describe_tool for its schemas, then call_tool to run it.`,
     async call(name, args) {
-      if (name === 'search_tools') return shaped(name, search(loaded, slice, args));
-      if (name === 'describe_tool') return shaped(name, describe(scope, args));
+      if (name === 'search_tools') {
+        await loaded.load(slice.tools);
+        return shaped(name, search(loaded, slice, args));
+      }
+      if (name === 'describe_tool') {
+        await loadNamed(scope, args.name);
+        return shaped(name, describe(scope, args));
+      }
       if (name !== 'call_tool') throw new UnknownToolError(name);
+      await loadNamed(scope, args.name);
       const inner = resolve(scope, args.name);
       if (typeof inner === 'string') return shaped(name, errorResult(inner));
       const innerArgs = args.arguments ?? {};
@@ -42,6 +49,12 @@ export function discoverySurface(scope: RequestScope): ToolSurface {
       return { result: (await callTool(scope, inner.name, innerArgs as Record<string, unknown>)).result };
     },
   };
+}
+
+/** Makes the named tool readable (a sharded catalogue fetches its shard); unknown names are left to resolve(). */
+async function loadNamed(scope: RequestScope, name: unknown): Promise<void> {
+  const i = typeof name === 'string' ? scope.catalogue.indexOf(name) : undefined;
+  if (i !== undefined) await scope.catalogue.load([i]);
 }
 
 /** A tool of this scope by catalogue name or alias, or the text of the error result. */

@@ -1,8 +1,7 @@
 // Tool search for discovery mode: BM25 over a tool's name, title, one-line summary, HTTP path and toolsets,
 // with light stemming and a small synonym table. One index per slice, built lazily once per isolate.
-import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
+import type { LoadedCatalogue, ToolHead } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
-import type { CatalogueTool } from '../catalogue/types.ts';
 import { compactDescription } from '../profiles/compact.ts';
 
 interface SearchHit {
@@ -13,7 +12,8 @@ interface SearchHit {
 }
 
 interface Doc {
-  tool: CatalogueTool;
+  /** The tool without its schemas: search never materialises a schema. */
+  tool: ToolHead;
   summary: string;
   /** term -> weighted frequency (fields weighted: name 3, title 2.5, summary 1, path 1, toolsets 1). */
   tf: Map<string, number>;
@@ -116,8 +116,8 @@ function indexOf(loaded: LoadedCatalogue, slice: Slice): Index {
   const docs: Doc[] = [];
   const df = new Map<string, number>();
   let total = 0;
-  for (const listed of slice.listed) {
-    const tool = loaded.byName.get(listed.name)!;
+  for (const i of slice.tools) {
+    const tool = loaded.peek(i);
     const summary = compactDescription(tool.description, tool.title, 160);
     const tf = new Map<string, number>();
     const add = (text: string, weight: number) => {
@@ -145,7 +145,7 @@ const K1 = 1.2;
 const CORE_BOOST = 1.3;
 const B = 0.6;
 
-/** Ranked matches for a free-text query within the slice (optionally one toolset). */
+/** Ranked matches for a free-text query within the slice (optionally one toolset). A sharded catalogue must have loaded the slice. */
 export function searchTools(loaded: LoadedCatalogue, slice: Slice, query: string, options: { toolset?: string; limit?: number } = {}): SearchHit[] {
   const index = indexOf(loaded, slice);
   const limit = options.limit ?? 8;

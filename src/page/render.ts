@@ -61,10 +61,11 @@ export function esc(s: string): string {
 export function renderPage(loaded: LoadedCatalogue, input: PageInput, hash: string): string {
   const { catalogue } = loaded;
   const endpoint = `${input.origin}/mcp`;
-  const tools = catalogue.tools;
-  const withOutput = tools.filter((t) => t.outputSchema).length;
+  // Index data only (names, titles, toolsets, flags): the page never materialises a tool's schemas.
+  const tools = Array.from({ length: loaded.count }, (_, i) => i);
+  const withOutput = tools.filter((i) => loaded.hasOutputSchema(i)).length;
   const counts = new Map<string, number>();
-  for (const t of tools) for (const s of t.toolsets) counts.set(s, (counts.get(s) ?? 0) + 1);
+  for (const i of tools) for (const s of loaded.toolsetsOf(i)) counts.set(s, (counts.get(s) ?? 0) + 1);
   const setNames = Object.keys(catalogue.toolsets);
 
   const keyNote =
@@ -92,12 +93,14 @@ export function renderPage(loaded: LoadedCatalogue, input: PageInput, hash: stri
 
   // One compact row per tool; flags: r = read-only, d = destructive, o = has outputSchema.
   const toolRows = tools
-    .map((t) => {
+    .map((i) => {
+      const name = loaded.name(i);
       const flags =
-        (t.annotations.readOnlyHint ? '<i class="r">read-only</i>' : t.annotations.destructiveHint ? '<i class="d">destructive</i>' : '') +
-        (t.outputSchema ? '<i class="o">output</i>' : '');
-      const title = t.title && t.title !== t.name ? ` ${esc(t.title)}` : '';
-      return `<li data-t="${esc(t.toolsets.join(' '))}"><details><summary><code>${esc(t.name)}</code>${title}${flags}</summary></details></li>`;
+        (loaded.readOnly(i) ? '<i class="r">read-only</i>' : loaded.destructive(i) ? '<i class="d">destructive</i>' : '') +
+        (loaded.hasOutputSchema(i) ? '<i class="o">output</i>' : '');
+      const t = loaded.title(i);
+      const title = t && t !== name ? ` ${esc(t)}` : '';
+      return `<li data-t="${esc(loaded.toolsetsOf(i).join(' '))}"><details><summary><code>${esc(name)}</code>${title}${flags}</summary></details></li>`;
     })
     .join('\n');
 

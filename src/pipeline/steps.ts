@@ -5,6 +5,7 @@
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType, readRequestBody } from '@modelcontextprotocol/server';
 import type { Context, MiddlewareHandler } from 'hono';
 import { authenticate } from '../auth/bearer.ts';
+import { assetShards } from '../catalogue/asset-shards.ts';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { withSchemaDrops } from '../catalogue/schema-drops.ts';
 import { intersect, sliceOf, UnknownNamesError, validateSliceSpec, type SliceSpec } from '../catalogue/slices.ts';
@@ -13,6 +14,7 @@ import { clientNameOf, inferProfile, PROFILE_IDS, profileById } from '../profile
 import { serveMcp } from '../protocol/dispatch.ts';
 import type { EndpointMode } from '../tools/scope.ts';
 import { guardHostAndOrigin } from './host-guard.ts';
+import { loadShards } from './shards.ts';
 import type { PipelineEnv } from './vars.ts';
 
 type Step = MiddlewareHandler<PipelineEnv>;
@@ -29,7 +31,10 @@ export function configure(loaded: LoadedCatalogue): Step {
   return async (c, next) => {
     const env = c.env ?? {};
     let config = configs.get(env);
-    if (!config) configs.set(env, (config = readConfig(env, loaded.catalogue.defaultUpstream, loaded.catalogue.defaultToolsets)));
+    if (!config) {
+      configs.set(env, (config = readConfig(env, loaded.catalogue.defaultUpstream, loaded.catalogue.defaultToolsets)));
+      if (loaded.sharded && env.ASSETS) loaded.useShards(assetShards(env.ASSETS));
+    }
     c.set('config', config);
     await next();
   };
@@ -117,7 +122,7 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step): (select: (c:
     return serveMcp({ catalogue, config, caller, slice, profile, mode }, c.req.raw, body);
   };
 
-  return (select) => [config, hostGuard, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, serve];
+  return (select) => [config, hostGuard, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, loadShards, serve];
 }
 
 /**

@@ -1,6 +1,7 @@
-// A profile view: the tools/list entries of one slice as one client profile should see them
-// (compacted, dialect-adjusted, names within budget), computed once per isolate per (slice, profile).
-import type { LoadedCatalogue, ToolDefinition } from '../catalogue/loaded-catalogue.ts';
+// A profile view: the tools/list entries of one slice as one client profile should see them (compacted,
+// dialect-adjusted, names within budget), cached per isolate per (slice, profile). Each part is computed on first
+// use: a tools/call needs only the listed names and its own tool's advertised outputSchema, never the whole list.
+import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { compactAnnotations, compactDescription, compactInputSchema, compactOutputSchema, DEFAULT_COMPACT, type CompactOptions } from './compact.ts';
@@ -15,13 +16,14 @@ export interface WireTool {
   annotations: Record<string, unknown>;
 }
 
-interface ProfileView {
+export interface ProfileView {
   profile: Profile;
-  tools: WireTool[];
-  /** Listed name (and the catalogue's own names and aliases) -> tool, restricted to the slice. */
-  byName: Map<string, CatalogueTool>;
-  /** Canonical tool name -> the outputSchema this view advertised (absent when none). */
-  advertised: Map<string, JsonSchema | undefined>;
+  /** The tools/list entries, in slice order (built on first use: it materialises every tool of the slice). */
+  readonly tools: WireTool[];
+  /** The tool `name` denotes here: a listed name, or a catalogue name or alias of a tool in the slice. */
+  resolve(name: string): number | undefined;
+  /** The outputSchema this view advertises for tool i (undefined when none). */
+  advertised(i: number): JsonSchema | undefined;
   /** Warning line for the server instructions when the slice exceeds the profile's tool budget. */
   warning?: string;
 }
@@ -40,41 +42,88 @@ export function viewOf(loaded: LoadedCatalogue, slice: Slice, profile: Profile =
 }
 
 export function buildView(loaded: LoadedCatalogue, slice: Slice, profile: Profile, options: CompactOptions = DEFAULT_COMPACT): ProfileView {
-  const tools: WireTool[] = [];
-  const byName = new Map<string, CatalogueTool>();
-  const advertised = new Map<string, JsonSchema | undefined>();
-  const taken = new Set<string>();
-  for (const listed of slice.listed) {
-    const tool = loaded.byName.get(listed.name)!;
-    const wire = wireTool(tool, listed, profile, options);
-    wire.name = fitName(tool.name, profile.maxName, taken);
-    taken.add(wire.name);
-    tools.push(wire);
-    byName.set(wire.name, tool);
-    advertised.set(tool.name, wire.outputSchema);
-  }
-  // The catalogue's own names and aliases keep working in tools/call.
-  for (const [name, tool] of loaded.byName) if (slice.names.has(tool.name) && !byName.has(name)) byName.set(name, tool);
-  const view: ProfileView = { profile, tools, byName, advertised };
-  if (profile.maxTools !== undefined && tools.length > profile.maxTools) {
-    view.warning = `Warning: this endpoint lists ${tools.length} tools but ${profile.label} uses at most ${profile.maxTools}. Narrow it with /mcp/x/<toolset>+<toolset> or ?tools=a,b, or use /mcp/discover (search_tools, describe_tool, call_tool).`;
-  }
-  return view;
+  return new View(loaded, slice, profile, options);
 }
 
-function wireTool(tool: CatalogueTool, listed: ToolDefinition, profile: Profile, options: CompactOptions = DEFAULT_COMPACT): WireTool {
-  let inputSchema = compactInputSchema(listed.inputSchema, options);
-  inputSchema = applyDialect(inputSchema, profile);
+class View implements ProfileView {
+  readonly warning?: string;
+  private listedNames?: string[];
+  /** Listed name -> tool, for the tools whose listed name is not their catalogue name. */
+  private renamed?: Map<string, number>;
+  private wire?: WireTool[];
+  private readonly outputs = new Map<number, JsonSchema | undefined>();
+  readonly profile: Profile;
+  private readonly loaded: LoadedCatalogue;
+  private readonly slice: Slice;
+  private readonly options: CompactOptions;
+
+  constructor(loaded: LoadedCatalogue, slice: Slice, profile: Profile, options: CompactOptions) {
+    this.loaded = loaded;
+    this.slice = slice;
+    this.profile = profile;
+    this.options = options;
+    const n = slice.tools.length;
+    if (profile.maxTools !== undefined && n > profile.maxTools) {
+      this.warning = `Warning: this endpoint lists ${n} tools but ${profile.label} uses at most ${profile.maxTools}. Narrow it with /mcp/x/<toolset>+<toolset> or ?tools=a,b, or use /mcp/discover (search_tools, describe_tool, call_tool).`;
+    }
+  }
+
+  get tools(): WireTool[] {
+    if (!this.wire) {
+      const names = this.names();
+      this.wire = this.slice.tools.map((i, k) => {
+        const wire = wireTool(this.loaded.tool(i), this.profile, this.options, this.advertised(i));
+        wire.name = names[k]!;
+        return wire;
+      });
+    }
+    return this.wire;
+  }
+
+  resolve(name: string): number | undefined {
+    this.names();
+    const listed = this.renamed!.get(name);
+    if (listed !== undefined) return listed;
+    // The catalogue's own names and aliases keep working in tools/call.
+    const i = this.loaded.indexOf(name);
+    return i !== undefined && this.slice.has(i) ? i : undefined;
+  }
+
+  advertised(i: number): JsonSchema | undefined {
+    if (this.outputs.has(i)) return this.outputs.get(i);
+    const tool = this.loaded.tool(i);
+    const schema = tool.outputSchema && this.profile.carry === 'both' ? applyDialect(fitOutput(tool.outputSchema, this.options.outputDepth), this.profile, true) : undefined;
+    this.outputs.set(i, schema);
+    return schema;
+  }
+
+  /** Listed names in slice order: names only, so resolving a call never materialises the other tools. */
+  private names(): string[] {
+    if (!this.listedNames) {
+      const taken = new Set<string>();
+      const renamed = new Map<string, number>();
+      this.listedNames = this.slice.tools.map((i) => {
+        const own = this.loaded.name(i);
+        const listed = fitName(own, this.profile.maxName, taken);
+        taken.add(listed);
+        if (listed !== own) renamed.set(listed, i);
+        return listed;
+      });
+      this.renamed = renamed;
+    }
+    return this.listedNames;
+  }
+}
+
+function wireTool(tool: CatalogueTool, profile: Profile, options: CompactOptions, outputSchema: JsonSchema | undefined): WireTool {
   const wire: WireTool = {
     name: tool.name,
     title: tool.title,
     description: compactDescription(tool.description, tool.title, options.descriptionMax),
-    inputSchema,
+    inputSchema: applyDialect(compactInputSchema(tool.inputSchema, options), profile),
     annotations: compactAnnotations(tool.annotations),
   };
-  if (listed.outputSchema && profile.carry === 'both') {
-    wire.outputSchema = applyDialect(fitOutput(listed.outputSchema, options.outputDepth), profile, true);
-  }
+  if (outputSchema) wire.outputSchema = outputSchema;
   return wire;
 }
 

@@ -29,8 +29,8 @@ interface ToolCall {
  * shortened), and the catalogue's own names and aliases; the meta-tools hand out catalogue names.
  */
 export function resolveTool(scope: RequestScope, name: string): CatalogueTool | undefined {
-  const tool = scope.mode === 'tools' ? viewOf(scope.catalogue, scope.slice, scope.profile).byName.get(name) : scope.catalogue.byName.get(name);
-  return tool && scope.slice.names.has(tool.name) ? tool : undefined;
+  const i = scope.mode === 'tools' ? viewOf(scope.catalogue, scope.slice, scope.profile).resolve(name) : scope.catalogue.indexOf(name);
+  return i !== undefined && scope.slice.has(i) ? scope.catalogue.tool(i) : undefined;
 }
 
 /** Runs `name` with `args` for this scope. Throws UnknownToolError; every other failure is an isError result. */

@@ -27,13 +27,13 @@ export function toolsSurface(scope: RequestScope): ToolSurface {
   // The (slice, profile) view is computed once per isolate: compacted entries, dialect, name budget.
   const view = viewOf(scope.catalogue, scope.slice, scope.profile);
   const { source } = scope.catalogue.catalogue;
-  const instructions = `Tools for ${source.title} (API version ${source.version}): ${scope.slice.listed.length} operations of its REST API. Each tool calls one HTTP operation; arguments are the operation's path, query, header and body parameters.`;
+  const instructions = `Tools for ${source.title} (API version ${source.version}): ${scope.slice.tools.length} operations of its REST API. Each tool calls one HTTP operation; arguments are the operation's path, query, header and body parameters.`;
   return {
     tools: view.tools,
     instructions: instructions + (view.warning ? `\n${view.warning}` : ''),
     async call(name, args) {
       const { tool, result } = await callTool(scope, name, args);
-      return { result, shape: { outputSchema: view.advertised.get(tool.name) } };
+      return { result, shape: { outputSchema: view.advertised(scope.catalogue.indexOf(tool.name)!) } };
     },
   };
 }

@@ -34,7 +34,7 @@ describe('token report', () => {
     expect(report.toolsets.map((t) => t.name).sort()).toEqual(Object.keys(loaded.catalogue.toolsets).sort());
     expect(report.profiles.map((p) => p.profile)).toEqual(['default', 'cursor', 'claude', 'openai', 'gemini', 'vscode']);
     const all = report.profiles.find((p) => p.profile === 'default')!.all;
-    expect(all.tools).toBe(loaded.catalogue.tools.length);
+    expect(all.tools).toBe(loaded.count);
     expect(all.tokens).toBeLessThan(report.uncompacted.tokens / 3);
     const text = formatReport(report);
     expect(text).toContain('## Discovery mode');
