@@ -20,7 +20,9 @@ type LogEvent =
   | 'mcp_error'
   /** An unhandled error in a route (answered 500). */
   | 'http_error'
-  | 'tools_list_fast_path_disabled';
+  | 'tools_list_fast_path_disabled'
+  /** The tools/call fast path's bytes differed from the SDK's for one tool and result shape; the SDK answers those. */
+  | 'tools_call_fast_path_disabled';
 
 export function log(event: LogEvent, fields: Record<string, unknown> = {}): void {
   try {
