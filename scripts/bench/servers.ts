@@ -27,16 +27,24 @@ export async function startUpstreamProcess(): Promise<Server> {
   return { url, child, startMs: Date.now() - t0, stop: () => child.stop() };
 }
 
+/** The bench worker (scripts/bench/worker.ts) bundled once, over a copy of a catalogue directory. */
+export interface BenchBundle {
+  dir: string;
+  /** `wrangler deploy --dry-run --outdir` output: worker.js and the catalogue's Text module. */
+  outdir: string;
+  /** A wrangler config serving the bundle as is (no_bundle). */
+  configPath: string;
+  bundleMs: number;
+}
+
 /**
- * `wrangler dev --local` serving scripts/bench/worker.ts (production entry + bench routes) with the committed
- * catalogue. The worker is bundled once up front (`wrangler deploy --dry-run`) and served with `no_bundle`, so
- * the code is a snapshot: other engineers editing src/ mid-run cannot trigger a rebuild and reload (a reload
- * stalls requests for seconds). The config is the repo's wrangler.toml (read by wrangler's own parser) with
- * `main` swapped.
+ * Bundles scripts/bench/worker.ts (production entry + bench routes) with a copy of the catalogue (other engineers
+ * regenerating catalog/ mid-run must not change what is measured). Served with `no_bundle`, the code is a snapshot:
+ * edits to src/ mid-run cannot trigger a rebuild and reload (a reload stalls requests for seconds). The config is the
+ * repo's wrangler.toml (read by wrangler's own parser) with `main` swapped.
  */
-export async function startBenchWorker(vars: Record<string, string>, catalogueDir = join(repoRoot, 'catalog')): Promise<Server & { configPath: string; bundleMs: number; dir: string }> {
+export async function bundleBenchWorker(catalogueDir = join(repoRoot, 'catalog')): Promise<BenchBundle> {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-bench-worker-'));
-  // A copy: other engineers regenerating catalog/ mid-run must not change what is measured.
   await cp(join(catalogueDir, 'catalog.txt'), join(dir, 'catalog.txt'));
   if (existsSync(join(catalogueDir, 'shards'))) await cp(join(catalogueDir, 'shards'), join(dir, 'shards'), { recursive: true });
   const configPath = await writeCatalogueConfig(dir);
@@ -52,6 +60,12 @@ export async function startBenchWorker(vars: Record<string, string>, catalogueDi
   const serveConfig = { ...config, main: join(outdir, 'worker.js'), no_bundle: true, rules: [{ type: 'ESModule', globs: ['**/*.js'] }, { type: 'Text', globs: ['**/*.txt'] }] };
   delete (serveConfig as Record<string, unknown>).alias;
   await writeFile(configPath, JSON.stringify(serveConfig, null, 2));
+  return { dir, outdir, configPath, bundleMs };
+}
+
+/** `wrangler dev --local` serving a bench bundle. */
+export async function startBenchWorker(bundle: BenchBundle, vars: Record<string, string>): Promise<Server> {
+  const { dir, configPath } = bundle;
   const port = await freePort();
   const args = [
     'dev', '--config', configPath, '--local', '--ip', '127.0.0.1', '--port', String(port),
@@ -80,7 +94,7 @@ export async function startBenchWorker(vars: Record<string, string>, catalogueDi
     await child.stop();
     throw e;
   }
-  return { url, child, configPath, bundleMs, dir, startMs: Date.now() - t0, stop: () => child.stop() };
+  return { url, child, startMs: Date.now() - t0, stop: () => child.stop() };
 }
 
 // ---------------------------------------------------------------------------------------------

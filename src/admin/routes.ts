@@ -11,6 +11,7 @@ import { applyDrops, currentDrops, dropsTtlMs } from '../catalogue/schema-drops.
 import type { Env } from '../config.ts';
 import { sha256, timingSafeEqual } from '../lib/bytes.ts';
 import type { PipelineEnv } from '../pipeline/vars.ts';
+import { schemaDriftCounts } from '../tools/checked-schema.ts';
 import { schemaMismatchCounts } from '../upstream/execute.ts';
 
 // Set on the first admin request (Date is frozen at 0 in a Worker's global scope).
@@ -48,11 +49,12 @@ export function registerAdmin(app: Hono<PipelineEnv>, loaded: LoadedCatalogue): 
         return {
           name,
           mismatches: schemaMismatchCounts.get(name) ?? 0,
+          drift: schemaDriftCounts.get(name) ?? 0,
           outputSchema,
           ...(runtime ? { dropReason: runtime.reason, ...(runtime.at ? { droppedAt: runtime.at } : {}) } : built ? { dropReason: built } : {}),
         };
       })
-      .filter((t) => all || t.mismatches > 0 || t.outputSchema === 'dropped_runtime')
+      .filter((t) => all || t.mismatches > 0 || t.drift > 0 || t.outputSchema === 'dropped_runtime')
       .sort((a, b) => b.mismatches - a.mismatches || a.name.localeCompare(b.name));
     const unknown = Object.keys(state.list.tools).filter((n) => loaded.indexOf(n) === undefined);
     let total = 0;

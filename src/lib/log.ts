@@ -21,6 +21,8 @@ type LogEvent =
   /** An unhandled error in a route (answered 500). */
   | 'http_error'
   | 'tools_list_fast_path_disabled'
+  /** A sampled result passed the outputSchema its client was shown but not the catalogue's full one (the API drifted). */
+  | 'schema_drift'
   /** The tools/call fast path's bytes differed from the SDK's for one tool and result shape; the SDK answers those. */
   | 'tools_call_fast_path_disabled';
 

@@ -10,6 +10,7 @@ import { errorResult } from '../lib/tool-result.ts';
 import { viewOf } from '../profiles/view.ts';
 import { executeTool, type CallRecord } from '../upstream/execute.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
+import { sampleFullSchema, withListedSchema } from './checked-schema.ts';
 import type { RequestScope } from './scope.ts';
 
 /** The name is not a tool of this scope: unknown, or outside the slice or the key's scope (refused alike). */
@@ -58,7 +59,9 @@ async function run(scope: RequestScope, tool: CatalogueTool, args: Record<string
     return { result: errorResult(text), record: { outcome: 'invalid_arguments', validation: 'none', method: tool.http.method, argumentErrors: check.errors.length } };
   }
   const { config, caller } = scope;
-  const call = await executeTool(tool, args, {
+  // structuredContent is checked against the schema the client was shown, the full one only sampled (checked-schema.ts).
+  const checked = withListedSchema(scope, tool);
+  const call = await executeTool(checked, args, {
     upstreamUrl: config.upstreamUrl,
     headers: caller.upstreamHeaders,
     timeoutMs: config.timeoutMs,
@@ -66,6 +69,7 @@ async function run(scope: RequestScope, tool: CatalogueTool, args: Record<string
     maxResultTokens: config.maxResultTokens,
     userAgent: `${SERVER_NAME}/${VERSION}`,
   });
+  if (checked !== tool) sampleFullSchema(tool, call.result);
   // Upstreams may echo request headers; the caller's credentials never leave in a result.
   return { result: redactSecrets(call.result, caller.secrets), record: call.record };
 }
