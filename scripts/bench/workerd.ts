@@ -4,7 +4,8 @@
 import { createRequire } from 'node:module';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { childEnv, freePort, repoRoot, spawnChild, waitForHttp } from '../lib/proc.ts';
+import { connect } from 'node:net';
+import { childEnv, freePort, repoRoot, spawnChild, waitForHttp, type Child } from '../lib/proc.ts';
 import type { Server } from './servers.ts';
 
 /** The workerd binary wrangler itself runs (wrangler pins its own build). */
@@ -26,7 +27,7 @@ const capnpString = (s: string) => JSON.stringify(s);
  * Bindings: text vars, and the rate-limit Durable Object in memory; no KV (API_KEY authenticates) and no D1 (no
  * metering), as in the wrangler dev runs of the bench.
  */
-export async function startWorkerdDirect(bundleDir: string, vars: Record<string, string>, options: { inspector?: boolean } = {}): Promise<DirectWorker> {
+export async function startWorkerdDirect(bundleDir: string, vars: Record<string, string>, options: { inspector?: boolean; noRequest?: boolean } = {}): Promise<DirectWorker> {
   const files = (await readdir(bundleDir)).filter((f) => f.endsWith('.js') || f.endsWith('.txt')).sort((a, b) => Number(b === 'worker.js') - Number(a === 'worker.js'));
   const toml = await readFile(join(repoRoot, 'wrangler.toml'), 'utf8');
   const compat = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)?.[1] ?? '2026-10-01';
@@ -61,12 +62,31 @@ const bench :Workerd.Worker = (
   const child = spawnChild('workerd (direct)', workerdBinary(), args, { cwd: join(bundleDir, '..'), env: childEnv() });
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitForHttp(`${url}/healthz`, child, 60_000);
+    // noRequest: ready once the socket listens, so the isolate has run its global scope and nothing else.
+    if (options.noRequest) await waitForListen(port, child, 60_000);
+    else await waitForHttp(`${url}/healthz`, child, 60_000);
   } catch (e) {
     await child.stop();
     throw e;
   }
   return { url, child, pid: child.proc.pid!, inspector, startMs: Date.now() - t0, stop: () => child.stop() };
+}
+
+async function waitForListen(port: number, child: Child, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.proc.exitCode !== null) throw new Error(`workerd exited: ${child.tail()}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const s = connect(port, '127.0.0.1', () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`workerd did not listen on ${port} within ${timeoutMs} ms`);
 }
 
 /** CPU time (user + system, ms) the process has used so far, from /proc (all threads). */
