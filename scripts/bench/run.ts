@@ -13,7 +13,6 @@ import { HttpClient } from './http.ts';
 import { KEY, makePlan, SECTIONS, SLICE, type Plan, type Section } from './plan.ts';
 import { machine, markdown, targetsTable, textTable } from './report.ts';
 import { BenchResults } from './results.ts';
-import { Cdp } from './cdp.ts';
 import { benchBuild } from './sections/build.ts';
 import { benchCall } from './sections/call.ts';
 import { benchClient } from './sections/client.ts';
@@ -44,13 +43,12 @@ async function guard(ctx: BenchContext, s: Section, fn: () => Promise<void>): Pr
 
 /**
  * Every section but the builds: one bench upstream, the bench worker bundled once and served both by `wrangler dev`
- * and by workerd run directly (with its inspector, for the call profile), shared by the sections that need them.
+ * and by workerd run directly (with an inspector port, for the call profile), shared by the sections that need them.
  */
 async function runWorkerSections(ctx: BenchContext): Promise<void> {
   let upstream: Server | undefined;
   let dev: Server | undefined;
   let direct: DirectWorker | undefined;
-  let cdp: Cdp | undefined;
   const wanted = [...SERVER_SECTIONS, 'startup', 'graph'] as Section[];
   try {
     upstream = await startUpstreamProcess();
@@ -62,13 +60,12 @@ async function runWorkerSections(ctx: BenchContext): Promise<void> {
       dev = await startBenchWorker(bundle, vars);
       direct = await startWorkerdDirect(bundle.outdir, vars, { inspector: true });
       ctx.log(`wrangler dev ${dev.url} ready in ${dev.startMs} ms; workerd direct ${direct.url} ready in ${direct.startMs} ms`);
-      cdp = await Cdp.connect(direct.inspector!).catch(() => undefined);
       const wires = new Map<string, Wire>();
       for (const mode of ['legacy', { pin: '2026-07-28' }] as const) wires.set(eraName(mode), await captureWire(dev.url, mode));
       const servers = { dev, direct };
       const w = dev;
       let fetchMs = new Map<string, number>();
-      await guard(ctx, 'call', () => benchCall(ctx, servers, wires, cdp));
+      await guard(ctx, 'call', () => benchCall(ctx, servers, wires));
       await guard(ctx, 'list', async () => {
         fetchMs = await benchList(ctx, w, wires.get('2026-07-28')!, '2026-07-28');
       });
@@ -76,7 +73,6 @@ async function runWorkerSections(ctx: BenchContext): Promise<void> {
       await guard(ctx, 'throughput', () => benchThroughput(ctx, servers, up, wires.get('2025 era')!));
       // Last: its 9 MB bodies churn the worker's heap, which must not colour the figures above.
       await guard(ctx, 'large', () => benchLarge(ctx, w, { pin: '2026-07-28' }));
-      cdp?.close();
       await direct.stop();
       await dev.stop();
       direct = dev = undefined;
@@ -89,7 +85,6 @@ async function runWorkerSections(ctx: BenchContext): Promise<void> {
     for (const s of wanted) if (ctx.plan.want(s) && !ctx.results.reported(s)) ctx.results.error(s, msg);
   } finally {
     ctx.http.close();
-    cdp?.close();
     await direct?.stop();
     await dev?.stop();
     await upstream?.stop();

@@ -1,8 +1,7 @@
 // tools/call overhead vs the floor: the same upstream call through MCP and through a bare passthrough route, against
 // workerd run directly and against wrangler dev; then CPU per request (workerd direct, from /proc) and where it goes
 // (a V8 profile of the isolate under load).
-import type { Cdp } from '../cdp.ts';
-import { selfTimeShares } from '../cdp.ts';
+import { Cdp, selfTimeShares } from '../cdp.ts';
 import type { BenchContext } from '../context.ts';
 import type { Req } from '../http.ts';
 import { CONNECTIONS, TOOL } from '../plan.ts';
@@ -49,7 +48,7 @@ async function latencyRows(ctx: BenchContext, label: string, worker: Server, wir
 }
 
 /** CPU per request of the floor and of tools/call in the directly run workerd, and a profile of the call under load. */
-async function cpuRows(ctx: BenchContext, direct: DirectWorker, call: Req, cdp: Cdp | undefined): Promise<void> {
+async function cpuRows(ctx: BenchContext, direct: DirectWorker, call: Req): Promise<void> {
   const { plan, results } = ctx;
   const seconds = plan.n.cpuSeconds;
   const perRequest = async (req: Req): Promise<number> => {
@@ -73,21 +72,28 @@ async function cpuRows(ctx: BenchContext, direct: DirectWorker, call: Req, cdp: 
     result: `floor ${fmtMs(floor)} · tools/call (2025 era) ${fmtMs(mcp)} · MCP overhead ${fmtMs(mcp - floor)} (best of 2 runs each)`,
     reproduce: plan.reproduce('call'),
   });
-  if (!cdp) return;
-  const profile = await cdp.profile(async () => {
-    await loadRun(direct.url, call, seconds);
-  });
+  // The inspector is attached only now: an attached client makes every console.log (one per call) cost more.
+  if (!direct.inspector) return;
+  const cdp = await Cdp.connect(direct.inspector);
+  let profile;
+  try {
+    profile = await cdp.profile(async () => {
+      await loadRun(direct.url, call, seconds);
+    });
+  } finally {
+    cdp.close();
+  }
   const top = selfTimeShares(profile, 12);
   (results.raw.call as Record<string, unknown>).profileTop = top;
-  results.note('call', `Where a tools/call's CPU goes (workerd direct, V8 sampling profile of the isolate over ${seconds} s at c=${CONNECTIONS}, share of non-idle self time; "(native)" is runtime code such as fetch, Response and console.log): ${top.map((t) => `${t.fn} ${(t.share * 100).toFixed(1)}%`).join(', ')}.`);
+  results.note('call', `Where a tools/call's CPU goes (workerd direct, V8 sampling profile of the isolate over ${seconds} s at c=${CONNECTIONS}, share of non-idle self time; "(native)" is runtime code such as fetch, Response and promise jobs; \`log\` includes console.log, which costs more with the profiling inspector attached): ${top.map((t) => `${t.fn} ${(t.share * 100).toFixed(1)}%`).join(', ')}.`);
 }
 
-export async function benchCall(ctx: BenchContext, servers: { dev: Server; direct: DirectWorker }, wires: Map<string, Wire>, cdp?: Cdp): Promise<void> {
+export async function benchCall(ctx: BenchContext, servers: { dev: Server; direct: DirectWorker }, wires: Map<string, Wire>): Promise<void> {
   const { plan, results } = ctx;
   results.raw.call = {};
   const direct = await latencyRows(ctx, 'workerd direct', servers.direct, wires);
   await latencyRows(ctx, 'wrangler dev', servers.dev, wires);
-  await cpuRows(ctx, servers.direct, wires.get('2025 era')!.call, cdp);
+  await cpuRows(ctx, servers.direct, wires.get('2025 era')!.call);
   const worst = Math.max(...Object.values(direct));
   results.target({
     section: 'call',
