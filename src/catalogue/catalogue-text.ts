@@ -91,12 +91,6 @@ export class CatalogueText {
     await Promise.all([...files].map((f) => this.fetchShard(f)));
   }
 
-  /** Whether tool i's record can be read now. */
-  isLoaded(i: number): boolean {
-    const f = this.fileOf(this.header.table + i);
-    return f === 0 || this.shardTexts[f - 1] !== undefined;
-  }
-
   private fetchShard(f: number): Promise<void> {
     let p = this.loading.get(f);
     if (!p) {

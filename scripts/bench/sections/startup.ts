@@ -14,7 +14,7 @@ import { checkStartup, heapAfterStartup, topSelf } from '../startup-probe.ts';
 import { fmtBytes, fmtInt, fmtMs, fmtSpread, median, spread, verdict } from '../stats.ts';
 
 /** The deployed files of a `wrangler deploy --dry-run --outdir` (source maps and the README are not uploaded). */
-export function bundleFiles(outdir: string): Array<{ name: string; bytes: number; gzip: number }> {
+function bundleFiles(outdir: string): Array<{ name: string; bytes: number; gzip: number }> {
   return readdirSync(outdir)
     .filter((f) => !f.endsWith('.map') && !f.endsWith('.md'))
     .map((f) => {
