@@ -2,6 +2,8 @@
 // `npx -y mcp-catalogue`: serves the embedded MCP tool catalogue over stdio (see src/stdio/main.ts).
 // Plain JavaScript so it runs from node_modules; the server itself is bundled into dist/stdio at pack time.
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 22) {
@@ -44,8 +46,10 @@ try {
   process.stderr.write(`mcp-catalogue: cannot read the catalogue ${cataloguePath}: ${error.message}\n`);
   process.exit(2);
 }
+// A sharded catalogue (a very large API) keeps its records in shards/ next to catalog.txt.
+const shardsDir = new URL('shards/', typeof cataloguePath === 'string' ? pathToFileURL(cataloguePath) : cataloguePath);
 try {
-  startStdio({ catalogueText, env: process.env });
+  await startStdio({ catalogueText, env: process.env, readShard: (file) => readFile(new URL(file, shardsDir), 'utf8') });
 } catch (error) {
   process.stderr.write(`mcp-catalogue: ${error.message}\n`);
   process.exit(error instanceof UsageError ? 2 : 1);

@@ -28,6 +28,7 @@ import {
   type KeyRecord,
   type Rate,
 } from '../src/auth/keys-core.ts';
+import { loadCatalogue } from '../src/catalogue/loaded-catalogue.ts';
 import { repoRoot } from './lib/proc.ts';
 import { grantLines, GrantNotFound, grantsByOwner, revokeOneGrant, revokeOwnerGrants, type GrantEntry } from './keys/grants.ts';
 import { DEFAULT_LOCAL_STATE, KvError, WranglerKv } from './keys/kv.ts';
@@ -301,11 +302,12 @@ function describeScope(r: KeyRecord): string {
 function checkNames(catalogueFile: string, toolsets: string[] | undefined, tools: string[] | undefined): void {
   if (!toolsets && !tools) return;
   if (!existsSync(catalogueFile)) throw new UsageError(`catalogue ${catalogueFile} not found; pass --catalogue <file>`);
-  const cat = JSON.parse(readFileSync(catalogueFile, 'utf8')) as { toolsets: Record<string, unknown>; tools: Array<{ name: string; aliases?: string[] }> };
-  const badSets = (toolsets ?? []).filter((t) => t !== 'all' && !(t in cat.toolsets));
-  if (badSets.length) throw new UsageError(`unknown toolset${badSets.length > 1 ? 's' : ''}: ${badSets.join(', ')}. Valid: ${Object.keys(cat.toolsets).join(', ')}`);
-  const names = new Set(cat.tools.flatMap((t) => [t.name, ...(t.aliases ?? [])]));
-  const badTools = (tools ?? []).filter((t) => !names.has(t));
+  // Names and toolsets are index data: no tool is materialised, and a sharded catalogue needs no shard.
+  const cat = loadCatalogue(readFileSync(catalogueFile, 'utf8'));
+  const sets = cat.catalogue.toolsets;
+  const badSets = (toolsets ?? []).filter((t) => t !== 'all' && !(t in sets));
+  if (badSets.length) throw new UsageError(`unknown toolset${badSets.length > 1 ? 's' : ''}: ${badSets.join(', ')}. Valid: ${Object.keys(sets).join(', ')}`);
+  const badTools = (tools ?? []).filter((t) => cat.indexOf(t) === undefined);
   if (badTools.length) throw new UsageError(`unknown tool${badTools.length > 1 ? 's' : ''}: ${badTools.join(', ')}`);
 }
 

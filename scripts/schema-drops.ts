@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadCatalogue } from '../src/catalogue/loaded-catalogue.ts';
 import { AUTO_REASON, DROPS_KEY, parseDrops, type DropList } from '../src/catalogue/schema-drop-list.ts';
 import { binDir, childEnv, repoRoot } from './lib/proc.ts';
 
@@ -61,19 +62,21 @@ function writeDrops(list: DropList, o: SchemaCliOptions): void {
   }
 }
 
-/** Tool names and aliases of the embedded catalogue (catalog/catalog.txt). */
-function catalogueNames(): Map<string, string> {
-  const names = new Map<string, string>();
+/** Canonical tool name of a name or alias in the embedded catalogue (catalog/catalog.txt); undefined when unknown. */
+function catalogueNames(): { get(name: string): string | undefined; size: number } {
   try {
-    const cat = JSON.parse(readFileSync(join(repoRoot, 'catalog', 'catalog.txt'), 'utf8')) as { tools: Array<{ name: string; aliases?: string[]; outputSchema?: unknown }> };
-    for (const t of cat.tools) {
-      names.set(t.name, t.name);
-      for (const a of t.aliases ?? []) names.set(a, t.name);
-    }
+    const cat = loadCatalogue(readFileSync(join(repoRoot, 'catalog', 'catalog.txt'), 'utf8'));
+    return {
+      get: (name) => {
+        const i = cat.indexOf(name);
+        return i === undefined ? undefined : cat.name(i);
+      },
+      size: cat.count,
+    };
   } catch {
-    /* no catalogue: no check */
+    // No catalogue: no check.
+    return { get: () => undefined, size: 0 };
   }
-  return names;
 }
 
 function hasPreviewId(config: string, binding: string): boolean {

@@ -1,4 +1,4 @@
-// `npm run serve -- --spec <file|url> [--upstream <url>] [--port <n>] [--key <key>] [--name <n>] [--overrides <file>]`
+// `npm run serve -- --spec <file|url> [--upstream <url>] [--port <n>] [--key <key>] [--name <n>] [--overrides <file>] [--shard-above-bytes <n>]`
 // Builds a catalogue from any OpenAPI spec into a temp dir, mocks the spec with Prism unless --upstream is
 // given, and serves it with `wrangler dev`, printing the same endpoint:/key: lines and snippet as `npm start`.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -7,11 +7,13 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCatalogue } from './catalog/build.ts';
+import { expandCatalogue, writeCatalogueDir } from './catalog/catalogue-files.ts';
 import { buildDeclarations, serializeDeclarations } from './catalog/declarations.ts';
 import { DEFAULT_PORT, LOCAL_KEY, serve } from './lib/serve.ts';
 
 const USAGE = `usage: npm run serve -- --spec <file|url> [--upstream <url>] [--port <n>] [--key <key>]
                         [--passthrough] [--name <server name>] [--overrides <file>] [--keep]
+                        [--shard-above-bytes <n>]
   --spec        OpenAPI 3.x or Swagger 2.0 document (JSON or YAML), a file path or an http(s) URL
   --upstream    real API base URL; without it a Prism mock of the spec is started (works offline)
   --port        port on 127.0.0.1 for the MCP endpoint (default $PORT or ${DEFAULT_PORT})
@@ -21,6 +23,7 @@ const USAGE = `usage: npm run serve -- --spec <file|url> [--upstream <url>] [--p
   --name        key of the server in the printed mcpServers snippet (default: derived from the spec title)
   --overrides   overrides file for the generator (see docs/operations.md)
   --keep        keep the temp catalogue directory after exit
+  --shard-above-bytes  put the catalogue's records into static-asset shards above this size (default 24 MB)
 `;
 
 function fail(msg: string): never {
@@ -41,6 +44,7 @@ try {
       name: { type: 'string' },
       overrides: { type: 'string' },
       keep: { type: 'boolean', default: false },
+      'shard-above-bytes': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -74,15 +78,17 @@ let title: string;
 try {
   const t0 = Date.now();
   const overrides = args.overrides ? (isAbsolute(args.overrides) ? args.overrides : resolve(userCwd, args.overrides)) : undefined;
-  const result = await buildCatalogue(spec, { overrides, progress: (l) => process.stderr.write(`  ${l}\n`) });
-  await writeFile(join(dir, 'catalog.txt'), result.text);
+  const shardAboveBytes = args['shard-above-bytes'] === undefined ? undefined : Number(args['shard-above-bytes']);
+  if (shardAboveBytes !== undefined && !(Number.isInteger(shardAboveBytes) && shardAboveBytes >= 0)) fail('--shard-above-bytes must be a whole number of bytes');
+  const result = await buildCatalogue(spec, { overrides, shardAboveBytes, progress: (l) => process.stderr.write(`  ${l}\n`) });
+  await writeCatalogueDir(dir, result);
   // Code mode (/mcp/code) searches these declarations of the same catalogue.
-  await writeFile(join(dir, 'declarations.txt'), serializeDeclarations(buildDeclarations(JSON.parse(result.text))));
+  await writeFile(join(dir, 'declarations.txt'), serializeDeclarations(buildDeclarations(await expandCatalogue(result))));
   title = result.catalogue.source.title;
   const r = result.report;
   process.stderr.write(
     `catalogue: ${r.tools} tools from ${r.operations} operations (${r.withOutputSchema} with output schemas), ` +
-      `${(r.bytes / 1024).toFixed(0)} KiB, in ${((Date.now() - t0) / 1000).toFixed(1)} s → ${join(dir, 'catalog.txt')}\n`,
+      `${(r.bytes / 1024).toFixed(0)} KiB${r.layout.shards ? ` in ${r.layout.shards} shards` : ''}, in ${((Date.now() - t0) / 1000).toFixed(1)} s → ${join(dir, 'catalog.txt')}\n`,
   );
   if (!upstream) process.stderr.write(`(spec default upstream ${result.catalogue.defaultUpstream || '(none)'} replaced by the mock)\n`);
 } catch (e) {

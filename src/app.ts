@@ -19,9 +19,9 @@ export interface AppOptions {
 export function createApp(loaded: LoadedCatalogue, options: AppOptions = {}): Hono<PipelineEnv> {
   const app = new Hono<PipelineEnv>();
   const config = configure(loaded);
-  const { source, tools } = loaded.catalogue;
+  const { source } = loaded.catalogue;
 
-  app.get('/healthz', async (c) => c.json({ status: 'ok', version: VERSION, catalogue: { hash: await loaded.hash(), tools: tools.length, title: source.title, apiVersion: source.version } }));
+  app.get('/healthz', async (c) => c.json({ status: 'ok', version: VERSION, catalogue: { hash: await loaded.hash(), tools: loaded.count, title: source.title, apiVersion: source.version } }));
 
   // The public catalogue page (GET /) and per-tool schema JSON.
   const page = pageHandlers(loaded);

@@ -80,6 +80,8 @@ export interface Env {
   USAGE_HOURLY_RETENTION_DAYS?: string;
   /** Milliseconds an isolate gathers calls before writing them in one batch (default 5000, at most 20000). */
   USAGE_FLUSH_MS?: string;
+  /** Static assets: the shards of a catalogue too large for one module (src/catalogue/asset-shards.ts). */
+  ASSETS?: Fetcher;
 }
 
 export type CredentialMode = 'key' | 'passthrough' | 'gateway' | 'customer';

@@ -1,14 +1,35 @@
-// Worker entry: serves the catalogue embedded at build time (wrangler alias `catalog-data`), with its code-mode
-// declarations (alias `declarations-data`).
+// Worker entry: serves the catalogue embedded at build time (alias `catalog-data`, a Text module next to the code),
+// with its code-mode declarations (alias `declarations-data`). The global scope only opens the catalogue (its
+// one-line header); the app, and with it the MCP SDK (whose schemas take tens of milliseconds to set up), loads on
+// the first request, so startup CPU does not grow with either.
 import catalogueText from 'catalog-data';
 import declarations from 'declarations-data';
-import { createApp } from './app.ts';
+import type { Hono } from 'hono';
 import { loadCatalogue } from './catalogue/loaded-catalogue.ts';
+import type { PipelineEnv } from './pipeline/vars.ts';
 import { usageScheduled } from './usage/retention.ts';
 
-const app = createApp(loadCatalogue(catalogueText), { declarations });
+const loaded = loadCatalogue(catalogueText);
+let app: Promise<Hono<PipelineEnv>> | undefined;
+
+function appOnce(): Promise<Hono<PipelineEnv>> {
+  app ??= import('./app.ts').then(
+    (m) => m.createApp(loaded, { declarations }),
+    (error: unknown) => {
+      app = undefined;
+      throw error;
+    },
+  );
+  return app;
+}
+
 // scheduled: the usage retention cleanup on the cron trigger (wrangler.toml [triggers]).
-export default { fetch: app.fetch, scheduled: usageScheduled };
+export default {
+  async fetch(request: Request, env: PipelineEnv['Bindings'], ctx: ExecutionContext): Promise<Response> {
+    return (await appOnce()).fetch(request, env, ctx);
+  },
+  scheduled: usageScheduled,
+};
 // Durable Object classes must be exported by the Worker entry.
 export { KeyRateLimiter } from './auth/rate-limit.ts';
 export { SchemaMismatchCounter } from './catalogue/schema-mismatch-counter.ts';

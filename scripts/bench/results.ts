@@ -10,14 +10,28 @@ interface Row {
   reproduce: string;
 }
 
+/** One line of the targets table: a headline figure next to its target, measured in this run. */
+interface TargetRow {
+  section: Section;
+  measure: string;
+  result: string;
+  target: string;
+  verdict: string;
+}
+
 export class BenchResults {
   readonly rows: Row[] = [];
+  readonly targets: TargetRow[] = [];
   readonly raw: Record<string, unknown> = {};
   readonly notes = new Map<Section, string[]>();
   readonly errors: { section: Section; error: string }[] = [];
 
   row(r: Row): void {
     this.rows.push(r);
+  }
+
+  target(t: TargetRow): void {
+    this.targets.push(t);
   }
 
   note(s: Section, text: string): void {

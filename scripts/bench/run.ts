@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--json <file>] [--only call,list,startup,client,throughput,build,large,results,modes,codemode] [--out <md>]
+// npm run bench [-- --quick] [--json <file>] [--only call,list,startup,client,throughput,build,large,results,modes,codemode,graph] [--out <md>]
 //
 // Speed, size and cost side by side against the floor and a peer. Prints one table and writes
 // docs/benchmarks.md. Every figure that matters is a ratio measured in the same run, or a median of
@@ -13,20 +13,22 @@ import type { BenchContext } from './context.ts';
 import { HttpClient } from './http.ts';
 import { mergeMarkdown } from './merge.ts';
 import { KEY, makePlan, SECTIONS, sectionNumber, SLICE, type Plan, type Section } from './plan.ts';
-import { machine, markdown, textTable } from './report.ts';
+import { machine, markdown, targetsTable, textTable } from './report.ts';
 import { BenchResults } from './results.ts';
 import { benchBuild } from './sections/build.ts';
 import { benchCall } from './sections/call.ts';
 import { benchClient } from './sections/client.ts';
 import { benchCodeMode } from './sections/codemode.ts';
+import { benchGraph } from './sections/graph.ts';
 import { benchLarge } from './sections/large.ts';
 import { benchList } from './sections/list.ts';
 import { benchModes } from './sections/modes.ts';
 import { benchResults } from './sections/results.ts';
 import { benchStartup } from './sections/startup.ts';
 import { benchThroughput } from './sections/throughput.ts';
-import { startBenchWorker, startUpstreamProcess, type Server } from './servers.ts';
+import { bundleBenchWorker, startBenchWorker, startUpstreamProcess, type Server } from './servers.ts';
 import { captureWire, eraName, type Wire } from './wire.ts';
+import { startWorkerdDirect, type DirectWorker } from './workerd.ts';
 
 const SERVER_SECTIONS: Section[] = ['call', 'list', 'client', 'throughput', 'large', 'modes', 'codemode'];
 
@@ -44,37 +46,54 @@ async function guard(ctx: BenchContext, s: Section, fn: () => Promise<void>): Pr
   }
 }
 
-/** The sections that need the bench upstream and a `wrangler dev` worker, sharing one of each. */
-async function runServerSections(ctx: BenchContext): Promise<void> {
+/**
+ * Every section but the builds: one bench upstream, the bench worker bundled once and served both by `wrangler dev`
+ * and by workerd run directly (with an inspector port, for the call profile), shared by the sections that need them.
+ */
+async function runWorkerSections(ctx: BenchContext): Promise<void> {
   let upstream: Server | undefined;
-  let worker: Server | undefined;
+  let dev: Server | undefined;
+  let direct: DirectWorker | undefined;
+  const wanted = [...SERVER_SECTIONS, 'startup', 'graph'] as Section[];
   try {
     upstream = await startUpstreamProcess();
-    ctx.log(`upstream ${upstream.url}; starting wrangler dev with the bench worker`);
-    worker = await startBenchWorker({ UPSTREAM_URL: upstream.url, API_KEY: KEY, CREDENTIAL_MODE: 'key' });
-    ctx.log(`worker ${worker.url} ready in ${worker.startMs} ms`);
-    const wires = new Map<string, Wire>();
-    for (const mode of ['legacy', { pin: '2026-07-28' }] as const) wires.set(eraName(mode), await captureWire(worker.url, mode));
-    const w = worker;
     const up = upstream;
-    let fetchMs = new Map<string, number>();
-    await guard(ctx, 'call', () => benchCall(ctx, w, wires));
-    await guard(ctx, 'list', async () => {
-      fetchMs = await benchList(ctx, w, wires.get('2026-07-28')!, '2026-07-28');
-    });
-    await guard(ctx, 'client', () => benchClient(ctx, w, fetchMs));
-    await guard(ctx, 'throughput', () => benchThroughput(ctx, w, up, wires.get('2025 era')!));
-    await guard(ctx, 'modes', () => benchModes(ctx, w));
-    await guard(ctx, 'codemode', () => benchCodeMode(ctx, w, { pin: '2026-07-28' }));
-    // Last: its 9 MB bodies churn the worker's heap, which must not colour the figures above.
-    await guard(ctx, 'large', () => benchLarge(ctx, w, { pin: '2026-07-28' }));
+    ctx.log(`upstream ${up.url}; bundling the bench worker`);
+    const bundle = await bundleBenchWorker();
+    const vars = { UPSTREAM_URL: up.url, API_KEY: KEY, CREDENTIAL_MODE: 'key' };
+    if (SERVER_SECTIONS.some((s) => ctx.plan.want(s))) {
+      dev = await startBenchWorker(bundle, vars);
+      direct = await startWorkerdDirect(bundle.outdir, vars, { inspector: true });
+      ctx.log(`wrangler dev ${dev.url} ready in ${dev.startMs} ms; workerd direct ${direct.url} ready in ${direct.startMs} ms`);
+      const wires = new Map<string, Wire>();
+      for (const mode of ['legacy', { pin: '2026-07-28' }] as const) wires.set(eraName(mode), await captureWire(dev.url, mode));
+      const servers = { dev, direct };
+      const w = dev;
+      let fetchMs = new Map<string, number>();
+      await guard(ctx, 'call', () => benchCall(ctx, servers, wires));
+      await guard(ctx, 'list', async () => {
+        fetchMs = await benchList(ctx, w, wires.get('2026-07-28')!, '2026-07-28');
+      });
+      await guard(ctx, 'client', () => benchClient(ctx, w, fetchMs));
+      await guard(ctx, 'throughput', () => benchThroughput(ctx, servers, up, wires.get('2025 era')!));
+      await guard(ctx, 'modes', () => benchModes(ctx, w));
+      await guard(ctx, 'codemode', () => benchCodeMode(ctx, w, { pin: '2026-07-28' }));
+      // Last: its 9 MB bodies churn the worker's heap, which must not colour the figures above.
+      await guard(ctx, 'large', () => benchLarge(ctx, w, { pin: '2026-07-28' }));
+      await direct.stop();
+      await dev.stop();
+      direct = dev = undefined;
+    }
+    await guard(ctx, 'startup', () => benchStartup(ctx, bundle, up.url));
+    await guard(ctx, 'graph', () => benchGraph(ctx, up));
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     ctx.log(`servers FAILED: ${msg}`);
-    for (const s of SERVER_SECTIONS) if (ctx.plan.want(s) && !ctx.results.reported(s)) ctx.results.error(s, msg);
+    for (const s of wanted) if (ctx.plan.want(s) && !ctx.results.reported(s)) ctx.results.error(s, msg);
   } finally {
     ctx.http.close();
-    await worker?.stop();
+    await direct?.stop();
+    await dev?.stop();
     await upstream?.stop();
   }
 }
@@ -82,7 +101,7 @@ async function runServerSections(ctx: BenchContext): Promise<void> {
 function reducedBy(plan: Plan): string[] {
   if (!plan.quick) return [];
   const n = plan.n;
-  return [`--quick: ${n.callIters} call rounds, ${n.listIters.all}/${n.listIters.slice} list rounds, v1 client ${n.clientReps.slice}×${SLICE} + ${n.clientReps.all}× full (default-toolsets case skipped), throughput ${n.tpDuration} s × 1 round without the floor context run, ${n.startupReps} startup repeats, ${n.buildReps} build per spec, ${n.largeIters} large-result rounds, ${n.codeIters} code-mode rounds`];
+  return [`--quick: ${n.callIters} call rounds, ${n.listIters.all}/${n.listIters.slice} list rounds, v1 client ${n.clientReps.slice}×${SLICE} + ${n.clientReps.all}× full (default-toolsets case skipped), throughput ${n.tpDuration} s × 1 round without the floor context run, ${n.startupReps} startup repeats, ${n.heapReps} heap measurement, ${n.cpuSeconds} s CPU-per-request runs, ${n.buildReps} build per spec, ${n.largeIters} large-result rounds, ${n.codeIters} code-mode rounds, no Graph section (\`--only graph\` runs it)`];
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -102,15 +121,14 @@ async function main(argv: string[]): Promise<number> {
   const m = machine();
   ctx.log(`mode ${plan.mode}; sections ${[...plan.only].join(', ')}; ${m.cpu}; node ${m.node}`);
 
-  if (SERVER_SECTIONS.some((s) => plan.want(s))) await runServerSections(ctx);
-  await guard(ctx, 'startup', () => benchStartup(ctx));
+  await runWorkerSections(ctx);
   await guard(ctx, 'build', () => benchBuild(ctx));
   await guard(ctx, 'results', () => benchResults(ctx));
 
   const order = SECTIONS.map((s) => s.id as Section);
   ctx.results.rows.sort((a, b) => order.indexOf(a.section) - order.indexOf(b.section));
   const totalS = (performance.now() - t0) / 1000;
-  process.stdout.write(`\nBenchmarks (${plan.mode}, ${m.date}, ${m.cpu}, node ${m.node}, ${totalS.toFixed(0)} s)\n\n${textTable(ctx.results)}\n\n`);
+  process.stdout.write(`\nBenchmarks (${plan.mode}, ${m.date}, ${m.cpu}, node ${m.node}, ${totalS.toFixed(0)} s)\n\n${targetsTable(ctx.results)}\n\n${textTable(ctx.results)}\n\n`);
   const outFile = resolve(repoRoot, args.out!);
   let text = markdown(ctx.results, plan, m, reducedBy(plan), totalS);
   // --only on an existing report refreshes those sections and keeps the others (scripts/bench/merge.ts).

@@ -3,9 +3,9 @@
 // Spawning, readiness and shutdown come from scripts/lib/proc.ts (shared with `npm start` and the e2e tests).
 import { spawn } from 'node:child_process';
 import { existsSync, openSync, closeSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { binDir, childEnv, freePort, repoRoot, spawnChild, waitForHttp, waitForLine, type Child } from '../lib/proc.ts';
 import { sha256Hex } from '../../src/lib/bytes.ts';
 import { WranglerD1 } from '../keys/d1.ts';
@@ -28,33 +28,49 @@ export async function startUpstreamProcess(): Promise<Server> {
   return { url, child, startMs: Date.now() - t0, stop: () => child.stop() };
 }
 
+/** The bench worker (scripts/bench/worker.ts) bundled once, over a copy of a catalogue directory. */
+export interface BenchBundle {
+  dir: string;
+  /** `wrangler deploy --dry-run --outdir` output: worker.js and the catalogue's Text module. */
+  outdir: string;
+  /** A wrangler config serving the bundle as is (no_bundle). */
+  configPath: string;
+  bundleMs: number;
+}
+
 /**
- * `wrangler dev --local` serving scripts/bench/worker.ts (production entry + bench routes) with the committed
- * catalogue. The worker is bundled once up front (`wrangler deploy --dry-run`) and served with `no_bundle`, so
- * the code is a snapshot: other engineers editing src/ mid-run cannot trigger a rebuild and reload (a reload
- * stalls requests for seconds). The config is the repo's wrangler.toml (read by wrangler's own parser) with
- * `main` swapped.
+ * Bundles scripts/bench/worker.ts (production entry + bench routes) with a copy of the catalogue (other engineers
+ * regenerating catalog/ mid-run must not change what is measured). Served with `no_bundle`, the code is a snapshot:
+ * edits to src/ mid-run cannot trigger a rebuild and reload (a reload stalls requests for seconds). The config is the
+ * repo's wrangler.toml (read by wrangler's own parser) with `main` swapped.
  */
-export async function startBenchWorker(vars: Record<string, string>, catalogueFile = join(repoRoot, 'catalog/catalog.txt')): Promise<Server & { configPath: string; bundleMs: number }> {
+export async function bundleBenchWorker(catalogueDir = join(repoRoot, 'catalog')): Promise<BenchBundle> {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-bench-worker-'));
+  await cp(join(catalogueDir, 'catalog.txt'), join(dir, 'catalog.txt'));
+  if (existsSync(join(catalogueDir, 'shards'))) await cp(join(catalogueDir, 'shards'), join(dir, 'shards'), { recursive: true });
+  // Code mode's declarations live beside their catalogue (npm run catalog writes both).
+  if (existsSync(join(catalogueDir, 'declarations.txt'))) await cp(join(catalogueDir, 'declarations.txt'), join(dir, 'declarations.txt'));
   const configPath = await writeCatalogueConfig(dir);
   const config = JSON.parse(await readFile(configPath, 'utf8')) as Record<string, unknown>;
   config.main = join(repoRoot, 'scripts/bench/worker.ts');
   config.name = 'mcp-catalogue-bench';
-  (config.alias as Record<string, string>)['catalog-data'] = catalogueFile;
-  // Code mode's declarations live beside their catalogue (npm run catalog writes both).
-  (config.alias as Record<string, string>)['declarations-data'] = join(dirname(catalogueFile), 'declarations.txt');
   const buildConfig = join(dir, 'wrangler.build.json');
   await writeFile(buildConfig, JSON.stringify(config, null, 2));
   const tb = Date.now();
   const outdir = join(dir, 'bundle');
   await run(join(binDir, 'wrangler'), ['deploy', '--dry-run', '--config', buildConfig, '--outdir', outdir], dir, join(dir, 'build.log'));
   const bundleMs = Date.now() - tb;
-  const serveConfig = { ...config, main: join(outdir, 'worker.js'), no_bundle: true, rules: [{ type: 'ESModule', globs: ['**/*.js'] }] };
+  const serveConfig = { ...config, main: join(outdir, 'worker.js'), no_bundle: true, rules: [{ type: 'ESModule', globs: ['**/*.js'] }, { type: 'Text', globs: ['**/*.txt'] }] };
   delete (serveConfig as Record<string, unknown>).alias;
   await writeFile(configPath, JSON.stringify(serveConfig, null, 2));
   // Metering is on by default: give it its tables, so the flushes it makes in waitUntil succeed as in production.
   await new WranglerD1({ remote: false, persistTo: join(dir, 'state'), config: configPath }).applyMigrations();
+  return { dir, outdir, configPath, bundleMs };
+}
+
+/** `wrangler dev --local` serving a bench bundle. */
+export async function startBenchWorker(bundle: BenchBundle, vars: Record<string, string>): Promise<Server> {
+  const { dir, configPath } = bundle;
   const port = await freePort();
   const args = [
     'dev', '--config', configPath, '--local', '--ip', '127.0.0.1', '--port', String(port),
@@ -83,7 +99,7 @@ export async function startBenchWorker(vars: Record<string, string>, catalogueFi
     await child.stop();
     throw e;
   }
-  return { url, child, configPath, bundleMs, startMs: Date.now() - t0, stop: () => child.stop() };
+  return { url, child, startMs: Date.now() - t0, stop: () => child.stop() };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -82,6 +82,12 @@ export function verdict(value: number, target: number, label = String(target)): 
   return value <= target ? `met (≤ ${label})` : `MISSED (> ${label})`;
 }
 
+/** The same for a floor: the value must reach the target. */
+export function verdictAtLeast(value: number, target: number, label = String(target)): string {
+  if (!Number.isFinite(value)) return '—';
+  return value >= target ? `met (≥ ${label})` : `MISSED (< ${label})`;
+}
+
 /**
  * Parses `wrangler check startup` output: "Active: 115.5 ms (including 20.1 ms garbage collection)"
  * and "Bundle: 5997.38 KiB / gzip: 593.09 KiB".

@@ -2,6 +2,7 @@
 // In-process API used by the CLI (cli.ts), the serve script, the sweep and tests. The steps live in their own
 // modules (docs/generator.md, "Pipeline"); naming happens here: tool names (naming.ts, docs/naming.md), each tool's
 // title and scope line (titles.ts), and deprecated aliases for renamed tools (aliases.ts).
+import { gzipSync } from 'node:zlib';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 import { isObj } from '../lib/is-object.ts';
 import { keepRenamedAliases, type Rename } from './aliases.ts';
@@ -13,7 +14,6 @@ import { collectOperations, serverUrl, type Operation } from './operations.ts';
 import { loadOverrides, validateOverridesShape, type Overrides } from './overrides.ts';
 import { SchemaConverter } from './schema-converter.ts';
 import { SchemaSweep } from './schema-sweep.ts';
-import { serializeCatalogue } from './serialize.ts';
 import { compactRules } from '../../src/results/options.ts';
 import { responseExample } from './examples.ts';
 import { addResultShape, resultRules } from './result-shape.ts';
@@ -22,6 +22,8 @@ import { scopesOf, toolTitle, withScopeLine } from './titles.ts';
 import { buildTool, type ToolText } from './tool.ts';
 import { operationToolsets, ToolsetDescriptions } from './toolsets.ts';
 import { trimText } from './trim-text.ts';
+import { readCatalogue } from './catalogue-files.ts';
+import { writeCatalogue, type CatalogueFiles } from './write-catalogue.ts';
 
 export { OverridesError } from './overrides.ts';
 export { SpecError } from './spec-loader.ts';
@@ -31,8 +33,10 @@ interface BuildOptions {
   maxName?: number;
   /** Overrides file path, or an already-parsed object. Unknown tool names are an error. */
   overrides?: string | Overrides | null;
-  /** Text of the previous catalogue (e.g. the committed catalog.txt) for the change report. */
-  previous?: string | null;
+  /** The previous catalogue (e.g. the committed catalog.txt, and its shards directory) for the change report. */
+  previous?: { text: string; shardDir?: string } | null;
+  /** Shard the catalogue above this many bytes (default SHARD_ABOVE_BYTES in write-catalogue.ts). */
+  shardAboveBytes?: number;
   /** Tool description budget in characters (default 1024). */
   descriptionMax?: number;
   /**
@@ -67,13 +71,20 @@ export interface BuildReport {
   /** Tool names (docs/naming.md): the budget, how many were shortened, the hashed ones, deprecated aliases kept. */
   names: { budget: number; shortened: number; hashed: string[]; deprecated: Rename[]; skipped: Rename[] };
   hash: string;
+  /** Every file of the catalogue together, and compressed (gzip -6, about what an upload sends). */
   bytes: number;
+  gzipBytes: number;
+  /** Header and index lines of catalog.txt (what tools/call and slices read), table entries, the largest record. */
+  layout: { indexBytes: number; tableEntries: number; largestRecord: { tool: string; bytes: number }; shards: number };
   ms: number;
 }
 
 export interface BuildResult {
   catalogue: Catalogue;
+  /** catalog.txt */
   text: string;
+  /** Shard files (name -> content); empty unless the catalogue is sharded. */
+  shards: CatalogueFiles['shards'];
   report: BuildReport;
 }
 
@@ -133,7 +144,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
   for (const t of visible) addResultShape(t, examples.get(t), rules);
   const info = isObj(doc.info) ? doc.info : {};
   const catalogue: Catalogue = {
-    format: 1,
+    format: 2,
     source: { title: String(info.title ?? ''), version: String(info.version ?? ''), spec: loaded.label, openapi: loaded.originalVersion, digest: loaded.digest },
     defaultUpstream: serverUrl(doc, loaded.baseUrl),
     toolsets,
@@ -144,14 +155,15 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
   let previous: Catalogue | undefined;
   if (options.previous) {
     try {
-      previous = JSON.parse(options.previous) as Catalogue;
-    } catch {
-      warn('previous-unreadable', 'previous catalogue is not valid JSON; no change report, no deprecated aliases');
+      previous = await readCatalogue(options.previous.text, options.previous.shardDir);
+    } catch (e) {
+      warn('previous-unreadable', `previous catalogue not read (${(e as Error).message}); no change report, no deprecated aliases`);
     }
   }
   const aliases = keepRenamedAliases(catalogue, previous);
-  const { text, hash } = await serializeCatalogue(catalogue);
-  (catalogue as Catalogue & { hash?: string }).hash = hash;
+  const files = await writeCatalogue(catalogue, { shardAboveBytes: options.shardAboveBytes });
+  const { text, hash } = files;
+  catalogue.hash = hash;
   const changes: ChangeSummary | undefined = previous ? diffCatalogues(previous, catalogue) : undefined;
   const listedNames = new Set(visible.map((t) => t.name));
   const hashedNames = naming.hashed.map((k) => names.get(k)!).filter((n) => listedNames.has(n)).sort();
@@ -170,11 +182,13 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     changes,
     names: { budget: maxName, shortened: naming.shortened.length, hashed: hashedNames, deprecated: aliases.deprecated, skipped: aliases.skipped },
     hash,
-    bytes: Buffer.byteLength(text),
+    bytes: files.stats.bytes,
+    gzipBytes: [text, ...files.shards.values()].reduce((n, t) => n + gzipSync(t).length, 0),
+    layout: { indexBytes: files.stats.indexBytes, tableEntries: files.stats.tableEntries, largestRecord: files.stats.largestRecord, shards: files.shards.size },
     ms: Math.round(performance.now() - t0),
   };
   progress(`[catalog] ${visible.length} tools, ${(report.bytes / 1e6).toFixed(2)} MB in ${report.ms} ms`);
-  return { catalogue, text, report };
+  return { catalogue, text, shards: files.shards, report };
 }
 
 /**

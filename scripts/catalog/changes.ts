@@ -1,6 +1,6 @@
 // What changed between two catalogues, tool by tool (matched by METHOD path), for --check and report.md.
 import type { Catalogue, CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
-import { sortKeys } from './serialize.ts';
+import { sortKeys } from './sort-keys.ts';
 
 export interface ChangeSummary {
   added: string[];

@@ -1,14 +1,14 @@
-// npm run catalog -- [--spec <url|file>] [--out <dir>] [--overrides <file>] [--check] [--max-name <n>] [--no-sweep|--full-sweep] [--toolsnaps|--no-toolsnaps] [--quiet] [--report]
+// npm run catalog -- [--spec <url|file>] [--out <dir>] [--overrides <file>] [--check] [--max-name <n>] [--no-sweep|--full-sweep] [--toolsnaps|--no-toolsnaps] [--shard-above-bytes <n>] [--quiet] [--report]
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCatalogue } from './build.ts';
+import { CATALOGUE_FILE, expandCatalogue, readCatalogue, SHARD_DIR, shardsUpToDate, writeCatalogueDir } from './catalogue-files.ts';
 import { changeSummaryText, diffCatalogues } from './changes.ts';
 import { buildDeclarations, serializeDeclarations } from './declarations.ts';
 import { reportMarkdown } from './report.ts';
 import { compareToolsnaps, toolsnapDriftText, writeToolsnaps } from './toolsnaps.ts';
-import type { Catalogue } from '../../src/catalogue/types.ts';
 
 const DEFAULT_SPEC = 'node_modules/@octokit/openapi/generated/api.github.com.json';
 
@@ -32,6 +32,7 @@ export async function main(argv: string[]): Promise<number> {
         'no-sweep': { type: 'boolean', default: false },
         'full-sweep': { type: 'boolean', default: false },
         toolsnaps: { type: 'boolean' },
+        'shard-above-bytes': { type: 'string' },
         quiet: { type: 'boolean', default: false },
         report: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -44,30 +45,36 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (args.help) {
-    process.stdout.write('npm run catalog -- --spec <url|file> [--out <dir>] [--overrides <file>] [--check] [--max-name <n>] [--no-sweep|--full-sweep] [--toolsnaps|--no-toolsnaps] [--quiet]\n');
+    process.stdout.write('npm run catalog -- --spec <url|file> [--out <dir>] [--overrides <file>] [--check] [--max-name <n>] [--no-sweep|--full-sweep] [--toolsnaps|--no-toolsnaps] [--shard-above-bytes <n>] [--quiet]\n');
     return 0;
   }
   const out = args.out!;
-  const catalogueFile = join(out, 'catalog.txt');
+  const catalogueFile = join(out, CATALOGUE_FILE);
   const declarationsFile = join(out, 'declarations.txt');
   // --report: token cost of <out>/catalog.txt per toolset, client profile and discovery mode (scripts/catalog/token-report.ts).
   if (args.report) return (await import('./token-report.ts')).runTokenReport(catalogueFile, args.spec);
   // Default overrides: <out>/overrides.json when present.
   const overrides = args.overrides ?? (existsSync(join(out, 'overrides.json')) ? join(out, 'overrides.json') : undefined);
-  const previous = existsSync(catalogueFile) ? await readFile(catalogueFile, 'utf8') : null;
+  const previousText = existsSync(catalogueFile) ? await readFile(catalogueFile, 'utf8') : null;
+  const previous = previousText === null ? null : { text: previousText, shardDir: join(out, SHARD_DIR) };
   const maxName = args['max-name'] !== undefined ? Number(args['max-name']) : undefined;
+  const shardAboveBytes = args['shard-above-bytes'] !== undefined ? Number(args['shard-above-bytes']) : undefined;
+  if (shardAboveBytes !== undefined && !(Number.isInteger(shardAboveBytes) && shardAboveBytes >= 0)) {
+    process.stderr.write(`catalog: --shard-above-bytes must be a whole number of bytes (got ${args['shard-above-bytes']})\n`);
+    return 2;
+  }
   const progress = args.quiet ? undefined : (l: string) => process.stderr.write(`${l}\n`);
 
   let result;
   try {
-    result = await buildCatalogue(args.spec!, { overrides, previous, maxName, sweep: args['no-sweep'] ? false : args['full-sweep'] ? 'full' : true, progress });
+    result = await buildCatalogue(args.spec!, { overrides, previous, maxName, shardAboveBytes, sweep: args['no-sweep'] ? false : args['full-sweep'] ? 'full' : true, progress });
   } catch (e) {
     process.stderr.write(`catalog: ${(e as Error).message}\n`);
     return 1;
   }
-  const { text, report, catalogue } = result;
+  const { text, shards, report, catalogue } = result;
   // Code mode's declarations, from the catalogue exactly as written (docs/code-mode.md, "Declarations").
-  const declarations = serializeDeclarations(buildDeclarations(JSON.parse(text) as Catalogue));
+  const declarations = serializeDeclarations(buildDeclarations(await expandCatalogue({ text, shards })));
 
   // Snapshots by default for the embedded default spec (the committed catalogue), opt-in otherwise.
   const toolsnaps = (args.toolsnaps ?? args.spec === DEFAULT_SPEC) ? join(out, 'toolsnaps') : undefined;
@@ -75,16 +82,16 @@ export async function main(argv: string[]): Promise<number> {
   if (args.check) {
     // Up to date means a regeneration with the same arguments would change no file it writes (report.md aside:
     // it describes the last run, not the spec).
-    let upToDate = previous === text;
+    let upToDate = previousText === text && (await shardsUpToDate(out, shards));
     if (upToDate) {
       process.stderr.write(`catalog: ${catalogueFile} is up to date (${report.tools} tools, hash ${report.hash})\n`);
     } else {
       process.stderr.write(`catalog: ${catalogueFile} is out of date with ${report.spec}\n`);
       if (previous) {
         try {
-          process.stderr.write(changeSummaryText(diffCatalogues(JSON.parse(previous), catalogue)) + '\n');
-        } catch {
-          process.stderr.write('(committed catalogue is not valid JSON)\n');
+          process.stderr.write(changeSummaryText(diffCatalogues(await readCatalogue(previous.text, previous.shardDir), catalogue)) + '\n');
+        } catch (e) {
+          process.stderr.write(`(committed catalogue not compared: ${(e as Error).message})\n`);
         }
       } else process.stderr.write('(no committed catalogue)\n');
     }
@@ -106,16 +113,16 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 
-  await mkdir(out, { recursive: true });
-  await writeAtomic(catalogueFile, text);
+  await writeCatalogueDir(out, { text, shards });
   await writeAtomic(declarationsFile, declarations);
   await writeAtomic(join(out, 'report.md'), reportMarkdown({ ...report, ms: 0 }));
   if (toolsnaps) await writeToolsnaps(toolsnaps, catalogue);
   if (report.changes && !args.quiet) process.stderr.write(changeSummaryText(report.changes, 20) + '\n');
   if (report.names.hashed.length) process.stderr.write(`catalog: ${report.names.hashed.length} tool names needed a hash suffix: ${report.names.hashed.join(', ')}\n`);
   const n = report.names;
+  const where = shards.size ? ` and ${shards.size} shards in ${join(out, SHARD_DIR)}` : '';
   process.stderr.write(
-    `catalog: wrote ${catalogueFile} (${report.tools} tools, ${n.shortened} names shortened, ${n.hashed.length} hashed, ${n.deprecated.length} deprecated aliases; ${report.bytes} bytes, hash ${report.hash}) in ${report.ms} ms, and ${declarationsFile} (${declarations.length} bytes)\n`,
+    `catalog: wrote ${catalogueFile}${where} (${report.tools} tools, ${n.shortened} names shortened, ${n.hashed.length} hashed, ${n.deprecated.length} deprecated aliases; ${report.bytes} bytes, hash ${report.hash}) in ${report.ms} ms, and ${declarationsFile} (${declarations.length} bytes)\n`,
   );
   return 0;
 }

@@ -5,11 +5,13 @@
 // more than once anywhere in the catalogue become shared interfaces, declared once per search answer
 // (src/codemode/declarations.ts assembles answers). Written one entry per line so diffs stay readable.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Catalogue, CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
 import type { DeclarationsDoc, ToolDeclaration } from '../../src/codemode/declarations.ts';
+import { readCatalogue, SHARD_DIR } from './catalogue-files.ts';
 import { withoutDriftTolerance } from './output-drift.ts';
-import { sortKeys } from './serialize.ts';
+import { sortKeys } from './sort-keys.ts';
 import { forEachObject, renderObjectBody, renderType, ShapeIds, singular, type RenderOptions } from './ts-type.ts';
 
 /** Inline object levels per declaration; deeper unshared objects become `object`. */
@@ -205,12 +207,12 @@ export function serializeDeclarations(doc: DeclarationsDoc): string {
   return `{"catalogueHash":${JSON.stringify(doc.catalogueHash)},"format":${doc.format},"tools":{\n${entries(doc.tools)}\n},"types":{\n${entries(doc.types)}\n}}\n`;
 }
 
-export function main(argv: string[]): number {
+export async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: { catalog: { type: 'string', default: 'catalog/catalog.txt' }, out: { type: 'string', default: 'catalog/declarations.txt' }, check: { type: 'boolean', default: false } },
   });
-  const text = serializeDeclarations(buildDeclarations(JSON.parse(readFileSync(values.catalog!, 'utf8')) as Catalogue));
+  const text = serializeDeclarations(buildDeclarations(await readCatalogue(readFileSync(values.catalog!, 'utf8'), join(dirname(values.catalog!), SHARD_DIR))));
   const previous = existsSync(values.out!) ? readFileSync(values.out!, 'utf8') : null;
   if (values.check) {
     if (previous === text) return 0;
@@ -224,4 +226,4 @@ export function main(argv: string[]): number {
   return 0;
 }
 
-if (process.argv[1]?.endsWith('scripts/catalog/declarations.ts')) process.exit(main(process.argv.slice(2)));
+if (process.argv[1]?.endsWith('scripts/catalog/declarations.ts')) process.exit(await main(process.argv.slice(2)));

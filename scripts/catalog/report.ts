@@ -8,7 +8,10 @@ export function reportMarkdown(r: BuildReport): string {
   out.push(`- spec: \`${r.spec}\` (OpenAPI ${r.openapi})`);
   out.push(`- operations: ${r.operations}; tools: ${r.tools}; hidden: ${r.hidden.length}`);
   out.push(`- output schemas: ${r.withOutputSchema} (${r.wrappedOutputs} wrapped as {result}); without: ${r.withoutOutputSchema}`);
-  out.push(`- catalogue: ${r.bytes} bytes, hash \`${r.hash}\``, '');
+  out.push(`- catalogue: ${r.bytes} bytes (gzip ${r.gzipBytes}), hash \`${r.hash}\``);
+  const l = r.layout;
+  const where = l.shards ? `sharded: catalog.txt plus ${l.shards} shard files (static assets)` : 'one Text module';
+  out.push(`- layout: ${where}; index ${l.indexBytes} bytes; ${l.tableEntries} shared subtrees; largest record ${l.largestRecord.bytes} bytes (${l.largestRecord.tool})`, '');
   out.push(...namesSection(r.names));
   if (r.changes) {
     out.push('## Changes since the previous catalogue', '', '```', changeSummaryText(r.changes, 100), '```', '');

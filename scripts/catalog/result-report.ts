@@ -4,6 +4,7 @@
 // result: valid JSON, valid against the tool's outputSchema, and never an item cut in half (at the default budget
 // and at a tight one that forces pages to be cut).
 import { isDeepStrictEqual } from 'node:util';
+import { toolsOf } from './catalogue-files.ts';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import type { LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
@@ -81,7 +82,7 @@ export function resultSection(loaded: LoadedCatalogue, doc: unknown): ResultSect
   const rows: Array<{ tool: CatalogueTool; raw: number; compacted: number; projected: number }> = [];
   let offSchema = 0;
 
-  for (const tool of catalogue.tools) {
+  for (const tool of toolsOf(loaded)) {
     const op = ops.get(`${tool.http.method} ${tool.http.path}`);
     const example = op && responseExample(doc, op);
     if (!example) continue;

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
-import { sortKeys } from './serialize.ts';
+import { sortKeys } from './sort-keys.ts';
 
 export interface LoadOptions {
   /** Fetch timeout in ms (default 30 s). */

@@ -2,6 +2,7 @@
 // and what a search answer costs. Measures the exact entries and answers the worker serves
 // (src/codemode/tools.ts, src/discovery/search.ts, src/codemode/declarations.ts).
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { toolsOf } from './catalogue-files.ts';
 import type { LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import { assembleDeclarations, type DeclarationsDoc } from '../../src/codemode/declarations.ts';
@@ -33,7 +34,7 @@ export function codeModeReport(loaded: LoadedCatalogue, doc: DeclarationsDoc | u
   const definitions = { tools: tools.length, bytes: new TextEncoder().encode(text).length, tokens: encode(text).length };
   if (!doc) return { definitions, answers: [] };
   const all = sliceOf(loaded, {});
-  const list = loaded.catalogue.tools;
+  const list = toolsOf(loaded);
   const step = Math.max(1, Math.floor(list.length / SAMPLES));
   const answers: SearchAnswer[] = [];
   for (let i = 0; i < list.length && answers.length < SAMPLES; i += step) {

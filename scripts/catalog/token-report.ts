@@ -3,15 +3,17 @@
 // Measures the exact entries the worker serves (src/profiles/view.ts, src/discovery/listing.ts, src/discovery/hybrid.ts,
 // src/codemode), and how many of the openai profile's input schemas pass strict mode (openai-strict-rules.ts).
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
+import { definitionOf, loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import { parseDeclarations, type DeclarationsDoc } from '../../src/codemode/declarations.ts';
 import { hybridListing, overToolBudget } from '../../src/discovery/hybrid.ts';
 import { discoveryTools } from '../../src/discovery/listing.ts';
 import { PROFILES, type ProfileId } from '../../src/profiles/profiles.ts';
 import { buildView, type WireTool } from '../../src/profiles/view.ts';
+import { SHARD_DIR, toolsOf } from './catalogue-files.ts';
 import { NAME_BUDGET } from './name-budget.ts';
 import { isHashedName } from './naming.ts';
 import { strictProblems } from './openai-strict-rules.ts';
@@ -60,15 +62,16 @@ interface TokenReport {
 
 type Served = Measure & { hybrid: boolean };
 
-/** The catalogue as it would be without the projection argument, to measure what that argument costs. */
-function withoutProjection(loaded: LoadedCatalogue): LoadedCatalogue {
-  const tools = loaded.catalogue.tools.map((t) => {
-    const arg = t.result?.fields;
-    if (!arg) return t;
-    const { [arg]: _drop, ...props } = (t.inputSchema.properties ?? {}) as Record<string, unknown>;
-    return { ...t, inputSchema: { ...t.inputSchema, properties: props } };
+/** A listing without the projection argument (`_fields`), to measure what that argument costs. */
+function withoutProjection(loaded: LoadedCatalogue, tools: WireTool[]): WireTool[] {
+  return tools.map((w) => {
+    const i = loaded.indexOf(w.name);
+    const arg = i === undefined ? undefined : loaded.peek(i).result?.fields;
+    const props = w.inputSchema.properties as Record<string, unknown> | undefined;
+    if (!arg || !props || !(arg in props)) return w;
+    const { [arg]: _drop, ...rest } = props;
+    return { ...w, inputSchema: { ...w.inputSchema, properties: rest } };
   });
-  return loadCatalogue(JSON.stringify({ ...loaded.catalogue, tools }));
 }
 
 /** Bytes and tokens of a tools/list result ({"tools": [...]}) as serialised on the wire. */
@@ -97,7 +100,7 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
     .map((profile) => ({ profile, budget: PROFILES[profile].maxTools!, defaults: serve(known.length ? known : undefined, profile), all: serve(undefined, profile) }));
   const openaiTools = view(undefined, 'openai');
   const strict = { tools: openaiTools.length, passing: openaiTools.filter((t) => strictProblems(t.inputSchema).length === 0).length };
-  const tools = loaded.catalogue.tools;
+  const tools = toolsOf(loaded);
   const names = {
     tools: tools.length,
     hashed: tools.map((t) => t.name).filter(isHashedName),
@@ -108,8 +111,7 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
   const all = view(undefined, 'default');
   const meanTokensPerTool = all.reduce((n, t) => n + encode(JSON.stringify(t)).length, 0) / Math.max(1, all.length);
   // What the projection argument costs: the same lists without it.
-  const bare = withoutProjection(loaded);
-  const bareView = (toolsets: string[] | undefined): WireTool[] => buildView(bare, sliceOf(bare, toolsets ? { toolsets } : {}), PROFILES.default).tools;
+  const bareView = (toolsets: string[] | undefined): WireTool[] => withoutProjection(loaded, view(toolsets, 'default'));
   const allTokens = profiles[0]!.all.tokens - measure(bareView(undefined)).tokens;
   const projectionArg = {
     defaults: known.length ? profiles[0]!.defaults.tokens - measure(bareView(known)).tokens : 0,
@@ -137,7 +139,7 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
     measured: `${meanTokensPerTool.toFixed(1)} tokens; ${(meanTokensPerTool - projectionArg.perTool).toFixed(1)} without the argument`,
   });
   return {
-    catalogue: { title: loaded.catalogue.source.title, tools: loaded.catalogue.tools.length },
+    catalogue: { title: loaded.catalogue.source.title, tools: loaded.count },
     defaults: known,
     toolsets,
     profiles,
@@ -145,7 +147,7 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
     served,
     strict,
     code,
-    uncompacted: measure(loaded.listed),
+    uncompacted: measure(Array.from({ length: loaded.count }, (_, i) => definitionOf(loaded.tool(i)))),
     meanTokensPerTool,
     names,
     projectionArg,
@@ -203,6 +205,10 @@ export async function runTokenReport(catalogueFile: string, spec?: string, write
     return 1;
   }
   const loaded = loadCatalogue(readFileSync(catalogueFile, 'utf8'));
+  if (loaded.sharded) {
+    loaded.useShards((file) => readFile(join(dirname(catalogueFile), SHARD_DIR, file), 'utf8'));
+    await loaded.load(Array.from({ length: loaded.count }, (_, i) => i));
+  }
   const declarationsFile = join(dirname(catalogueFile), 'declarations.txt');
   const declarations = existsSync(declarationsFile) ? parseDeclarations(readFileSync(declarationsFile, 'utf8')) : undefined;
   let results: ResultSection | string;

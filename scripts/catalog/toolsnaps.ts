@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Catalogue } from '../../src/catalogue/types.ts';
-import { sortKeys } from './serialize.ts';
+import { sortKeys } from './sort-keys.ts';
 
 /** File name -> content of every snapshot of the catalogue. */
 function renderToolsnaps(cat: Catalogue): Map<string, string> {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { mockableSpec, startPrism, type Running } from './prism.ts';
 import { isPortFree, onShutdown, repoRoot, StartError, type Child } from './proc.ts';
 import { startWranglerDev } from './wrangler.ts';
@@ -44,8 +45,9 @@ export function banner(name: string, endpoint: string, credentialMode: 'key' | '
 
 async function describeCatalogue(dir: string): Promise<string> {
   try {
-    const c = JSON.parse(await readFile(join(dir, 'catalog.txt'), 'utf8')) as { source?: { title?: string; version?: string }; tools?: unknown[] };
-    return `${c.source?.title ?? 'untitled'} ${c.source?.version ?? ''}`.trim() + `, ${c.tools?.length ?? 0} tools`;
+    const c = loadCatalogue(await readFile(join(dir, 'catalog.txt'), 'utf8'));
+    const { title, version } = c.catalogue.source;
+    return `${title || 'untitled'} ${version}`.trim() + `, ${c.count} tools` + (c.sharded ? ' (sharded)' : '');
   } catch (err) {
     throw new StartError(`cannot read ${join(dir, 'catalog.txt')}: ${String(err)}`);
   }

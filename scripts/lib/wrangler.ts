@@ -1,6 +1,6 @@
 // Starts `wrangler dev` (workerd, local mode, offline) for the embedded catalogue or any catalogue directory.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { WranglerD1 } from '../keys/d1.ts';
@@ -15,8 +15,8 @@ export interface WranglerDevOptions {
   /** Worker vars (`--var K:V`), e.g. UPSTREAM_URL, CREDENTIAL_MODE, API_KEY. Override wrangler.toml's [vars]. */
   vars?: Record<string, string>;
   /**
-   * A directory holding catalog.txt to serve instead of the embedded catalog/catalog.txt.
-   * A wrangler.json written there points `main` at this repo's src/index.ts and aliases `catalog-data` to it.
+   * A directory holding catalog.txt (and shards/) to serve instead of the embedded catalogue. A wrangler.json written
+   * there points `main` at this repo's src/index.ts, `catalog-data` at it and the static assets at its shards.
    */
   catalogueDir?: string;
   /** Where local state (KV, DOs, caches) lives; a fresh temp dir when omitted, so instances never share it. */
@@ -44,8 +44,10 @@ export interface RunningWorker extends Running {
 
 /**
  * Writes `<dir>/wrangler.json`: the same settings as the repo's wrangler.toml (read through wrangler's own
- * parser, so new bindings carry over), with `main` made absolute, `catalog-data` aliased to `<dir>/catalog.txt` and
- * `declarations-data` to `<dir>/declarations.txt` (generated from the catalogue when the directory has none).
+ * parser, so new bindings carry over), with `main` made absolute, `catalog-data` and `declarations-data` aliased to
+ * modules importing `<dir>/catalog.txt` and `<dir>/declarations.txt` (so each stays a Text module of its own, as
+ * src/catalogue/embedded.ts does for the embedded one; declarations are generated when the directory has none), and
+ * the static assets (a sharded catalogue's shards) read from `<dir>/shards`.
  */
 export async function writeCatalogueConfig(dir: string, baseConfig = REPO_WRANGLER_CONFIG): Promise<string> {
   const { experimental_readRawConfig } = await import('wrangler');
@@ -57,13 +59,21 @@ export async function writeCatalogueConfig(dir: string, baseConfig = REPO_WRANGL
   if (typeof config.tsconfig === 'string') config.tsconfig = abs(config.tsconfig);
   const alias = { ...((config.alias as Record<string, string> | undefined) ?? {}) };
   for (const [k, v] of Object.entries(alias)) if (v.startsWith('.')) alias[k] = abs(v);
-  alias['catalog-data'] = join(resolve(dir), 'catalog.txt');
-  alias['declarations-data'] = await ensureDeclarations(resolve(dir));
+  await ensureDeclarations(resolve(dir));
+  const catalogueShim = join(resolve(dir), 'catalogue-module.js');
+  await writeFile(catalogueShim, "export { default } from './catalog.txt';\n");
+  alias['catalog-data'] = catalogueShim;
+  const declarationsShim = join(resolve(dir), 'declarations-module.js');
+  await writeFile(declarationsShim, "export { default } from './declarations.txt';\n");
+  alias['declarations-data'] = declarationsShim;
   config.alias = alias;
   // Migrations are found relative to the config, which now lives in `dir`.
   if (Array.isArray(config.d1_databases)) {
     config.d1_databases = (config.d1_databases as Array<Record<string, unknown>>).map((d) => ({ ...d, migrations_dir: abs(typeof d.migrations_dir === 'string' ? d.migrations_dir : 'migrations') }));
   }
+  const shards = join(resolve(dir), 'shards');
+  await mkdir(shards, { recursive: true });
+  if (config.assets && typeof config.assets === 'object') config.assets = { ...(config.assets as Record<string, unknown>), directory: shards };
   config.rules = [{ type: 'Text', globs: ['**/*.txt'], fallthrough: false }];
   const path = join(dir, 'wrangler.json');
   await writeFile(path, JSON.stringify(config, null, 2) + '\n');
@@ -76,7 +86,8 @@ async function ensureDeclarations(dir: string): Promise<string> {
   const catalogue = join(dir, 'catalog.txt');
   if (!existsSync(file) && existsSync(catalogue)) {
     const { buildDeclarations, serializeDeclarations } = await import('../catalog/declarations.ts');
-    await writeFile(file, serializeDeclarations(buildDeclarations(JSON.parse(await readFile(catalogue, 'utf8')))));
+    const { readCatalogueDir } = await import('../catalog/catalogue-files.ts');
+    await writeFile(file, serializeDeclarations(buildDeclarations(await readCatalogueDir(dir))));
   }
   return file;
 }

@@ -1,12 +1,13 @@
 // runSweep(): build + serve a catalogue in workerd behind a drifting upstream, call every (sampled)
 // tool with both strict clients, classify every call. Used by the CLI (scripts/sweep/cli.ts), CI and tests.
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 import { validate } from '../../src/catalogue/validator.ts';
 import { buildCatalogue } from '../catalog/build.ts';
+import { readCatalogueDir, writeCatalogueDir } from '../catalog/catalogue-files.ts';
 import { loadSpec } from '../catalog/spec-loader.ts';
 import { typicalProjection } from '../catalog/typical-projection.ts';
 import { GITHUB_SPEC, mockableSpec, startPrism, type Running } from '../lib/prism.ts';
@@ -130,10 +131,10 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
       const built = await buildCatalogue(opts.spec, { overrides: opts.overrides ?? null, progress: undefined });
       catalogue = built.catalogue;
       tmp = catalogueDir = await mkdtemp(join(tmpdir(), 'mcp-sweep-'));
-      await writeFile(join(catalogueDir, 'catalog.txt'), built.text);
+      await writeCatalogueDir(catalogueDir, built);
       specForMock = opts.spec;
     } else {
-      catalogue = JSON.parse(await readFile(join(repoRoot, 'catalog', 'catalog.txt'), 'utf8')) as Catalogue;
+      catalogue = await readCatalogueDir(join(repoRoot, 'catalog'));
       const src = catalogue.source.spec;
       specForMock = src && !/^https?:/.test(src) ? join(repoRoot, src) : src || join(repoRoot, GITHUB_SPEC);
     }

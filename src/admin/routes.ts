@@ -10,6 +10,7 @@ import { applyDrops, currentDrops, dropsTtlMs } from '../catalogue/schema-drops.
 import { autoDropSettings } from '../catalogue/schema-mismatch-window.ts';
 import type { Env } from '../config.ts';
 import type { PipelineEnv } from '../pipeline/vars.ts';
+import { schemaDriftCounts } from '../tools/checked-schema.ts';
 import { schemaMismatchCounts } from '../upstream/execute.ts';
 import { refuseNonAdmin } from './guard.ts';
 import { usageRoute } from './usage-route.ts';
@@ -27,31 +28,37 @@ export function registerAdmin(app: Hono<PipelineEnv>, loaded: LoadedCatalogue): 
     const state = await currentDrops(loaded, env);
     const view = applyDrops(loaded, state.list);
     const all = c.req.query('all') === '1' || c.req.query('all') === 'true';
-    const tools = loaded.catalogue.tools
-      .map((t) => {
-        const runtime = state.list.tools[t.name] ?? Object.entries(state.list.tools).find(([n]) => loaded.byName.get(n) === t)?.[1];
-        const outputSchema = view.byName.get(t.name)?.outputSchema ? 'advertised' : runtime && t.outputSchema ? 'dropped_runtime' : t.outputSchemaDropped ? 'dropped_build' : 'none';
+    const indices = Array.from({ length: loaded.count }, (_, i) => i);
+    await loaded.load(indices);
+    const tools = indices
+      .map((i) => {
+        const name = loaded.name(i);
+        const runtime = state.list.tools[name] ?? Object.entries(state.list.tools).find(([n]) => loaded.indexOf(n) === i)?.[1];
+        // Only a tool without an outputSchema can have a build-time drop reason; the others need no record.
+        const built = loaded.hasOutputSchema(i) ? undefined : loaded.peek(i).outputSchemaDropped;
+        const outputSchema = view.hasOutputSchema(i) ? 'advertised' : runtime && loaded.hasOutputSchema(i) ? 'dropped_runtime' : built ? 'dropped_build' : 'none';
         return {
-          name: t.name,
-          mismatches: schemaMismatchCounts.get(t.name) ?? 0,
+          name,
+          mismatches: schemaMismatchCounts.get(name) ?? 0,
+          drift: schemaDriftCounts.get(name) ?? 0,
           outputSchema,
           ...(runtime
             ? { dropReason: runtime.reason, ...(runtime.at ? { droppedAt: runtime.at } : {}), ...(runtime.path ? { mismatchPath: runtime.path } : {}), ...(runtime.detail ? { dropDetail: runtime.detail } : {}) }
-            : t.outputSchemaDropped
-              ? { dropReason: t.outputSchemaDropped }
+            : built
+              ? { dropReason: built }
               : {}),
         };
       })
-      .filter((t) => all || t.mismatches > 0 || t.outputSchema === 'dropped_runtime')
+      .filter((t) => all || t.mismatches > 0 || t.drift > 0 || t.outputSchema === 'dropped_runtime')
       .sort((a, b) => b.mismatches - a.mismatches || a.name.localeCompare(b.name));
-    const unknown = Object.keys(state.list.tools).filter((n) => !loaded.byName.has(n));
+    const unknown = Object.keys(state.list.tools).filter((n) => loaded.indexOf(n) === undefined);
     const auto = autoDropSettings(env);
     let total = 0;
     for (const n of schemaMismatchCounts.values()) total += n;
     return c.json(
       {
         isolate: { firstAdminRequestAt: startedAt },
-        catalogue: { title: loaded.catalogue.source.title, hash: await loaded.hash(), tools: loaded.catalogue.tools.length },
+        catalogue: { title: loaded.catalogue.source.title, hash: await loaded.hash(), tools: loaded.count },
         mismatches: { total, tools: schemaMismatchCounts.size },
         drops: {
           key: DROPS_KEY,

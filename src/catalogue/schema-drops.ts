@@ -10,14 +10,13 @@
 // KV's own edge caching can add up to about 60 s more, so a change reaches every isolate within
 // about two minutes. A failed or missing read keeps the last good list (or none).
 //
-// Applying: a derived LoadedCatalogue in which the dropped tools have no outputSchema, built once per
-// distinct list and reused by every request of the isolate (slices and profile views are cached per
-// LoadedCatalogue, so they are rebuilt once for the new view, not per request). Dropped tools then
-// advertise no outputSchema in tools/list and tools/call sends no structuredContent for them.
+// Applying: a derived LoadedCatalogue (an overlay on the same catalogue text, copying nothing) in which the dropped
+// tools have no outputSchema, built once per distinct list and reused by every request of the isolate (slices and
+// profile views are cached per LoadedCatalogue, so they are rebuilt once for the new view, not per request).
+// Dropped tools then advertise no outputSchema in tools/list and tools/call sends no structuredContent for them.
 import type { Env } from '../config.ts';
-import type { LoadedCatalogue, ToolDefinition } from './loaded-catalogue.ts';
+import type { LoadedCatalogue } from './loaded-catalogue.ts';
 import { DROPS_KEY, parseDrops, type DropEntry, type DropList } from './schema-drop-list.ts';
-import type { CatalogueTool } from './types.ts';
 
 const DEFAULT_DROPS_TTL_SECONDS = 60;
 
@@ -31,33 +30,16 @@ const views = new WeakMap<LoadedCatalogue, { key: string; view: LoadedCatalogue 
  * (reported by /admin/schema-health). Returns `loaded` itself for an empty effective list.
  */
 export function applyDrops(loaded: LoadedCatalogue, list: DropList): LoadedCatalogue {
-  const dropped = new Map<string, DropEntry>();
+  const dropped = new Map<number, string>();
   for (const [name, entry] of Object.entries(list.tools)) {
-    const tool = loaded.byName.get(name);
-    if (tool?.outputSchema) dropped.set(tool.name, entry);
+    const i = loaded.indexOf(name);
+    if (i !== undefined && loaded.hasOutputSchema(i)) dropped.set(i, `runtime drop list: ${entry.reason}`);
   }
   if (dropped.size === 0) return loaded;
-  const key = JSON.stringify([...dropped.keys()].sort());
+  const key = JSON.stringify([...dropped.keys()].sort((a, b) => a - b));
   const hit = views.get(loaded);
   if (hit && hit.key === key) return hit.view;
-
-  const replaced = new Map<CatalogueTool, CatalogueTool>();
-  const tools = loaded.catalogue.tools.map((t) => {
-    const entry = dropped.get(t.name);
-    if (!entry) return t;
-    const { outputSchema: _schema, ...rest } = t;
-    const copy: CatalogueTool = { ...rest, outputSchemaDropped: `runtime drop list: ${entry.reason}` };
-    replaced.set(t, copy);
-    return copy;
-  });
-  const byName = new Map<string, CatalogueTool>();
-  for (const [name, t] of loaded.byName) byName.set(name, replaced.get(t) ?? t);
-  const listed: ToolDefinition[] = loaded.listed.map((l) => {
-    if (!dropped.has(l.name)) return l;
-    const { outputSchema: _schema, ...rest } = l;
-    return rest;
-  });
-  const view: LoadedCatalogue = { ...loaded, catalogue: { ...loaded.catalogue, tools }, byName, listed };
+  const view = loaded.withDrops(dropped);
   views.set(loaded, { key, view });
   return view;
 }

@@ -1,6 +1,6 @@
 // A slice is the subset of the catalogue one request may see: URL toolsets and ?tools/?readonly,
 // intersected with the key's own scope. Each distinct slice is computed once per isolate.
-import type { LoadedCatalogue, ToolDefinition } from './loaded-catalogue.ts';
+import type { LoadedCatalogue } from './loaded-catalogue.ts';
 
 export interface SliceSpec {
   /** Toolset names; undefined means every toolset. */
@@ -12,9 +12,10 @@ export interface SliceSpec {
 
 export interface Slice {
   key: string;
-  listed: ToolDefinition[];
-  /** Canonical names of the tools in the slice. */
-  names: Set<string>;
+  /** The slice's tools (catalogue indices), in catalogue order. */
+  tools: readonly number[];
+  /** Whether tool i is in the slice. */
+  has(i: number): boolean;
   /** The toolsets the slice was asked for (sorted); undefined when it is not limited to toolsets. */
   toolsets?: string[];
   /** Only read-only tools (the URL's ?readonly or the key's flag). */
@@ -43,8 +44,8 @@ export function validateSliceSpec(loaded: LoadedCatalogue, spec: SliceSpec): voi
     if (unknown.length) throw new UnknownNamesError('toolset', unknown, [ALL, ...valid]);
   }
   if (spec.tools) {
-    const unknown = spec.tools.filter((t) => !loaded.byName.has(t));
-    if (unknown.length) throw new UnknownNamesError('tool', unknown, loaded.catalogue.tools.map((t) => t.name));
+    const unknown = spec.tools.filter((t) => loaded.indexOf(t) === undefined);
+    if (unknown.length) throw new UnknownNamesError('tool', unknown, [...loaded.names()]);
   }
 }
 
@@ -67,24 +68,28 @@ const cache = new WeakMap<LoadedCatalogue, Map<string, Slice>>();
 
 export function sliceOf(loaded: LoadedCatalogue, spec: SliceSpec): Slice {
   const toolsets = norm(spec.toolsets);
-  const tools = spec.tools?.map((t) => loaded.byName.get(t)?.name ?? t);
+  const tools = spec.tools?.map((t) => {
+    const i = loaded.indexOf(t);
+    return i === undefined ? t : loaded.name(i);
+  });
   const key = JSON.stringify([toolsets ? [...toolsets].sort() : null, tools ? [...new Set(tools)].sort() : null, Boolean(spec.readOnly)]);
   let perCatalogue = cache.get(loaded);
   if (!perCatalogue) cache.set(loaded, (perCatalogue = new Map()));
   const hit = perCatalogue.get(key);
   if (hit) return hit;
+  // Index data only (names, toolsets, flags): a slice never materialises a tool.
   const wantedSets = toolsets ? new Set(toolsets) : undefined;
   const wantedTools = tools ? new Set(tools) : undefined;
-  const names = new Set<string>();
-  const listed: ToolDefinition[] = [];
-  loaded.catalogue.tools.forEach((tool, i) => {
-    if (wantedSets && !tool.toolsets.some((t) => wantedSets.has(t))) return;
-    if (wantedTools && !wantedTools.has(tool.name)) return;
-    if (spec.readOnly && !tool.annotations.readOnlyHint) return;
-    names.add(tool.name);
-    listed.push(loaded.listed[i]!);
-  });
-  const slice: Slice = { key, listed, names, readOnly: Boolean(spec.readOnly), ...(toolsets ? { toolsets: [...new Set(toolsets)].sort() } : {}) };
+  const member = new Uint8Array(loaded.count);
+  const indices: number[] = [];
+  for (let i = 0; i < loaded.count; i++) {
+    if (wantedSets && !loaded.toolsetsOf(i).some((t) => wantedSets.has(t))) continue;
+    if (wantedTools && !wantedTools.has(loaded.name(i))) continue;
+    if (spec.readOnly && !loaded.readOnly(i)) continue;
+    member[i] = 1;
+    indices.push(i);
+  }
+  const slice: Slice = { key, tools: indices, has: (i) => member[i] === 1, readOnly: Boolean(spec.readOnly), ...(toolsets ? { toolsets: [...new Set(toolsets)].sort() } : {}) };
   perCatalogue.set(key, slice);
   return slice;
 }

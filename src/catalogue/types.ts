@@ -1,13 +1,13 @@
-// The catalogue contract between the generator (scripts/catalog) and the worker (src/).
-// The generator writes it as JSON text to catalog/catalog.txt; the worker imports that
-// file as a Text module (faster start than a JSON import) and JSON.parse's it once per isolate.
+// The catalogue contract between the generator (scripts/catalog) and the worker (src/): what a catalogue holds.
+// The generator writes it to catalog/catalog.txt in catalogue format 2 (src/catalogue/format.ts); the worker imports
+// that file as a Text module and reads it lazily (src/catalogue/loaded-catalogue.ts).
 
 /** A JSON Schema object as it appears on the wire (draft-07 / 2020-12 common subset). */
 export type JsonSchema = { [key: string]: unknown };
 
 export interface Catalogue {
-  /** Bumped when this shape changes incompatibly. */
-  format: 1;
+  /** The file format it is written in (src/catalogue/format.ts); bumped when the file layout changes incompatibly. */
+  format: 2;
   /** Where the catalogue came from. Never contains secrets (spec auth headers are not recorded). */
   source: {
     title: string;
@@ -25,8 +25,8 @@ export interface Catalogue {
   /** Upstream base URL taken from the spec's servers (variables filled with defaults); UPSTREAM_URL overrides it. */
   defaultUpstream: string;
   /**
-   * Content hash written by the generator: first 32 hex chars of sha256 over the catalogue text rendered
-   * without this field. Stable across identical builds; usable as an ETag / cache key. Optional.
+   * Content hash written by the generator: first 32 hex chars of SHA-256 over the catalogue file after its header
+   * (src/catalogue/format.ts). Stable across identical builds; usable as an ETag / cache key. Set once written.
    */
   hash?: string;
   /** Toolset name -> description. Names match ^[a-z][a-z0-9_]*$. Sorted by name. */
@@ -54,6 +54,10 @@ export interface ResultRules {
   drop?: string[];
 }
 
+/**
+ * One tool. The catalogue file carries every field of it, including fields added later: anything that is plain JSON
+ * is stored and read back unchanged (name, title, aliases and toolsets in the index; the rest in the tool's record).
+ */
 export interface CatalogueTool {
   /** ^[a-z][a-z0-9_]*$, at most 41 chars by default (docs/naming.md), unique. */
   name: string;

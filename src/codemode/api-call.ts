@@ -11,7 +11,7 @@ export type ChargeCall = (tool: string) => Promise<string | undefined>;
 
 export function apiCaller(scope: RequestScope, charge: ChargeCall): ToolCall {
   return async (name, args) => {
-    const tool = resolveTool(scope, name);
+    const tool = await resolveTool(scope, name);
     if (!tool) return { ok: false, error: notCallable(scope, name) };
     const refused = await charge(tool.name);
     // Over the rate limit: the whole execute fails, as the HTTP request would have (429).
@@ -23,9 +23,9 @@ export function apiCaller(scope: RequestScope, charge: ChargeCall): ToolCall {
 
 /** Why `name` cannot be called here: unknown, a write on a read-only endpoint, or outside the slice. */
 function notCallable(scope: RequestScope, name: string): string {
-  const tool = scope.catalogue.byName.get(name);
-  if (!tool) return `Unknown tool: ${name}. Use search to find the operations you can call.`;
-  if (scope.slice.readOnly && !tool.annotations.readOnlyHint) {
+  const i = scope.catalogue.indexOf(name);
+  if (i === undefined) return `Unknown tool: ${name}. Use search to find the operations you can call.`;
+  if (scope.slice.readOnly && !scope.catalogue.readOnly(i)) {
     return `api.${name} changes data, and this endpoint is read-only (the key's read-only flag or ?readonly=1): only read operations can be called.`;
   }
   return `api.${name} is outside the operations this endpoint serves (the key's scope or the URL's toolsets). Use search to find the operations you can call.`;

@@ -27,7 +27,7 @@ export function codeSurface(scope: RequestScope): ToolSurface {
   return {
     tools,
     instructions:
-      `Code mode for ${source.title} (API version ${source.version}): ${scope.slice.listed.length} operations of its REST API behind two tools. ` +
+      `Code mode for ${source.title} (API version ${source.version}): ${scope.slice.tools.length} operations of its REST API behind two tools. ` +
       'Call search to get TypeScript declarations of the operations for a task, then execute a short program that calls them as api.<name>(args) and returns only what you need.',
     async call(name, args) {
       if (name === 'search') return { result: search(scope, args), shape: untyped };

@@ -19,7 +19,7 @@ function byImportance(a: CatalogueTool, b: CatalogueTool): number {
 
 /** The slice's tools in hybrid order; the first n are the ones a hybrid list of n typed tools shows. */
 export function importanceOrder(loaded: LoadedCatalogue, slice: Slice, exclude: ReadonlySet<string> = new Set()): CatalogueTool[] {
-  const tools = slice.listed.map((d) => loaded.byName.get(d.name)!).filter((t) => !exclude.has(t.name));
+  const tools = slice.tools.map((i) => loaded.tool(i)).filter((t) => !exclude.has(t.name));
   const asked = slice.toolsets ? new Set(slice.toolsets) : undefined;
   const groupsOf = (t: CatalogueTool) => (asked ? t.toolsets.filter((s) => asked.has(s)) : t.toolsets);
   const curated = loaded.catalogue.defaultToolsets ?? [];

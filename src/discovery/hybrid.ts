@@ -24,7 +24,7 @@ const listings = new WeakMap<Slice, Map<string, HybridListing>>();
 
 /** Whether a slice is over the profile's tool budget, so that bare tools mode serves it as a hybrid list. */
 export function overToolBudget(slice: Slice, profile: Profile): boolean {
-  return profile.maxTools !== undefined && slice.listed.length > profile.maxTools;
+  return profile.maxTools !== undefined && slice.tools.length > profile.maxTools;
 }
 
 /** The hybrid listing of a slice for a profile with a tool budget; computed once per isolate per (slice, profile). */
@@ -38,15 +38,15 @@ export function hybridListing(loaded: LoadedCatalogue, slice: Slice, profile: Pr
 
 function buildHybrid(loaded: LoadedCatalogue, slice: Slice, profile: Profile): HybridListing {
   const meta = discoveryTools(profile);
-  const budget = Math.max(0, (profile.maxTools ?? slice.listed.length + meta.length) - meta.length);
+  const budget = Math.max(0, (profile.maxTools ?? slice.tools.length + meta.length) - meta.length);
   const keep = new Set(importanceOrder(loaded, slice, META_TOOLS).slice(0, budget).map((t) => t.name));
   const typed = viewOf(loaded, slice, profile).tools.filter((t) => keep.has(t.name));
   const advertised = new Map(typed.map((t) => [t.name, t.outputSchema]));
   const { source } = loaded.catalogue;
   const instructions =
-    `Tools for ${source.title} (API version ${source.version}): ${slice.listed.length} operations of its REST API. ` +
+    `Tools for ${source.title} (API version ${source.version}): ${slice.tools.length} operations of its REST API. ` +
     `${profile.label} uses at most ${profile.maxTools} tools, so this list holds the ${typed.length} most used operations as typed tools (reads first) ` +
-    `plus search_tools, describe_tool and call_tool, which reach all ${slice.listed.length}: find an operation with search_tools, read its arguments ` +
+    `plus search_tools, describe_tool and call_tool, which reach all ${slice.tools.length}: find an operation with search_tools, read its arguments ` +
     `with describe_tool, then run it with call_tool. Add mode=tools to the URL to list every operation instead.`;
   return { tools: [...meta, ...typed], advertised, instructions };
 }

@@ -30,12 +30,15 @@ export function discoverySurface(scope: RequestScope): ToolSurface {
   const { source } = loaded.catalogue;
   return {
     tools,
-    instructions: `Discovery mode for ${source.title} (API version ${source.version}): ${slice.listed.length} operations of its REST API. Use search_tools to find an operation, describe_tool for its schemas, then call_tool to run it.`,
+    instructions: `Discovery mode for ${source.title} (API version ${source.version}): ${slice.tools.length} operations of its REST API. Use search_tools to find an operation, describe_tool for its schemas, then call_tool to run it.`,
     async call(name, args) {
-      if (name === 'search_tools') return shaped(name, search(loaded, slice, args));
-      if (name === 'describe_tool') return shaped(name, describe(scope, args));
+      if (name === 'search_tools') {
+        await loaded.load(slice.tools);
+        return shaped(name, search(loaded, slice, args));
+      }
+      if (name === 'describe_tool') return shaped(name, await describe(scope, args));
       if (name !== 'call_tool') throw new UnknownToolError(name);
-      const inner = resolve(scope, args.name);
+      const inner = await resolve(scope, args.name);
       if (typeof inner === 'string') return shaped(name, errorResult(inner));
       const innerArgs = argumentsOf(args.arguments);
       if (!innerArgs) return { result: errorResult('"arguments" must be an object (a JSON object string under the openai profile), matching the inputSchema describe_tool returned.') };
@@ -59,9 +62,9 @@ function argumentsOf(given: unknown): Record<string, unknown> | undefined {
 }
 
 /** A tool of this scope by catalogue name or alias, or the text of the error result. */
-function resolve(scope: RequestScope, name: unknown): CatalogueTool | string {
+async function resolve(scope: RequestScope, name: unknown): Promise<CatalogueTool | string> {
   if (typeof name !== 'string' || !name) return '"name" must be a tool name from search_tools.';
-  return resolveTool(scope, name) ?? `Unknown tool: ${name}. Use search_tools to find tool names.`;
+  return (await resolveTool(scope, name)) ?? `Unknown tool: ${name}. Use search_tools to find tool names.`;
 }
 
 function search(loaded: LoadedCatalogue, slice: Slice, args: Record<string, unknown>): CallToolResult {
@@ -78,9 +81,9 @@ function search(loaded: LoadedCatalogue, slice: Slice, args: Record<string, unkn
   return { content: [{ type: 'text', text }], structuredContent: { results } };
 }
 
-function describe(scope: RequestScope, args: Record<string, unknown>): CallToolResult {
+async function describe(scope: RequestScope, args: Record<string, unknown>): Promise<CallToolResult> {
   const { profile } = scope;
-  const tool = resolve(scope, args.name);
+  const tool = await resolve(scope, args.name);
   if (typeof tool === 'string') return errorResult(tool);
   const out: Record<string, unknown> = {
     name: tool.name,

@@ -1,8 +1,7 @@
 // Tool search for discovery mode: BM25 over a tool's name, title, one-line summary, HTTP path and toolsets,
 // with light stemming and a small synonym table. One index per slice, built lazily once per isolate.
-import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
+import type { LoadedCatalogue, ToolHead } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
-import type { CatalogueTool } from '../catalogue/types.ts';
 import { compactDescription } from '../profiles/compact.ts';
 import { queryClauses, titlePhrase, type Clause, type Phrase } from './head-nouns.ts';
 
@@ -14,7 +13,8 @@ interface SearchHit {
 }
 
 interface Doc {
-  tool: CatalogueTool;
+  /** The tool without its schemas: search never materialises a schema. */
+  tool: ToolHead;
   summary: string;
   /** term -> weighted frequency (fields weighted: name 3, title 2.5, summary 1, path 1, toolsets 1). */
   tf: Map<string, number>;
@@ -121,9 +121,9 @@ function indexOf(loaded: LoadedCatalogue, slice: Slice): Index {
   const docs: Doc[] = [];
   const df = new Map<string, number>();
   let total = 0;
-  const verbs = titleVerbs(slice.listed.map((l) => l.title));
-  for (const listed of slice.listed) {
-    const tool = loaded.byName.get(listed.name)!;
+  const verbs = titleVerbs(slice.tools.map((i) => loaded.title(i)));
+  for (const i of slice.tools) {
+    const tool = loaded.peek(i);
     const summary = compactDescription(tool.description, tool.title, 160);
     const tf = new Map<string, number>();
     const add = (text: string, weight: number) => {
@@ -153,7 +153,7 @@ function indexOf(loaded: LoadedCatalogue, slice: Slice): Index {
 const NOT_FILTERS = new Set(['page', 'per_page', 'sort', 'direction', 'order', 'cursor', 'before', 'after', 'limit', 'offset']);
 const FILTER_WEIGHT = 0.5;
 
-function filterNames(tool: CatalogueTool): string {
+function filterNames(tool: ToolHead): string {
   return tool.http.params.filter((p) => p.in === 'query' && !NOT_FILTERS.has(p.name)).map((p) => p.name).join(' ');
 }
 
@@ -210,6 +210,7 @@ function asksForList(clause: RankedClause): boolean {
 /**
  * Ranked matches for a free-text query within the slice (optionally one toolset). A query asking for several
  * things ("list issues with a label and their comments") is ranked clause by clause and the rankings take turns.
+ * A sharded catalogue must have loaded the slice.
  */
 export function searchTools(loaded: LoadedCatalogue, slice: Slice, query: string, options: { toolset?: string; limit?: number } = {}): SearchHit[] {
   const index = indexOf(loaded, slice);

@@ -25,6 +25,10 @@ type LogEvent =
   | 'schema_auto_drop'
   /** Counting an output-schema mismatch failed; the call went on. */
   | 'schema_counter_error'
+  /** A sampled result passed the outputSchema its client was shown but not the catalogue's full one (the API drifted). */
+  | 'schema_drift'
+  /** The tools/call fast path's bytes differed from the SDK's for one tool and result shape; the SDK answers those. */
+  | 'tools_call_fast_path_disabled'
   /** One per code-mode execute: outcome, api calls, time, program length (never the program or its values). */
   | 'codemode_execute'
   /** A code-mode api call failed inside the host (a bug; the program saw a generic error). */

@@ -3,7 +3,8 @@
 // /catalogue/tools/<name>.json when its row is opened, so the page stays small at 1,000+ tools.
 // Shows nothing secret: no keys, no upstream URL, no configuration beyond the credential mode.
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
-import type { Catalogue, CatalogueTool, JsonSchema } from '../catalogue/types.ts';
+import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
+import type { ResultCatalogue } from '../results/options.ts';
 import { isJsonMediaType } from '../lib/media-type.ts';
 import { VERSION } from '../version.ts';
 import { resultSummary } from './result-summary.ts';
@@ -43,7 +44,7 @@ function outputStatus(tool: CatalogueTool): OutputStatus {
 }
 
 /** What /catalogue/tools/<name>.json serves: the public description of one tool. */
-export function toolDetail(tool: CatalogueTool, catalogue?: Catalogue, compactResults = true): Record<string, unknown> {
+export function toolDetail(tool: CatalogueTool, catalogue?: ResultCatalogue, compactResults = true): Record<string, unknown> {
   return {
     name: tool.name,
     title: tool.title,
@@ -70,10 +71,11 @@ export function esc(s: string): string {
 export function renderPage(loaded: LoadedCatalogue, input: PageInput, hash: string): string {
   const { catalogue } = loaded;
   const endpoint = `${input.origin}/mcp`;
-  const tools = catalogue.tools;
-  const withOutput = tools.filter((t) => t.outputSchema).length;
+  // Index data only (names, titles, toolsets, flags): the page never materialises a tool's schemas.
+  const tools = Array.from({ length: loaded.count }, (_, i) => i);
+  const withOutput = tools.filter((i) => loaded.hasOutputSchema(i)).length;
   const counts = new Map<string, number>();
-  for (const t of tools) for (const s of t.toolsets) counts.set(s, (counts.get(s) ?? 0) + 1);
+  for (const i of tools) for (const s of loaded.toolsetsOf(i)) counts.set(s, (counts.get(s) ?? 0) + 1);
   const setNames = Object.keys(catalogue.toolsets);
 
   const keyNote =
@@ -101,12 +103,14 @@ export function renderPage(loaded: LoadedCatalogue, input: PageInput, hash: stri
 
   // One compact row per tool; flags: r = read-only, d = destructive, o = has outputSchema.
   const toolRows = tools
-    .map((t) => {
+    .map((i) => {
+      const name = loaded.name(i);
       const flags =
-        (t.annotations.readOnlyHint ? '<i class="r">read-only</i>' : t.annotations.destructiveHint ? '<i class="d">destructive</i>' : '') +
-        (t.outputSchema ? '<i class="o">output</i>' : '');
-      const title = t.title && t.title !== t.name ? ` ${esc(t.title)}` : '';
-      return `<li data-t="${esc(t.toolsets.join(' '))}"><details><summary><code>${esc(t.name)}</code>${title}${flags}</summary></details></li>`;
+        (loaded.readOnly(i) ? '<i class="r">read-only</i>' : loaded.destructive(i) ? '<i class="d">destructive</i>' : '') +
+        (loaded.hasOutputSchema(i) ? '<i class="o">output</i>' : '');
+      const t = loaded.title(i);
+      const title = t && t !== name ? ` ${esc(t)}` : '';
+      return `<li data-t="${esc(loaded.toolsetsOf(i).join(' '))}"><details><summary><code>${esc(name)}</code>${title}${flags}</summary></details></li>`;
     })
     .join('\n');
 
@@ -125,7 +129,7 @@ ${snippetHtml}
 </section>
 <section id="output"><h2>Structured output</h2>
 <p><b>${withOutput}</b> of ${tools.length} tools declare an <code>outputSchema</code> (marked <i class="o">output</i>): their results carry <code>structuredContent</code> that matches it, plus the same JSON as text. The others return content blocks only; open a tool to see why.</p>
-${tools.some((t) => t.result) ? RESULTS_NOTE(input.compactResults !== false) : ''}</section>
+${withOutput > 0 ? RESULTS_NOTE(input.compactResults !== false) : ''}</section>
 <section id="toolsets"><h2>Toolsets</h2><table><thead><tr><th>Toolset</th><th>Tools</th><th>About</th><th>Slice endpoint</th></tr></thead><tbody>${setRows}</tbody></table></section>
 <section id="search"><h2>Tools</h2>
 <div class="bar"><input id="q" type="search" placeholder="Search tools by name or title" aria-label="Search tools" autocomplete="off">

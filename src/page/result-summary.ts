@@ -1,6 +1,7 @@
 // What the catalogue page says about a tool's results (docs/results.md): what compaction removes from them (the
 // tool's own link fields by name), the projection argument, where a list keeps its items and how it pages.
-import type { Catalogue, CatalogueTool, JsonSchema } from '../catalogue/types.ts';
+import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
+import type { ResultCatalogue } from '../results/options.ts';
 import { isLinkField, originOf } from '../results/links.ts';
 
 export interface ResultSummary {
@@ -35,7 +36,7 @@ function linkFieldsOf(schema: JsonSchema | undefined, linkFields: ReadonlySet<st
   return [...found].sort();
 }
 
-export function resultSummary(tool: CatalogueTool, catalogue: Catalogue, compact: boolean, upstreamUrl?: string): ResultSummary | null {
+export function resultSummary(tool: CatalogueTool, catalogue: ResultCatalogue, compact: boolean, upstreamUrl?: string): ResultSummary | null {
   const shape = tool.result;
   if (!shape) return null;
   const rules = catalogue.results ?? { origins: [catalogue.defaultUpstream] };

@@ -54,9 +54,11 @@ export function pageHandlers(loaded: LoadedCatalogue): { home: Handler<PipelineE
     return new Response(page.body, { headers });
   };
 
-  const toolJson: Handler<PipelineEnv> = (c) => {
+  const toolJson: Handler<PipelineEnv> = async (c) => {
     const file = c.req.param('file') ?? '';
-    const tool = file.endsWith('.json') ? loaded.byName.get(file.slice(0, -5)) : undefined;
+    const i = file.endsWith('.json') ? loaded.indexOf(file.slice(0, -5)) : undefined;
+    if (i !== undefined) await loaded.load([i]);
+    const tool = i === undefined ? undefined : loaded.tool(i);
     if (!tool) return c.json({ error: 'not_found', message: `No tool named ${JSON.stringify(file.replace(/\.json$/, ''))}.` }, 404);
     return new Response(JSON.stringify(toolDetail(tool, loaded.catalogue, c.var.config.compactResults)), {
       headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' },

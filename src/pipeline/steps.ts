@@ -5,6 +5,7 @@
 // The body is read only after auth, so an unauthenticated request never makes the Worker read its body.
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType, readRequestBody } from '@modelcontextprotocol/server';
 import type { Context, MiddlewareHandler } from 'hono';
+import { assetShards } from '../catalogue/asset-shards.ts';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { noteSchemaMismatch } from '../catalogue/schema-autodrop.ts';
 import { withSchemaDrops } from '../catalogue/schema-drops.ts';
@@ -23,6 +24,7 @@ import { parseAllowedOrigins, preflightResponse, withCors } from './cors.ts';
 import { meterFor } from '../usage/isolate.ts';
 import { NO_TOOL } from '../usage/schema.ts';
 import { guardHostAndOrigin } from './host-guard.ts';
+import { loadShards } from './shards.ts';
 import type { PipelineEnv } from './vars.ts';
 
 type Step = MiddlewareHandler<PipelineEnv>;
@@ -43,6 +45,7 @@ export function configure(loaded: LoadedCatalogue): Step {
       const config = readConfig(env, loaded.catalogue.defaultUpstream, loaded.catalogue.defaultToolsets);
       entry = { config, oauth: readOAuthSettings(env, config.credentialMode), allowedOrigins: parseAllowedOrigins(env.ALLOWED_ORIGINS) };
       configs.set(env, entry);
+      if (loaded.sharded && env.ASSETS) loaded.useShards(assetShards(env.ASSETS));
     }
     c.set('config', entry.config);
     c.set('oauth', entry.oauth);
@@ -172,7 +175,7 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations 
     return serveMcp(scope, c.req.raw, body);
   };
 
-  return (select) => [config, hostGuard, cors, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, listingMode, serve];
+  return (select) => [config, hostGuard, cors, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, listingMode, loadShards, serve];
 }
 
 /**
@@ -187,7 +190,10 @@ const readBody: Step = async (c, next) => {
   }
   let read: Awaited<ReturnType<typeof readRequestBody>>;
   try {
-    read = await readRequestBody(req, DEFAULT_MAX_REQUEST_BODY_SIZE);
+    // A declared length within the bound is read in one native call (the SDK's chunk loop costs more CPU than most
+    // of a tools/call); without one, the SDK's bounded read.
+    const declared = Number(req.headers.get('content-length') ?? NaN);
+    read = declared <= DEFAULT_MAX_REQUEST_BODY_SIZE ? { tooLarge: false, text: await req.text() } : await readRequestBody(req, DEFAULT_MAX_REQUEST_BODY_SIZE);
   } catch {
     return jsonRpcError(400, -32700, 'Parse error: the request body could not be read');
   }

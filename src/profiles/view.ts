@@ -1,7 +1,8 @@
 // A profile view: the tools/list entries of one slice as one client profile should see them (compacted,
-// dialect-adjusted), computed once per isolate per (slice, profile). Every profile lists a tool under its one
-// catalogue name: the generator keeps names within every client's budget (docs/naming.md).
-import type { LoadedCatalogue, ToolDefinition } from '../catalogue/loaded-catalogue.ts';
+// dialect-adjusted), cached per isolate per (slice, profile). Every profile lists a tool under its one catalogue
+// name: the generator keeps names within every client's budget (docs/naming.md). Each part is computed on first use:
+// a tools/call needs only its own tool's advertised outputSchema, never the whole list.
+import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { compactAnnotations, compactDescription, compactInputSchema, compactOutputSchema, DEFAULT_COMPACT, type CompactOptions } from './compact.ts';
@@ -19,9 +20,12 @@ export interface WireTool {
 
 export interface ProfileView {
   profile: Profile;
-  tools: WireTool[];
-  /** Canonical tool name -> the outputSchema this view advertised (absent when none). */
-  advertised: Map<string, JsonSchema | undefined>;
+  /** The tools/list entries, in slice order (built on first use: it materialises every tool of the slice). */
+  readonly tools: WireTool[];
+  /** The tool `name` denotes here: a catalogue name or alias of a tool in the slice. */
+  resolve(name: string): number | undefined;
+  /** The outputSchema this view advertises for tool i (undefined when none). */
+  advertised(i: number): JsonSchema | undefined;
   /** Warning line for the server instructions when the slice exceeds the profile's tool budget. */
   warning?: string;
 }
@@ -40,33 +44,57 @@ export function viewOf(loaded: LoadedCatalogue, slice: Slice, profile: Profile =
 }
 
 export function buildView(loaded: LoadedCatalogue, slice: Slice, profile: Profile, options: CompactOptions = DEFAULT_COMPACT): ProfileView {
-  const tools: WireTool[] = [];
-  const advertised = new Map<string, JsonSchema | undefined>();
-  for (const listed of slice.listed) {
-    const wire = wireTool(loaded.byName.get(listed.name)!, listed, profile, options);
-    tools.push(wire);
-    advertised.set(wire.name, wire.outputSchema);
-  }
-  const view: ProfileView = { profile, tools, advertised };
-  if (profile.maxTools !== undefined && tools.length > profile.maxTools) {
-    view.warning = `Warning: this endpoint lists ${tools.length} tools but ${profile.label} uses at most ${profile.maxTools}. Narrow it with /mcp/x/<toolset>+<toolset> or ?tools=a,b, or drop mode=tools from the URL to get a hybrid list with search_tools, describe_tool and call_tool.`;
-  }
-  return view;
+  return new View(loaded, slice, profile, options);
 }
 
-function wireTool(tool: CatalogueTool, listed: ToolDefinition, profile: Profile, options: CompactOptions = DEFAULT_COMPACT): WireTool {
-  let inputSchema = compactInputSchema(listed.inputSchema, options);
-  inputSchema = applyDialect(inputSchema, profile);
+class View implements ProfileView {
+  readonly warning?: string;
+  private wire?: WireTool[];
+  private readonly outputs = new Map<number, JsonSchema | undefined>();
+  readonly profile: Profile;
+  private readonly loaded: LoadedCatalogue;
+  private readonly slice: Slice;
+  private readonly options: CompactOptions;
+
+  constructor(loaded: LoadedCatalogue, slice: Slice, profile: Profile, options: CompactOptions) {
+    this.loaded = loaded;
+    this.slice = slice;
+    this.profile = profile;
+    this.options = options;
+    const n = slice.tools.length;
+    if (profile.maxTools !== undefined && n > profile.maxTools) {
+      this.warning = `Warning: this endpoint lists ${n} tools but ${profile.label} uses at most ${profile.maxTools}. Narrow it with /mcp/x/<toolset>+<toolset> or ?tools=a,b, or drop mode=tools from the URL to get a hybrid list with search_tools, describe_tool and call_tool.`;
+    }
+  }
+
+  get tools(): WireTool[] {
+    this.wire ??= this.slice.tools.map((i) => wireTool(this.loaded.tool(i), this.profile, this.options, this.advertised(i)));
+    return this.wire;
+  }
+
+  resolve(name: string): number | undefined {
+    const i = this.loaded.indexOf(name);
+    return i !== undefined && this.slice.has(i) ? i : undefined;
+  }
+
+  advertised(i: number): JsonSchema | undefined {
+    if (this.outputs.has(i)) return this.outputs.get(i);
+    const tool = this.loaded.tool(i);
+    const schema = tool.outputSchema && this.profile.carry === 'both' ? applyDialect(fitOutput(tool.outputSchema, this.options.outputDepth), this.profile, true) : undefined;
+    this.outputs.set(i, schema);
+    return schema;
+  }
+}
+
+function wireTool(tool: CatalogueTool, profile: Profile, options: CompactOptions, outputSchema: JsonSchema | undefined): WireTool {
   const wire: WireTool = {
     name: tool.name,
     title: tool.title,
     description: compactDescription(tool.description, tool.title, options.descriptionMax),
-    inputSchema,
+    inputSchema: applyDialect(compactInputSchema(tool.inputSchema, options), profile),
     annotations: compactAnnotations(tool.annotations),
   };
-  if (listed.outputSchema && profile.carry === 'both') {
-    wire.outputSchema = applyDialect(fitOutput(listed.outputSchema, options.outputDepth), profile, true);
-  }
+  if (outputSchema) wire.outputSchema = outputSchema;
   return wire;
 }
 
@@ -79,4 +107,3 @@ function fitOutput(schema: JsonSchema, maxDepth: number): JsonSchema {
   }
   return out;
 }
-

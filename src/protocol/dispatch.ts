@@ -3,7 +3,8 @@
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { log } from '../lib/log.ts';
 import type { RequestScope } from '../tools/scope.ts';
-import { buildServer, parseErrorServer } from './mcp-server.ts';
+import { buildServer, parseErrorServer, type AnsweredCall, type ViaSdk } from './mcp-server.ts';
+import { readyToolsCall } from './ready-tools-call.ts';
 import { readyToolsList } from './ready-tools-list.ts';
 
 /** The request body as the pipeline read it: the parsed message, or the raw text when it is not JSON. */
@@ -16,27 +17,27 @@ export interface McpBody {
  * A fast path answers one kind of request without the SDK, or returns undefined to let the next one (and finally
  * the SDK) answer. `viaSdk` lets a fast path compare itself with the SDK's answer.
  */
-type FastPath = (scope: RequestScope, request: Request, message: unknown, viaSdk: () => Promise<Response>) => Promise<Response> | undefined;
+type FastPath = (scope: RequestScope, request: Request, message: unknown, viaSdk: ViaSdk) => Promise<Response> | undefined;
 
-const FAST_PATHS: FastPath[] = [readyToolsList];
+const FAST_PATHS: FastPath[] = [readyToolsList, readyToolsCall];
 
 // The SDK calls the server factory with the Request it was given; the scope travels keyed by that Request.
-const scopes = new WeakMap<Request, RequestScope>();
+const scopes = new WeakMap<Request, { scope: RequestScope; answered?: AnsweredCall }>();
 
 // One handler per isolate; it asks the factory for a cheap Server per request.
 const sdk = createMcpHandler((ctx) => {
-  const scope = ctx.requestInfo && scopes.get(ctx.requestInfo);
-  return scope ? buildServer(scope) : parseErrorServer();
+  const entry = ctx.requestInfo && scopes.get(ctx.requestInfo);
+  return entry ? buildServer(entry.scope, entry.answered) : parseErrorServer();
 }, { onerror: (e) => log('mcp_error', { error: e.message }) });
 
 export function serveMcp(scope: RequestScope, request: Request, body: McpBody): Promise<Response> {
-  const viaSdk = (): Promise<Response> => {
+  const viaSdk: ViaSdk = (answered) => {
     if (body.message === undefined) {
       // Not JSON, or not a JSON POST at all: the SDK reads the raw body itself and answers with its own error
       // (parse error, 415 or 405). No handler runs, so no scope is needed.
       return sdk.fetch(body.text === undefined ? request : new Request(request, { body: body.text }));
     }
-    scopes.set(request, scope);
+    scopes.set(request, { scope, answered });
     return sdk.fetch(request, { parsedBody: body.message });
   };
   for (const fast of FAST_PATHS) {

@@ -40,7 +40,19 @@ function surfaceOf(scope: RequestScope): ToolSurface {
   }
 }
 
-export function buildServer(scope: RequestScope): Server {
+/**
+ * A tools/call the tools/call fast path (src/protocol/ready-tools-call.ts) already ran: the SDK answers it with this
+ * outcome instead of running the tool a second time, so the fast path can compare its bytes with the SDK's.
+ */
+export interface AnsweredCall {
+  name: string;
+  outcome: Promise<SurfaceResult>;
+}
+
+/** The SDK's answer to a request; with `answered`, a tools/call the fast path already ran is not run again. */
+export type ViaSdk = (answered?: AnsweredCall) => Promise<Response>;
+
+export function buildServer(scope: RequestScope, answered?: AnsweredCall): Server {
   const surface = surfaceOf(scope);
   const server = new Server(serverInfo(scope.catalogue), {
     capabilities: { tools: { listChanged: false } },
@@ -52,7 +64,7 @@ export function buildServer(scope: RequestScope): Server {
     const { name, arguments: args = {} } = request.params;
     let out: SurfaceResult;
     try {
-      out = await surface.call(name, args);
+      out = answered?.name === name ? await answered.outcome : await surface.call(name, args);
     } catch (error) {
       // An unknown name is a protocol error (the model cannot fix it by changing arguments).
       if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);

@@ -10,8 +10,7 @@ import { log } from '../lib/log.ts';
 import { viewOf } from '../profiles/view.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import { CACHE_HINTS, serverInfo, type ServerInfo } from './mcp-server.ts';
-
-type Era = '2025' | '2026';
+import { envelope, ERA_HEADERS, META_SERVER, plainRequest, sameHeaders, type Era } from './plain-request.ts';
 
 /** The negotiated protocol version of a qualifying request; templates are per era, proofs per version. */
 interface ReadyListKey {
@@ -19,49 +18,12 @@ interface ReadyListKey {
   version: string;
 }
 
-const LEGACY_VERSIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26']);
-const MODERN_VERSION = '2026-07-28';
-const META_PROTOCOL = 'io.modelcontextprotocol/protocolVersion';
-const META_CLIENT = 'io.modelcontextprotocol/clientInfo';
-const META_CAPS = 'io.modelcontextprotocol/clientCapabilities';
-const META_SERVER = 'io.modelcontextprotocol/serverInfo';
-
-const SSE_HEADERS: Array<[string, string]> = [
-  ['cache-control', 'no-cache, no-transform'],
-  ['connection', 'keep-alive'],
-  ['content-type', 'text/event-stream'],
-  ['x-accel-buffering', 'no'],
-];
-const JSON_HEADERS: Array<[string, string]> = [['content-type', 'application/json']];
-
-const isObj = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
-
 /** The era and version of a plain tools/list request the fast path may answer, or undefined (the SDK answers). */
 export function readyListKey(req: Request, message: unknown): ReadyListKey | undefined {
-  if (req.method !== 'POST' || !isObj(message)) return undefined;
-  if (message.jsonrpc !== '2.0' || message.method !== 'tools/list') return undefined;
-  if (typeof message.id !== 'number' && typeof message.id !== 'string') return undefined;
-  if (Object.keys(message).some((k) => k !== 'jsonrpc' && k !== 'id' && k !== 'method' && k !== 'params')) return undefined;
-  const accept = req.headers.get('accept') ?? '';
-  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
-  if (!(req.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) return undefined;
-  const version = req.headers.get('mcp-protocol-version') ?? '';
-  const params = message.params;
-  if (LEGACY_VERSIONS.has(version)) {
-    if (req.headers.has('mcp-method')) return undefined;
-    if (params !== undefined && !(isObj(params) && Object.keys(params).length === 0)) return undefined;
-    return { era: '2025', version };
-  }
-  if (version === MODERN_VERSION) {
-    if (req.headers.get('mcp-method') !== 'tools/list' || !isObj(params)) return undefined;
-    if (Object.keys(params).length !== 1 || !isObj(params._meta)) return undefined;
-    const meta = params._meta;
-    if (Object.keys(meta).length !== 3 || meta[META_PROTOCOL] !== MODERN_VERSION || !isObj(meta[META_CAPS])) return undefined;
-    const info = meta[META_CLIENT];
-    if (!isObj(info) || typeof info.name !== 'string' || typeof info.version !== 'string') return undefined;
-    return { era: '2026', version };
-  }
-  return undefined;
+  const plain = plainRequest(req, message, 'tools/list');
+  // No cursor, no other params: the whole list in one answer.
+  if (!plain || Object.keys(plain.params).length) return undefined;
+  return { era: plain.era, version: plain.version };
 }
 
 interface Cached {
@@ -76,16 +38,16 @@ const cache = new WeakMap<object, Cached>();
 
 /** Everything before the JSON-RPC id in the SDK's answer to a plain tools/list request. */
 function fastHead(era: Era, toolsJson: string, server: ServerInfo): string {
-  if (era === '2025') return `event: message\ndata: {"result":{"tools":${toolsJson}},"jsonrpc":"2.0","id":`;
   const hints = CACHE_HINTS['tools/list'];
-  const tail = `"resultType":"complete","ttlMs":${hints.ttlMs},"cacheScope":${JSON.stringify(hints.cacheScope)},"_meta":${JSON.stringify({ [META_SERVER]: server })}`;
-  return `{"result":{"tools":${toolsJson},${tail}},"jsonrpc":"2.0","id":`;
+  const tail = era === '2025' ? '' : `,"resultType":"complete","ttlMs":${hints.ttlMs},"cacheScope":${JSON.stringify(hints.cacheScope)},"_meta":${JSON.stringify({ [META_SERVER]: server })}`;
+  const whole = envelope(era, `{"tools":${toolsJson}${tail}}`, 0);
+  return whole.slice(0, whole.lastIndexOf('"id":') + 5);
 }
 
 /** The exact response the SDK gives to a plain tools/list request: head bytes, then the id and the closing bytes. */
 function fastResponse(era: Era, head: Uint8Array, id: string | number): Response {
   const end = era === '2025' ? `${JSON.stringify(id)}}\n\n` : `${JSON.stringify(id)}}`;
-  return new Response(new Blob([head as Uint8Array<ArrayBuffer>, end]), { status: 200, headers: era === '2025' ? SSE_HEADERS : JSON_HEADERS });
+  return new Response(new Blob([head as Uint8Array<ArrayBuffer>, end]), { status: 200, headers: ERA_HEADERS[era] });
 }
 
 /** The dispatcher's fast path (src/protocol/dispatch.ts): a plain tools/list in tools or hybrid mode, from ready bytes. */
@@ -124,13 +86,4 @@ export async function answerFromReadyBytes(key: ReadyListKey, id: string | numbe
 /** Whether ready bytes are proven (or refused) for `list` in a protocol version. */
 export function readyListState(list: object, version: string): 'verified' | 'failed' | undefined {
   return cache.get(list)?.state[version];
-}
-
-function sameHeaders(x: Headers, y: Headers): boolean {
-  const norm = (h: Headers) => {
-    const pairs: string[] = [];
-    h.forEach((value, name) => pairs.push(`${name}: ${value}`));
-    return pairs.sort().join('\n');
-  };
-  return norm(x) === norm(y);
 }

@@ -12,9 +12,12 @@ export interface ResultOptions {
   rules: CompactRules;
 }
 
-const cache = new WeakMap<Catalogue, Map<string, ResultOptions>>();
+/** What result shaping reads of a catalogue: its result rules and default upstream (a catalogue head will do). */
+export type ResultCatalogue = Pick<Catalogue, 'results' | 'defaultUpstream'>;
 
-export function resultOptions(catalogue: Catalogue, upstreamUrl: string, compact: boolean): ResultOptions {
+const cache = new WeakMap<ResultCatalogue, Map<string, ResultOptions>>();
+
+export function resultOptions(catalogue: ResultCatalogue, upstreamUrl: string, compact: boolean): ResultOptions {
   let perCatalogue = cache.get(catalogue);
   if (!perCatalogue) cache.set(catalogue, (perCatalogue = new Map()));
   const key = `${compact ? 1 : 0} ${upstreamUrl}`;
@@ -23,7 +26,7 @@ export function resultOptions(catalogue: Catalogue, upstreamUrl: string, compact
   return hit;
 }
 
-function build(catalogue: Catalogue, upstreamUrl: string, compact: boolean): ResultOptions {
+function build(catalogue: ResultCatalogue, upstreamUrl: string, compact: boolean): ResultOptions {
   const r = catalogue.results ?? { origins: [catalogue.defaultUpstream] };
   return { compact, rules: compactRules(r, [upstreamUrl]) };
 }

@@ -9,11 +9,12 @@
 //                                     toolsets, as bare /mcp serves; every tool when the catalogue names none)
 //   MCP_TOOLS                         comma-separated tool names to serve (default: all of the toolsets)
 //   MCP_READONLY=1                    serve read-only tools only
-//   MCP_CATALOG                       path of another catalog.txt
+//   MCP_CATALOG                       path of another catalog.txt (a sharded one reads shards/ next to it)
 //   UPSTREAM_TIMEOUT_MS, MAX_RESPONSE_BYTES, MAX_RESULT_TOKENS, COMPACT_RESULTS  as for the worker
 // stdout carries only JSON-RPC; every log line goes to stderr.
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Caller } from '../auth/bearer.ts';
+import type { ShardSource } from '../catalogue/catalogue-text.ts';
 import { loadCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { sliceOf, UnknownNamesError, validateSliceSpec, type SliceSpec } from '../catalogue/slices.ts';
 import { readConfig } from '../config.ts';
@@ -24,12 +25,14 @@ import type { RequestScope } from '../tools/scope.ts';
 interface StdioOptions {
   catalogueText: string;
   env: Record<string, string | undefined>;
+  /** Reads a shard file of a sharded catalogue. */
+  readShard?: ShardSource;
 }
 
 /** Thrown for configuration mistakes; the launcher prints the message and exits with status 2. */
 export class UsageError extends Error {}
 
-export function startStdio({ catalogueText, env }: StdioOptions): { close: () => Promise<void> } {
+export async function startStdio({ catalogueText, env, readShard }: StdioOptions): Promise<{ close: () => Promise<void> }> {
   // The logger (src/lib/log.ts) writes with console.log; on stdio that would corrupt the protocol stream.
   console.log = console.error;
   console.info = console.error;
@@ -72,8 +75,14 @@ export function startStdio({ catalogueText, env }: StdioOptions): { close: () =>
     throw error;
   }
   const slice = sliceOf(loaded, spec);
+  // One process serves one slice: a sharded catalogue reads the slice's shards once, up front.
+  if (loaded.sharded) {
+    if (!readShard) throw new UsageError('the catalogue is sharded, and its shards cannot be read');
+    loaded.useShards(readShard);
+    await loaded.load(slice.tools);
+  }
   console.error(
-    `mcp-catalogue: serving ${slice.listed.length} of ${loaded.catalogue.tools.length} tools of ${loaded.catalogue.source.title} over stdio; upstream ${config.upstreamUrl}; credential ${token ? 'set' : 'not set'}`,
+    `mcp-catalogue: serving ${slice.tools.length} of ${loaded.count} tools of ${loaded.catalogue.source.title} over stdio; upstream ${config.upstreamUrl}; credential ${token ? 'set' : 'not set'}`,
   );
   const scope: RequestScope = { catalogue: loaded, config, caller, slice, profile: PROFILES.default, mode: 'tools' };
   const handle = serveStdio(() => buildServer(scope), {

@@ -19,6 +19,7 @@ import { fieldsAsText, resultOptions } from '../results/options.ts';
 import { executeTool, type CallRecord } from '../upstream/execute.ts';
 import { outcomeOf } from '../usage/schema.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
+import { sampleFullSchema, withListedSchema } from './checked-schema.ts';
 import type { RequestScope } from './scope.ts';
 
 /** The name is not a tool of this scope: unknown, or outside the slice or the key's scope (refused alike). */
@@ -36,14 +37,17 @@ interface ToolCall {
 type Executed = { result: CallToolResult; record: CallRecord };
 
 /** 1. The tool `name` (a catalogue name or alias; every profile lists the catalogue's names) denotes in this scope. */
-export function resolveTool(scope: RequestScope, name: string): CatalogueTool | undefined {
-  const tool = scope.catalogue.byName.get(name);
-  return tool && scope.slice.names.has(tool.name) ? tool : undefined;
+export async function resolveTool(scope: RequestScope, name: string): Promise<CatalogueTool | undefined> {
+  const i = scope.catalogue.indexOf(name);
+  if (i === undefined || !scope.slice.has(i)) return undefined;
+  // A sharded catalogue fetches the tool's shard first; a catalogue in one text has every tool at hand.
+  await scope.catalogue.load([i]);
+  return scope.catalogue.tool(i);
 }
 
 /** Runs `name` with `args` for this scope. Throws UnknownToolError; every other failure is an isError result. */
 export async function callTool(scope: RequestScope, name: string, args: Record<string, unknown>): Promise<ToolCall> {
-  const tool = resolveTool(scope, name);
+  const tool = await resolveTool(scope, name);
   if (!tool) throw new UnknownToolError(name);
   const started = Date.now();
   const { result, record } = await argumentsAndExecute(scope, tool, args);
@@ -61,7 +65,9 @@ async function argumentsAndExecute(scope: RequestScope, tool: CatalogueTool, giv
     return { result: errorResult(text), record: { outcome: 'invalid_arguments', validation: 'none', method: tool.http.method, argumentErrors: check.errors.length } };
   }
   const { config, caller } = scope;
-  const call = await executeTool(tool, args, {
+  // structuredContent is checked against the schema the client was shown, the full one only sampled (checked-schema.ts).
+  const checked = withListedSchema(scope, tool);
+  const call = await executeTool(checked, args, {
     upstreamUrl: config.upstreamUrl,
     headers: caller.upstreamHeaders,
     timeoutMs: config.timeoutMs,
@@ -70,6 +76,7 @@ async function argumentsAndExecute(scope: RequestScope, tool: CatalogueTool, giv
     userAgent: `${SERVER_NAME}/${VERSION}`,
     results: resultOptions(scope.catalogue.catalogue, config.upstreamUrl, config.compactResults),
   });
+  if (checked !== tool) sampleFullSchema(tool, call.result);
   // Upstreams may echo request headers; the caller's credentials never leave in a result.
   return { result: redactSecrets(call.result, caller.secrets), record: call.record };
 }

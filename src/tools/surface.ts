@@ -7,7 +7,7 @@ import { callTool } from './call.ts';
 import type { RequestScope } from './scope.ts';
 
 export interface ToolSurface {
-  tools: WireTool[];
+  readonly tools: WireTool[];
   instructions: string;
   /** Runs one tools/call. Throws UnknownToolError (src/tools/call.ts) for a name this surface does not serve. */
   call(name: string, args: Record<string, unknown>): Promise<SurfaceResult>;
@@ -27,13 +27,16 @@ export function toolsSurface(scope: RequestScope): ToolSurface {
   // The (slice, profile) view is computed once per isolate: compacted entries in the profile's dialect.
   const view = viewOf(scope.catalogue, scope.slice, scope.profile);
   const { source } = scope.catalogue.catalogue;
-  const instructions = `Tools for ${source.title} (API version ${source.version}): ${scope.slice.listed.length} operations of its REST API. Each tool calls one HTTP operation; arguments are the operation's path, query, header and body parameters.`;
+  const instructions = `Tools for ${source.title} (API version ${source.version}): ${scope.slice.tools.length} operations of its REST API. Each tool calls one HTTP operation; arguments are the operation's path, query, header and body parameters.`;
   return {
-    tools: view.tools,
+    // Read only by tools/list: other requests (initialize, tools/call) never build the slice's listing.
+    get tools() {
+      return view.tools;
+    },
     instructions: instructions + (view.warning ? `\n${view.warning}` : ''),
     async call(name, args) {
       const { tool, result } = await callTool(scope, name, args);
-      return { result, shape: { outputSchema: view.advertised.get(tool.name) } };
+      return { result, shape: { outputSchema: view.advertised(scope.catalogue.indexOf(tool.name)!) } };
     },
   };
 }

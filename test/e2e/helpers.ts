@@ -4,11 +4,12 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readCatalogueDir } from '../../scripts/catalog/catalogue-files.ts';
 import { binDir, childEnv, repoRoot, spawnChild, waitForLine, type Child } from '../../scripts/lib/proc.ts';
 import type { Catalogue } from '../../src/catalogue/types.ts';
 
@@ -26,7 +27,7 @@ export function keysCli(args: string[], env: Record<string, string> = {}): Promi
 }
 
 export async function embeddedCatalogue(): Promise<Catalogue> {
-  return JSON.parse(await readFile(join(repoRoot, 'catalog', 'catalog.txt'), 'utf8')) as Catalogue;
+  return readCatalogueDir(join(repoRoot, 'catalog'));
 }
 
 /** The strict v1 client (@modelcontextprotocol/sdk 1.32): Ajv-validates every outputSchema and structuredContent. */

@@ -6,11 +6,13 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCatalogueDir } from '../../scripts/catalog/catalogue-files.ts';
 import { repoRoot } from '../../scripts/lib/proc.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { Catalogue } from '../../src/catalogue/types.ts';
 import { renderPage } from '../../src/page/render.ts';
 import { launchChromium } from '../support/chromium.ts';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { startUpstream } from '../support/upstream-server.ts';
 import { startWorker, type WranglerDev } from '../support/wrangler-dev.ts';
 import { fixtureCatalogue } from '../worker/fixtures/catalogue.ts';
@@ -24,7 +26,7 @@ let catalogue: Catalogue;
 const figures: Record<string, number> = {};
 
 beforeAll(async () => {
-  catalogue = JSON.parse(await readFile(join(repoRoot, 'catalog', 'catalog.txt'), 'utf8')) as Catalogue;
+  catalogue = await readCatalogueDir(join(repoRoot, 'catalog'));
   upstream = await startUpstream();
   await mkdir(ARTIFACTS, { recursive: true });
   [worker, browser] = await Promise.all([
@@ -178,7 +180,7 @@ describe('catalogue page', () => {
     c.source.title = evil;
     c.toolsets = { [`echo`]: { description: evil }, admin: { description: 'x' } };
     c.tools[0]!.title = evil;
-    const html = renderPage(loadCatalogue(JSON.stringify(c)), { origin: 'https://mcp.example.com', credentialMode: 'passthrough' }, 'f'.repeat(64));
+    const html = renderPage(loadCatalogue(await encodeCatalogue(c)), { origin: 'https://mcp.example.com', credentialMode: 'passthrough' }, 'f'.repeat(64));
     expect(html).not.toContain('<img src=x');
     expect(html).not.toContain('<script>window.__pwned');
     const page = await browser.newPage();

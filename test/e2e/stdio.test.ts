@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCatalogueDir } from '../../scripts/catalog/catalogue-files.ts';
 import { binDir, childEnv, repoRoot } from '../../scripts/lib/proc.ts';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { startUpstream } from '../support/upstream-server.ts';
 import { fixtureCatalogue } from '../worker/fixtures/catalogue.ts';
 
@@ -49,7 +51,7 @@ beforeAll(async () => {
   upstream = await startUpstream();
   dir = await mkdtemp(join(tmpdir(), 'mcp-stdio-e2e-'));
   cataloguePath = join(dir, 'catalog.txt');
-  await writeFile(cataloguePath, JSON.stringify(fixtureCatalogue()));
+  await writeFile(cataloguePath, await encodeCatalogue(fixtureCatalogue()));
   const t0 = Date.now();
   // prepack bundles src/stdio into dist/stdio/main.mjs with esbuild.
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: repoRoot, env: childEnv(), maxBuffer: 16 << 20 });
@@ -104,7 +106,7 @@ describe('stdio package', () => {
   });
 
   it('the packed catalogue (every tool) passes the strict v1 client listTools', async () => {
-    const embedded = JSON.parse(await readFile(join(repoRoot, 'catalog', 'catalog.txt'), 'utf8')) as { tools: { toolsets: string[] }[]; defaultToolsets: string[] };
+    const embedded = await readCatalogueDir(join(repoRoot, 'catalog'));
     const { client } = await connect('npx', ['-y', tarball], { UPSTREAM_URL: upstream.url, MCP_TOOLSETS: 'all' });
     try {
       const t0 = Date.now();
@@ -117,7 +119,7 @@ describe('stdio package', () => {
     // Without MCP_TOOLSETS the package serves the catalogue's default toolsets, like bare /mcp.
     const defaults = await connect('npx', ['-y', tarball], { UPSTREAM_URL: upstream.url });
     try {
-      const expected = embedded.tools.filter((t) => t.toolsets.some((s) => embedded.defaultToolsets.includes(s))).length;
+      const expected = embedded.tools.filter((t) => t.toolsets.some((s) => embedded.defaultToolsets!.includes(s))).length;
       expect(expected).toBeLessThan(embedded.tools.length);
       expect((await defaults.client.listTools()).tools.length).toBe(expected);
     } finally {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { mergeMarkdown } from '../../scripts/bench/merge.ts';
 import { makePlan, SECTIONS, sectionTitle } from '../../scripts/bench/plan.ts';
 import { BenchResults } from '../../scripts/bench/results.ts';
-import { fmtMs, fmtRatio, median, parseCheckStartup, parseTimeV, percentile, ratio, spread, summarize, verdict } from '../../scripts/bench/stats.ts';
+import { targetsTable } from '../../scripts/bench/report.ts';
+import { fmtMs, fmtRatio, median, parseCheckStartup, parseTimeV, percentile, ratio, spread, summarize, verdict, verdictAtLeast } from '../../scripts/bench/stats.ts';
 
 describe('bench stats', () => {
   it('percentile is nearest-rank and does not mutate its input', () => {
@@ -59,6 +60,23 @@ describe('bench stats', () => {
     expect(() => makePlan(false, 'call,nope')).toThrow(/unknown section "nope"/);
     expect(sectionTitle('call')).toMatch(/^1\. /);
     expect(sectionTitle(SECTIONS.at(-1)!.id)).toBe(`${SECTIONS.length}. ${SECTIONS.at(-1)!.title}`);
+    // The Graph section builds an 11k-operation API: full runs include it, --quick only when asked for.
+    expect(all.want('graph')).toBe(true);
+    expect(makePlan(true).want('graph')).toBe(false);
+    expect(makePlan(true).want('call')).toBe(true);
+    expect(makePlan(true, 'graph').want('graph')).toBe(true);
+  });
+
+  it('the targets table lists each headline figure once, with its verdict', () => {
+    const r = new BenchResults();
+    r.target({ section: 'startup', measure: 'startup CPU, GitHub', result: '4.1 ms', target: '≤ 20 ms', verdict: verdict(4.1, 20, '20 ms') });
+    r.target({ section: 'throughput', measure: 'throughput vs peer', result: '0.8×', target: '≥ 1.0×', verdict: verdictAtLeast(0.8, 1, '1.0×') });
+    const text = targetsTable(r);
+    expect(text.split('\n')).toHaveLength(4);
+    expect(text).toMatch(/startup CPU, GitHub +\| 4\.1 ms +\| ≤ 20 ms +\| met \(≤ 20 ms\)/);
+    expect(text).toMatch(/MISSED \(< 1\.0×\)/);
+    expect(verdictAtLeast(1.2, 1)).toMatch(/^met/);
+    expect(verdictAtLeast(NaN, 1)).toBe('—');
   });
 
   it('results of one run are kept per instance', () => {

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import YAML from 'yaml';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../scripts/catalog/cli.ts';
+import { readCatalogueDir } from '../../scripts/catalog/catalogue-files.ts';
+import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
 
 const MINI = new URL('./fixtures/mini.yaml', import.meta.url).pathname;
@@ -23,7 +25,7 @@ describe('CLI', () => {
       const out = join(dir, 'out');
       expect(await main(['--spec', spec, '--out', out, '--quiet'])).toBe(0);
       const text = readFileSync(join(out, 'catalog.txt'), 'utf8');
-      expect(JSON.parse(text).tools.length).toBe(9);
+      expect(loadCatalogue(text).count).toBe(9);
       expect(existsSync(join(out, 'report.md'))).toBe(true);
       expect(await main(['--spec', spec, '--out', out, '--check', '--quiet'])).toBe(0);
 
@@ -160,7 +162,7 @@ describe('CLI', () => {
       writeFileSync(notOpenapi, 'hello: world\n');
       expect(await main(['--spec', notOpenapi, '--out', out, '--quiet'])).toBe(1);
       expect(readFileSync(join(out, 'catalog.txt'), 'utf8')).toBe(before);
-      expect(readdirSync(out).sort()).toEqual(['catalog.txt', 'declarations.txt', 'report.md']);
+      expect(readdirSync(out).sort()).toEqual(['catalog.txt', 'declarations.txt', 'report.md', 'shards']);
       expect(await main(['--bogus'])).toBe(2);
     } finally {
       err.mockRestore();
@@ -174,8 +176,8 @@ describe('CLI', () => {
       expect(await main(['--spec', MINI, '--out', out, '--quiet'])).toBe(0);
       writeFileSync(join(out, 'overrides.json'), JSON.stringify({ tools: { list_pets: { rename: 'pets_list' } } }));
       expect(await main(['--spec', MINI, '--out', out, '--quiet'])).toBe(0);
-      const cat = JSON.parse(readFileSync(join(out, 'catalog.txt'), 'utf8'));
-      expect(cat.tools.find((t: CatalogueTool) => t.name === 'pets_list').aliases).toEqual(['list_pets']);
+      const cat = await readCatalogueDir(out);
+      expect(cat.tools.find((t: CatalogueTool) => t.name === 'pets_list')?.aliases).toEqual(['list_pets']);
       expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/list_pets -> pets_list/);
       writeFileSync(join(out, 'overrides.json'), JSON.stringify({ tools: { nope: { hidden: true } } }));
       expect(await main(['--spec', MINI, '--out', out, '--quiet'])).toBe(1);

@@ -23,7 +23,7 @@ describe('name budgets: the profiles agree with docs/naming.md', () => {
   });
 
   it('every GitHub tool name fits every profile, so no profile needs a name of its own', () => {
-    const longest = Math.max(...loaded.catalogue.tools.map((t) => t.name.length));
+    const longest = Math.max(...loaded.names().map((n) => n.length));
     for (const p of Object.values(PROFILES)) expect(longest, p.id).toBeLessThanOrEqual(p.maxName);
   });
 });
@@ -33,7 +33,7 @@ describe('hybrid lists: which typed tools are kept', () => {
 
   it('reads before writes, destructive writes last; every tool of the slice exactly once', () => {
     const order = importanceOrder(loaded, defaults);
-    expect(order.map((t) => t.name).sort()).toEqual(defaults.listed.map((t) => t.name).sort());
+    expect(order.map((t) => t.name).sort()).toEqual(defaults.tools.map((i) => loaded.name(i)).sort());
     const kinds = order.map((t) => (t.annotations.readOnlyHint ? 0 : t.annotations.destructiveHint ? 2 : 1));
     expect(kinds).toEqual([...kinds].sort());
   });

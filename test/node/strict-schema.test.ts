@@ -1,6 +1,7 @@
 // OpenAI strict function calling under the openai profile: the checker written from OpenAI's published rules, the
 // strict form of every GitHub tool (listing and describe_tool), and the mapping of strict arguments back.
 import { readFileSync } from 'node:fs';
+import { toolsOf } from '../../scripts/catalog/catalogue-files.ts';
 import { describe, expect, it } from 'vitest';
 import { strictProblems } from '../../scripts/catalog/openai-strict-rules.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
@@ -55,7 +56,7 @@ describe('the strict-mode checker (OpenAI Structured Outputs rules)', () => {
 });
 
 describe('the openai profile serves strict-form input schemas', () => {
-  const tools = loaded.catalogue.tools;
+  const tools = toolsOf(loaded);
 
   it('100% of GitHub tools pass strict mode, in the listing (compacted) and in describe_tool (full); 0% did before', () => {
     const view = buildView(loaded, sliceOf(loaded, {}), PROFILES.openai);

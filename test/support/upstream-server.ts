@@ -8,6 +8,7 @@
 // use an owner of their own and list exactly the requests they caused.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { fakeGitHubAnswer } from '../../scripts/lib/github-fake.ts';
 
 interface RecordedRequest {
@@ -233,6 +234,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, last: Map<strin
       const timer = setTimeout(() => res.end('1]}'), ms);
       res.on('close', () => clearTimeout(timer));
       return;
+    }
+    case '/gzip-bomb': {
+      // 8 MiB of JSON that compresses to a few KiB: a small Content-Length whose body grows past a limit once decoded.
+      const body = gzipSync(`{"pad":"${'a'.repeat(8 * 1024 * 1024)}"}`);
+      return raw(res, 200, body, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
     }
     case '/big': {
       // A 50 MB body (size via ?mb=), streamed in 64 KiB chunks with backpressure; never allocated whole.

@@ -1,9 +1,11 @@
 // Starts a real `wrangler dev` (workerd, local, offline) for end-to-end tests, on a free loopback port.
 // The embedded catalogue (catalog/catalog.txt) by default, or any catalogue: pass `catalogueDir` (holding
-// catalog.txt) or `catalogue` (an object or JSON text, written to a temp dir for you).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+// catalog.txt) or `catalogue` (an object, or catalogue text, written to a temp dir for you).
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeCatalogueDir } from '../../scripts/catalog/catalogue-files.ts';
+import { writeCatalogue } from '../../scripts/catalog/write-catalogue.ts';
 import { startWranglerDev } from '../../scripts/lib/wrangler.ts';
 import type { Catalogue } from '../../src/catalogue/types.ts';
 
@@ -52,7 +54,7 @@ export async function startWorker(opts: WranglerDevOptions): Promise<WranglerDev
   let ownDir: string | undefined;
   if (!dir && opts.catalogue !== undefined) {
     dir = ownDir = await mkdtemp(join(tmpdir(), 'mcp-e2e-catalogue-'));
-    await writeFile(join(dir, 'catalog.txt'), typeof opts.catalogue === 'string' ? opts.catalogue : JSON.stringify(opts.catalogue));
+    await writeCatalogueDir(dir, typeof opts.catalogue === 'string' ? { text: opts.catalogue, shards: new Map() } : await writeCatalogue(opts.catalogue));
   }
   const apiKey = opts.apiKey ?? E2E_KEY;
   const mode = opts.credentialMode ?? 'key';

@@ -3,13 +3,14 @@ import { describe, expect, inject, it } from 'vitest';
 import { DROPS_KEY } from '../../src/catalogue/schema-drop-list.ts';
 import { createApp } from '../../src/app.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { recordSchemaMismatch } from '../../src/upstream/execute.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
 
 const ADMIN = 'admin-secret-0123456789';
 const kvValues = new Map<string, string>();
 const kv = { get: async (k: string) => kvValues.get(k) ?? null };
-const app = createApp(loadCatalogue(JSON.stringify(fixtureCatalogue())));
+const app = createApp(loadCatalogue(await encodeCatalogue(fixtureCatalogue())));
 const env = { API_KEY: 'mcp_test_0123456789abcdef0123456789abcdef', UPSTREAM_URL: inject('upstreamUrl'), ADMIN_TOKEN: ADMIN, CONFIG: kv, SCHEMA_DROPS_TTL_SECONDS: '0' };
 const get = (headers: Record<string, string> = {}, e: object = env, q = '') => app.fetch(new Request(`http://127.0.0.1:8787/admin/schema-health${q}`, { headers }), e as never);
 

@@ -6,6 +6,7 @@ import { describe, expect, inject, it } from 'vitest';
 import catalogueText from 'catalog-data';
 import { createApp } from '../../src/app.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import type { Catalogue, CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
 import { validate } from '../../src/catalogue/validator.ts';
 import type { Env } from '../../src/config.ts';
@@ -34,7 +35,7 @@ function discoveryCatalogue(): Catalogue {
   return c;
 }
 
-const app = createApp(loadCatalogue(JSON.stringify(discoveryCatalogue())));
+const app = createApp(loadCatalogue(await encodeCatalogue(discoveryCatalogue())));
 const appFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => app.fetch(new Request(input, init), env);
 const github = createApp(loadCatalogue(catalogueText));
 const ghFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => github.fetch(new Request(input, init), env);

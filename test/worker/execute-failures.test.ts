@@ -106,6 +106,13 @@ describe('upstream errors', () => {
     expect(text(r2)).toContain('(Content-Length: 52428800 bytes)');
   });
 
+  it('a compressed body whose declared length fits but whose decoded size does not is stopped at the limit', async () => {
+    const r = await call(tool('gzip_bomb', { path: '/gzip-bomb' }, { outputSchema: { type: 'object' } }), {}, { maxResponseBytes: 1024 * 1024 });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('larger than the 1048576-byte limit');
+    expect(lastRecord()).toMatchObject({ outcome: 'too_large', status: 200 });
+  });
+
   it('50 MB body under the default 10 MiB limit is refused too', async () => {
     const r = await call(tool('huge_default', { path: '/big' }));
     expect(r.isError).toBe(true);

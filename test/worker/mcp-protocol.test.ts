@@ -7,10 +7,11 @@ import { createApp } from '../../src/app.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { Env } from '../../src/config.ts';
 import { sha256Hex } from '../../src/lib/bytes.ts';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
 
 const KEY = 'mcp_test_0123456789abcdef0123456789abcdef';
-const fixtureText = JSON.stringify(fixtureCatalogue());
+const fixtureText = await encodeCatalogue(fixtureCatalogue());
 const app = createApp(loadCatalogue(fixtureText));
 const env: Env = { API_KEY: KEY, UPSTREAM_URL: inject('upstreamUrl'), CREDENTIAL_MODE: 'key' };
 const URL_MCP = 'http://127.0.0.1:8787/mcp';
@@ -183,11 +184,11 @@ describe('HTTP edge', () => {
     expect(res.status).toBe(415);
   });
 
-  it("serves healthz with version and catalogue hash (hashed like the generator's when the catalogue carries none)", async () => {
+  it('serves healthz with version and the catalogue hash: SHA-256 of everything after the header line', async () => {
     const res = await appFetch('http://127.0.0.1:8787/healthz');
     const body = (await res.json()) as { version: string; catalogue: { hash: string; tools: number } };
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(body.catalogue.hash).toBe((await sha256Hex(fixtureText)).slice(0, 32));
+    expect(body.catalogue.hash).toBe((await sha256Hex(fixtureText.slice(fixtureText.indexOf('\n') + 1))).slice(0, 32));
     expect(body.catalogue.tools).toBe(2);
     expect(JSON.stringify(body)).not.toContain(KEY);
   });

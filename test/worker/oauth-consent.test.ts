@@ -6,13 +6,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { metadataOf, newKey, RECORD_PREFIX, type KeyRecord, type NewKeyOptions } from '../../src/auth/keys-core.ts';
 import { clearKeyCache } from '../../src/auth/store.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { validateAccessToken } from '../../src/oauth/authorization-server.ts';
 import { callerFromGrant } from '../../src/oauth/grant-caller.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
 import { ConsentSession, redirectParams, type ConsentChoice } from '../support/oauth-consent.ts';
 import { authorizeUrl, handleOf, harness, nextIp, oauthEnv, ORIGIN, pkce, REDIRECT, registerClient, RESOURCE, revokeStoredKey, tokenRequest, type Harness } from './fixtures/oauth.ts';
 
-const loaded = loadCatalogue(JSON.stringify(fixtureCatalogue()));
+const loaded = loadCatalogue(await encodeCatalogue(fixtureCatalogue()));
 const OPERATOR_KEY = 'mcp_test_consentoperator000000000000000000';
 const h: Harness = harness(loaded, oauthEnv({ API_KEY: OPERATOR_KEY, OAUTH_KEY_ATTEMPTS: '4/min' }));
 const secrets: string[] = [OPERATOR_KEY];

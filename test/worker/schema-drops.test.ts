@@ -7,6 +7,7 @@ import { DROPS_KEY, parseDrops } from '../../src/catalogue/schema-drop-list.ts';
 import { applyDrops, currentDrops } from '../../src/catalogue/schema-drops.ts';
 import { createApp } from '../../src/app.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
 
 const KEY = 'mcp_test_0123456789abcdef0123456789abcdef';
@@ -23,8 +24,10 @@ class FakeKv {
   }
 }
 
+const fixtureText = await encodeCatalogue(fixtureCatalogue());
+
 function setup(ttl = '60') {
-  const loaded = loadCatalogue(JSON.stringify(fixtureCatalogue()));
+  const loaded = loadCatalogue(fixtureText);
   const app = createApp(loaded);
   const kv = new FakeKv();
   const env = { API_KEY: KEY, UPSTREAM_URL: inject('upstreamUrl'), CREDENTIAL_MODE: 'key', CONFIG: kv, SCHEMA_DROPS_TTL_SECONDS: ttl };
@@ -95,7 +98,10 @@ describe('runtime schema drop list', () => {
     expect(a.byName.get('echo_get')?.outputSchema).toBeUndefined();
     expect(a.byName.get('echo_get')?.outputSchemaDropped).toMatch(/runtime drop list/);
     expect(loaded.byName.get('echo_get')?.outputSchema).toBeDefined();
-    expect(a.listed.find((t) => t.name === 'echo_get')?.outputSchema).toBeUndefined();
+    const echo = loaded.indexOf('echo_get')!;
+    expect(a.hasOutputSchema(echo)).toBe(false);
+    expect(loaded.hasOutputSchema(echo)).toBe(true);
+    expect(a.tool(echo).outputSchemaDropped).toBe('runtime drop list: x');
   });
 
   it('parseDrops tolerates garbage', () => {

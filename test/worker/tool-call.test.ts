@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Caller } from '../../src/auth/bearer.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
 import { readConfig } from '../../src/config.ts';
@@ -12,7 +13,7 @@ import type { RequestScope } from '../../src/tools/scope.ts';
 import type { UsageEvent } from '../../src/usage/rows.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
 
-const loaded = loadCatalogue(JSON.stringify(fixtureCatalogue()));
+const loaded = loadCatalogue(await encodeCatalogue(fixtureCatalogue()));
 const SECRET = 'upstream-secret-0123456789';
 const caller: Caller = { id: 'key:test', scope: {}, upstreamHeaders: { authorization: `Bearer ${SECRET}` }, secrets: [SECRET] };
 const scope = (over: Partial<RequestScope> = {}): RequestScope => ({

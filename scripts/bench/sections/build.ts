@@ -1,18 +1,40 @@
 // Catalogue build time and peak RSS, each build a fresh `node scripts/catalog/cli.ts` process under /usr/bin/time.
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { repoRoot } from '../../lib/proc.ts';
 import type { BenchContext } from '../context.ts';
 import { runCapture } from '../exec.ts';
 import { GITHUB_SPEC } from '../../lib/prism.ts';
 import { STRIPE_SPEC } from '../plan.ts';
 import { NODE } from '../servers.ts';
-import { fmtBytes, fmtSpread, parseTimeV, spread } from '../stats.ts';
+import { fmtBytes, fmtInt, fmtSpread, parseTimeV, spread, verdict } from '../stats.ts';
+
+/** The committed catalogue's files (catalog.txt and any shards), raw and gzip -9. */
+function committedCatalogue(): { bytes: number; gzip: number } {
+  const dir = join(repoRoot, 'catalog');
+  const files = [join(dir, 'catalog.txt'), ...readdirSync(join(dir, 'shards')).filter((f) => f.endsWith('.txt')).map((f) => join(dir, 'shards', f))];
+  let bytes = 0;
+  let gzip = 0;
+  for (const f of files) {
+    const b = readFileSync(f);
+    bytes += b.length;
+    gzip += gzipSync(b, { level: 9 }).length;
+  }
+  return { bytes, gzip };
+}
 
 export async function benchBuild(ctx: BenchContext): Promise<void> {
   const { plan, results } = ctx;
   const raw: Record<string, unknown> = {};
   results.raw.build = raw;
+  const committed = committedCatalogue();
+  raw.catalogue = committed;
+  const bytesResult = `${fmtBytes(committed.bytes)} (${fmtInt(committed.bytes)} B) · gzip ${fmtBytes(committed.gzip)}`;
+  results.row({ section: 'build', measure: 'catalogue bytes, GitHub (catalog/catalog.txt, format 2)', result: bytesResult, target: '≤ 2 MB', verdict: verdict(committed.bytes / 1e6, 2, '2 MB'), reproduce: 'wc -c catalog/catalog.txt' });
+  results.target({ section: 'build', measure: 'catalogue bytes, GitHub', result: bytesResult, target: '≤ 2 MB', verdict: verdict(committed.bytes / 1e6, 2, '2 MB') });
   for (const [label, spec, targetS, targetGB] of [
     ['GitHub', GITHUB_SPEC, 10, 1],
     ['Stripe', STRIPE_SPEC, undefined, undefined],
