@@ -90,6 +90,7 @@ export async function writeCatalogue(cat: Catalogue, options: WriteOptions = {})
     defaultUpstream: cat.defaultUpstream,
     hash,
     index: indexLines.map((l) => l.length),
+    ...(cat.results ? { results: sortKeys(cat.results) as Header['results'] } : {}),
     ...(plan ? { shards: plan.names } : {}),
     source: sortKeys(cat.source) as Header['source'],
     table: lines.table.length,

@@ -2,7 +2,8 @@
 // (src/catalogue/catalogue-text.ts). One ASCII-only text (non-ASCII escaped as \uXXXX), so character offsets are
 // byte offsets and V8 keeps it as a one-byte string:
 //
-//   line 0          header: {"format":2, …} with the counts and the byte length of every index line (parsed at startup)
+//   line 0          header: {"format":2, …} with the counts, the byte length of every index line and the
+//                   catalogue-wide result rules (parsed at startup)
 //   lines 1..8      index: toolsets, names, aliases, titles, flags, toolset membership, entry offsets, entry files
 //                   (each parsed only when first needed)
 //   table lines     subtrees that occur at least twice, each stored once; {"$t":n} anywhere stands for entry n
@@ -10,6 +11,8 @@
 //
 // A sharded catalogue keeps the header, the index and the shared table entries in this text and moves the records
 // (with the table entries only their shard uses) into shard files, served as static assets (docs/catalogue-format.md).
+import type { ResultRules } from './types.ts';
+
 export const FORMAT = 2;
 /** Every format-2 text starts with these bytes, so the format is known before anything is parsed. */
 export const PREFIX = '{"format":2,';
@@ -25,6 +28,8 @@ export interface Header {
   source: { title: string; version: string; spec: string; openapi: string };
   defaultUpstream: string;
   defaultToolsets?: string[];
+  /** The catalogue's result compaction rules (Catalogue.results), when the generator wrote any. */
+  results?: ResultRules;
   /** 32 hex: SHA-256 of every line after the header (shard files included, in order). */
   hash: string;
   /** Tools. */
