@@ -34,7 +34,7 @@ export function fieldHint(item: unknown, n = 3): string[] {
     const v = (item as Record<string, unknown>)[k];
     return v === null || typeof v !== 'object';
   });
-  const preferred = ['id', 'number', 'name', 'title', 'login', 'key', 'state', 'status'].filter((k) => keys.includes(k));
+  const preferred = ['id', 'uuid', 'number', 'key', 'name', 'full_name', 'title', 'subject', 'login', 'state', 'status'].filter((k) => keys.includes(k));
   return [...preferred, ...keys.filter((k) => !preferred.includes(k))].slice(0, n);
 }
 

