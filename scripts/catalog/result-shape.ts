@@ -7,6 +7,7 @@ import { embeddedTree, shortenedNothing, summariseEmbedded } from '../../src/res
 import { isLinkField, originOf } from '../../src/results/links.ts';
 import { isObj } from '../lib/is-object.ts';
 import { embeddedPaths } from './embedded-resources.ts';
+import { deeperOutputSchemas } from './schema-budget.ts';
 import { isJsonOrJsonWildcard } from './json-media-type.ts';
 
 /** The projection argument's description: one short line, since every tool with a JSON result carries it. */
@@ -165,7 +166,9 @@ export function addResultShape(tool: CatalogueTool, example: { value: unknown } 
   const paging = detectPaging(tool);
   const items = listItems(tool, Boolean(paging));
   if (items) shape.items = items;
-  const embedded = embeddedPaths(tool);
+  // A schema cut to fit its budget still has its full depth here: the result holds what the API sends.
+  const deeper = tool.outputSchema && deeperOutputSchemas.get(tool.outputSchema);
+  const embedded = embeddedPaths(deeper ? { ...tool, outputSchema: deeper } : tool);
   if (embedded.length) shape.embedded = embedded;
   if (items) {
     if (paging) {

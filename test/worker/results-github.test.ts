@@ -162,7 +162,8 @@ describe('the catalogue page', () => {
     expect(drops).not.toMatch(/\b_links\b/); // objects holding links are not link fields themselves
     expect((result!.drops as string[]).join(' ')).toContain('node_id');
     expect(result!.paging).toMatch(/page number page, page size per_page \(chosen to fit/);
-    expect((await detail(raw, 'pulls_list')).result).toMatchObject({ compaction: 'off', drops: [] });
+    expect(result!.shortens).toEqual(expect.arrayContaining(['head.repo', 'user']));
+    expect((await detail(raw, 'pulls_list')).result).toMatchObject({ compaction: 'off', drops: [], shortens: [] });
     expect((await detail(gh, 'repos_delete')).result).toBeNull(); // no JSON result, no projection argument
     const home = await (await gh.fetch('http://127.0.0.1:8787/')).text();
     expect(home).toContain('JSON results are <b>compacted</b>');
