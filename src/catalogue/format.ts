@@ -10,6 +10,8 @@
 //
 // A sharded catalogue keeps the header, the index and the shared table entries in this text and moves the records
 // (with the table entries only their shard uses) into shard files, served as static assets (docs/catalogue-format.md).
+import type { Catalogue, ResultRules } from './types.ts';
+
 export const FORMAT = 2;
 /** Every format-2 text starts with these bytes, so the format is known before anything is parsed. */
 export const PREFIX = '{"format":2,';
@@ -22,10 +24,12 @@ export type IndexLine = (typeof INDEX_LINES)[number];
 
 export interface Header {
   format: 2;
-  source: { title: string; version: string; spec: string; openapi: string };
+  source: Catalogue['source'];
   defaultUpstream: string;
   defaultToolsets?: string[];
-  /** 32 hex: SHA-256 of every line after the header (shard files included, in order). */
+  /** The catalogue's result rules (src/results), absent when the generator wrote none. */
+  results?: ResultRules;
+  /** 32 hex: SHA-256 of the header's other fields and every line after it (shard files included, in order). */
   hash: string;
   /** Tools. */
   count: number;

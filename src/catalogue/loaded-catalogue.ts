@@ -77,6 +77,7 @@ class Tools {
     const h: Header = file.header;
     const head = { source: h.source, defaultUpstream: h.defaultUpstream, hash: h.hash } as CatalogueHead;
     if (h.defaultToolsets) head.defaultToolsets = h.defaultToolsets;
+    if (h.results) head.results = h.results;
     Object.defineProperty(head, 'toolsets', { enumerable: true, get: () => file.index('toolsets') });
     this.head = head;
     this.cache = new Array(h.count);
