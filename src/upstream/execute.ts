@@ -33,6 +33,11 @@ export interface ExecuteOptions {
   maxRedirects?: number;
   /** Result shaping (src/results): the projection argument, compaction, pages that fit. Absent: JSON as the upstream sent it. */
   results?: ResultOptions;
+  /**
+   * The tool as the catalogue has it, when `tool` carries another outputSchema to check the result against (the one
+   * the client listed, src/tools/checked-schema.ts): projection paths are checked against this one's full schema.
+   */
+  catalogueTool?: CatalogueTool;
 }
 
 type CallOutcome =
@@ -108,7 +113,7 @@ async function execute(tool: CatalogueTool, args: Record<string, unknown>, opts:
   // The projection argument never reaches the upstream; a bad one is refused before anything is sent.
   let plan: ResultPlan | undefined;
   if (opts.results) {
-    const planned = planResult(tool, args, opts.results, maxResultTokens * CHARS_PER_TOKEN);
+    const planned = planResult(opts.catalogueTool ?? tool, args, opts.results, maxResultTokens * CHARS_PER_TOKEN);
     if ('error' in planned) return finish(errorResult(planned.error), 'invalid_arguments', 'none');
     ({ args, plan } = planned);
   }

@@ -2,6 +2,7 @@
 // collision rule, list and paging detection, item sizes from examples, the catalogue's compaction rules and their
 // overrides, on the mini fixture and on the corpus specs.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readCatalogueDir } from '../../scripts/catalog/catalogue-files.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
@@ -121,8 +122,8 @@ describe('compaction rules', () => {
 });
 
 describe('corpus catalogues', () => {
-  it('GitHub (committed): the projection argument on every JSON tool; output schemas keep no `required` (compaction relies on it)', () => {
-    const c = JSON.parse(readFileSync(new URL('../../catalog/catalog.txt', import.meta.url), 'utf8')) as Catalogue;
+  it('GitHub (committed): the projection argument on every JSON tool; output schemas keep no `required` (compaction relies on it)', async () => {
+    const c = await readCatalogueDir(new URL('../../catalog', import.meta.url).pathname);
     expect(c.results?.origins).toEqual(['https://api.github.com', 'https://uploads.github.com']);
     expect(c.results?.drop).toEqual(['node_id']);
     const problems: string[] = [];
