@@ -81,20 +81,22 @@ export async function writeCatalogue(cat: Catalogue, options: WriteOptions = {})
   const body = `${indexLines.join('\n')}\n${placed.texts[0]}`;
   const shards = new Map<string, string>();
   plan?.names.forEach((name, i) => shards.set(name, placed.texts[i + 1]!));
-  // Web Crypto (one digest of everything after the header), so the writer also runs in workerd for the tests.
-  const hash = (await sha256Hex(body + [...shards.values()].join(''))).slice(0, 32);
-  const header: Header = {
+  const fields: Omit<Header, 'hash'> = {
     format: FORMAT,
     count: tools.length,
     ...(cat.defaultToolsets ? { defaultToolsets: cat.defaultToolsets } : {}),
     defaultUpstream: cat.defaultUpstream,
-    hash,
     index: indexLines.map((l) => l.length),
     ...(cat.results ? { results: sortKeys(cat.results) as Header['results'] } : {}),
     ...(plan ? { shards: plan.names } : {}),
     source: sortKeys(cat.source) as Header['source'],
     table: lines.table.length,
   };
+  // Web Crypto (one digest of the header's other fields and everything after it), so the writer also runs in workerd
+  // for the tests; a change to any field, result rules and spec digest included, changes the hash.
+  const hash = (await sha256Hex(JSON.stringify(fields) + '\n' + body + [...shards.values()].join(''))).slice(0, 32);
+  // `format` stays the first key (PREFIX).
+  const header: Header = { ...fields, hash };
   const text = `${ascii(JSON.stringify(header))}\n${body}`;
   let largest = { tool: '', bytes: 0 };
   lines.records.forEach((r, i) => {

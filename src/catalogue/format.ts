@@ -2,8 +2,7 @@
 // (src/catalogue/catalogue-text.ts). One ASCII-only text (non-ASCII escaped as \uXXXX), so character offsets are
 // byte offsets and V8 keeps it as a one-byte string:
 //
-//   line 0          header: {"format":2, …} with the counts, the byte length of every index line and the
-//                   catalogue-wide result rules (parsed at startup)
+//   line 0          header: {"format":2, …} with the counts and the byte length of every index line (parsed at startup)
 //   lines 1..8      index: toolsets, names, aliases, titles, flags, toolset membership, entry offsets, entry files
 //                   (each parsed only when first needed)
 //   table lines     subtrees that occur at least twice, each stored once; {"$t":n} anywhere stands for entry n
@@ -11,7 +10,7 @@
 //
 // A sharded catalogue keeps the header, the index and the shared table entries in this text and moves the records
 // (with the table entries only their shard uses) into shard files, served as static assets (docs/catalogue-format.md).
-import type { ResultRules } from './types.ts';
+import type { Catalogue, ResultRules } from './types.ts';
 
 export const FORMAT = 2;
 /** Every format-2 text starts with these bytes, so the format is known before anything is parsed. */
@@ -25,12 +24,12 @@ export type IndexLine = (typeof INDEX_LINES)[number];
 
 export interface Header {
   format: 2;
-  source: { title: string; version: string; spec: string; openapi: string };
+  source: Catalogue['source'];
   defaultUpstream: string;
   defaultToolsets?: string[];
-  /** The catalogue's result compaction rules (Catalogue.results), when the generator wrote any. */
+  /** The catalogue's result rules (src/results), absent when the generator wrote none. */
   results?: ResultRules;
-  /** 32 hex: SHA-256 of every line after the header (shard files included, in order). */
+  /** 32 hex: SHA-256 of the header's other fields and every line after it (shard files included, in order). */
   hash: string;
   /** Tools. */
   count: number;

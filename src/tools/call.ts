@@ -75,7 +75,7 @@ async function argumentsAndExecute(scope: RequestScope, tool: CatalogueTool, giv
     maxResultTokens: config.maxResultTokens,
     userAgent: `${SERVER_NAME}/${VERSION}`,
     results: resultOptions(scope.catalogue.catalogue, config.upstreamUrl, config.compactResults),
-    fullTool: tool,
+    ...(checked !== tool ? { catalogueTool: tool } : {}),
   });
   if (checked !== tool) sampleFullSchema(tool, call.result);
   // Upstreams may echo request headers; the caller's credentials never leave in a result.

@@ -34,10 +34,10 @@ export interface ExecuteOptions {
   /** Result shaping (src/results): the projection argument, compaction, pages that fit. Absent: JSON as the upstream sent it. */
   results?: ResultOptions;
   /**
-   * The tool with the catalogue's full outputSchema, when `tool` carries the listing's compacted one: projection
-   * paths are checked against the fields a result really has, not the few levels a listing kept.
+   * The tool as the catalogue has it, when `tool` carries another outputSchema to check the result against (the one
+   * the client listed, src/tools/checked-schema.ts): projection paths are checked against this one's full schema.
    */
-  fullTool?: CatalogueTool;
+  catalogueTool?: CatalogueTool;
 }
 
 type CallOutcome =
@@ -113,7 +113,7 @@ async function execute(tool: CatalogueTool, args: Record<string, unknown>, opts:
   // The projection argument never reaches the upstream; a bad one is refused before anything is sent.
   let plan: ResultPlan | undefined;
   if (opts.results) {
-    const planned = planResult(opts.fullTool ?? tool, args, opts.results, maxResultTokens * CHARS_PER_TOKEN);
+    const planned = planResult(opts.catalogueTool ?? tool, args, opts.results, maxResultTokens * CHARS_PER_TOKEN);
     if ('error' in planned) return finish(errorResult(planned.error), 'invalid_arguments', 'none');
     ({ args, plan } = planned);
   }

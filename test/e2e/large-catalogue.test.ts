@@ -117,7 +117,7 @@ describe('a sharded catalogue', () => {
       const search = (await client.callTool({ name: 'search_tools', arguments: { query: 'operation 4 of group 11' } })) as { structuredContent: { results: Array<{ name: string }> } };
       expect(search.structuredContent.results.map((r) => r.name)).toContain('group11_op4');
       const described = (await client.callTool({ name: 'describe_tool', arguments: { name: 'group2_op0' } })) as { structuredContent: { inputSchema: { properties: Record<string, unknown> } } };
-      expect(Object.keys(described.structuredContent.inputSchema.properties).sort()).toEqual(['id', 'name', 'size']);
+      expect(Object.keys(described.structuredContent.inputSchema.properties).sort()).toEqual(['_fields', 'id', 'name', 'size']); // its own three, and the projection argument
       const called = (await client.callTool({ name: 'call_tool', arguments: { name: 'group5_op3', arguments: { id: 'y' } } })) as { isError?: boolean; structuredContent?: { url: string } };
       expect(called.isError, textOf(called)).toBeFalsy();
       expect(called.structuredContent?.url).toBe('/echo/group5/op3/y');

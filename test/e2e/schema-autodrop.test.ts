@@ -2,6 +2,7 @@
 // the v1 strict client sees a drifting tool's outputSchema disappear after the threshold (before it, each answer is a
 // success carrying its data beside the schema with a note), and the tool then returns its data as plain JSON; /admin/schema-health and `npm run schema -- list` show the auto drop, `-- restore` undoes it.
 import { spawn } from 'node:child_process';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,7 +61,7 @@ describe('automatic schema drop in wrangler dev', () => {
 
   beforeAll(async () => {
     [state, dir, upstream] = await Promise.all([mkdtemp(join(tmpdir(), 'autodrop-state-')), mkdtemp(join(tmpdir(), 'autodrop-cat-')), startUpstream()]);
-    await writeFile(join(dir, 'catalog.txt'), JSON.stringify(catalogue()));
+    await writeFile(join(dir, 'catalog.txt'), await encodeCatalogue(catalogue()));
     worker = await startWranglerDev({
       catalogueDir: dir,
       persistTo: state,

@@ -44,7 +44,8 @@ describe('npm run serve', () => {
     const client = await connectV1(served!.endpoint.replace(/\/mcp$/, '/mcp/code'), { Authorization: `Bearer ${served!.key}` });
     try {
       const found = textOf(await client.callTool({ name: 'search', arguments: { query: 'pet inventories by status' } }));
-      expect(found).toMatch(/^type GetInventoryResult = Record<string, number>;$/m);
+      // A typed map keeps no value schema in the outputSchema (values drift), so its declaration is an open record.
+      expect(found).toMatch(/^type GetInventoryResult = Record<string, unknown>;$/m);
       expect(found).toMatch(/^ {2}function get_inventory\(args\?: GetInventoryArgs\): Promise<GetInventoryResult>;$/m);
       const code = 'const inventory = await api.get_inventory();\nreturn Object.values(inventory).every((n) => typeof n === "number");';
       const result = await client.callTool({ name: 'execute', arguments: { code } });

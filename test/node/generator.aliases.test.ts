@@ -1,5 +1,6 @@
 // Deprecated aliases (docs/naming.md): a renamed tool keeps its old name until a regeneration from another spec version.
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { readCatalogue, readCatalogueDir } from '../../scripts/catalog/catalogue-files.ts';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { describe, expect, it, vi } from 'vitest';
@@ -11,8 +12,8 @@ import { MINI, miniVariant, tmp } from './fixtures/mini-spec.ts';
 
 describe('deprecated aliases for renamed tools', () => {
   const quiet = () => vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  const read = (out: string) => JSON.parse(readFileSync(join(out, 'catalog.txt'), 'utf8')) as { tools: CatalogueTool[] };
-  const byPath = (out: string, path: string) => read(out).tools.find((t) => t.http.path === path)!;
+  const read = (out: string) => readCatalogueDir(out);
+  const byPath = async (out: string, path: string) => (await read(out)).tools.find((t) => t.http.path === path)!;
 
   it('keeps a renamed tool\'s old name while the spec stays the same, through generator changes; a new spec version drops it; hand renames stay', async () => {
     const err = quiet();
@@ -24,16 +25,16 @@ describe('deprecated aliases for renamed tools', () => {
       writeFileSync(join(dir, 'overrides.json'), JSON.stringify({ tools: { create_pet: { rename: 'pets_create' } } }));
       const run = (...more: string[]) => main(['--spec', spec, '--out', out, '--overrides', join(dir, 'overrides.json'), '--quiet', ...more]);
       expect(await run()).toBe(0);
-      expect(byPath(out, '/counts').name).toBe('counts_get_all');
+      expect((await byPath(out, '/counts')).name).toBe('counts_get_all');
 
       // A regeneration that renames the tool (same METHOD path): the old name becomes an alias.
       const doc = YAML.parse(readFileSync(spec, 'utf8'));
       doc.paths['/counts'].get.operationId = 'counts/tally';
       writeFileSync(spec, YAML.stringify(doc));
       expect(await run()).toBe(0);
-      const renamed = byPath(out, '/counts');
+      const renamed = await byPath(out, '/counts');
       expect(renamed).toMatchObject({ name: 'counts_tally', aliases: ['counts_get_all'] });
-      expect(byPath(out, '/pets').aliases ?? []).toEqual([]);
+      expect((await byPath(out, '/pets')).aliases ?? []).toEqual([]);
       const report = readFileSync(join(out, 'report.md'), 'utf8');
       expect(report).toMatch(/counts_get_all -> counts_tally \(GET \/counts\)/);
       expect(report).toMatch(/hashed names \(last resort\): 0/);
@@ -50,13 +51,13 @@ describe('deprecated aliases for renamed tools', () => {
       expect(readFileSync(join(out, 'catalog.txt'), 'utf8')).toBe(text);
 
       // A generator change from the same spec (here: the committed catalogue as an older generator wrote it, with
-      // other schemas and descriptions) keeps the alias: renames by our own generator must reach a deployment.
-      const older = JSON.parse(text) as { tools: CatalogueTool[] };
+      // other schemas and descriptions, in the format it wrote) keeps the alias: renames by our own generator must reach a deployment.
+      const older = await readCatalogue(text);
       for (const t of older.tools) {
         t.inputSchema = { type: 'object', properties: {} };
         t.description = `${t.description} (older generator)`;
       }
-      writeFileSync(join(out, 'catalog.txt'), JSON.stringify(older));
+      writeFileSync(join(out, 'catalog.txt'), JSON.stringify({ ...older, format: 1 }));
       expect(await run()).toBe(0);
       expect(readFileSync(join(out, 'catalog.txt'), 'utf8')).toBe(text);
 
@@ -64,14 +65,14 @@ describe('deprecated aliases for renamed tools', () => {
       const asJson = join(dir, 'spec.json');
       writeFileSync(asJson, JSON.stringify(Object.fromEntries(Object.entries(doc).reverse())));
       expect(await main(['--spec', asJson, '--out', out, '--overrides', join(dir, 'overrides.json'), '--quiet'])).toBe(0);
-      expect(byPath(out, '/counts').aliases).toEqual(['counts_get_all']);
+      expect((await byPath(out, '/counts')).aliases).toEqual(['counts_get_all']);
 
       // The next spec version drops it; the hand rename's alias stays.
       doc.paths['/owners'] = { get: { operationId: 'listOwners', responses: { 200: { description: 'ok' } } } };
       writeFileSync(spec, YAML.stringify(doc));
       expect(await run()).toBe(0);
-      expect(byPath(out, '/counts').aliases).toBeUndefined();
-      expect(read(out).tools.find((t) => t.name === 'pets_create')!.aliases).toEqual(['create_pet']);
+      expect((await byPath(out, '/counts')).aliases).toBeUndefined();
+      expect((await read(out)).tools.find((t) => t.name === 'pets_create')!.aliases).toEqual(['create_pet']);
     } finally {
       err.mockRestore();
     }

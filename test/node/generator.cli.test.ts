@@ -57,7 +57,7 @@ describe('CLI', () => {
       expect(await main(['--spec', MINI, '--out', out, '--quiet'])).toBe(0);
       const file = join(out, 'declarations.txt');
       const written = readFileSync(file, 'utf8');
-      const catalogue = JSON.parse(readFileSync(join(out, 'catalog.txt'), 'utf8')) as { hash: string; tools: Array<{ name: string }> };
+      const catalogue = await readCatalogueDir(out);
       const doc = JSON.parse(written) as { catalogueHash: string; tools: Record<string, { fn: string }> };
       expect(doc.catalogueHash).toBe(catalogue.hash);
       expect(Object.keys(doc.tools).sort()).toEqual(catalogue.tools.map((t) => t.name).sort());

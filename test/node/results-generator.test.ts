@@ -2,15 +2,14 @@
 // collision rule, list and paging detection, item sizes from examples, the catalogue's compaction rules and their
 // overrides, on the mini fixture and on the corpus specs.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readCatalogueDir } from '../../scripts/catalog/catalogue-files.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue, OverridesError, type BuildResult } from '../../scripts/catalog/build.ts';
-import { toolsOf } from '../../scripts/catalog/catalogue-files.ts';
 import { embeddedPaths } from '../../scripts/catalog/embedded-resources.ts';
 import { FIELDS_DESCRIPTION, projectionArgName } from '../../scripts/catalog/result-shape.ts';
-import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 import { compactJson } from '../../src/results/compact.ts';
 import { compactRules } from '../../src/results/options.ts';
@@ -155,10 +154,8 @@ describe('compaction rules', () => {
 });
 
 describe('corpus catalogues', () => {
-  it('GitHub (committed): the projection argument on every JSON tool; output schemas keep no `required` (compaction relies on it)', () => {
-    const loaded = loadCatalogue(readFileSync(new URL('../../catalog/catalog.txt', import.meta.url), 'utf8'));
-    // The catalogue-wide rules travel in the format-2 header; the tools in their records.
-    const c = { ...loaded.catalogue, tools: toolsOf(loaded) } as Catalogue;
+  it('GitHub (committed): the projection argument on every JSON tool; output schemas keep no `required` (compaction relies on it)', async () => {
+    const c = await readCatalogueDir(new URL('../../catalog', import.meta.url).pathname);
     expect(c.results?.origins).toEqual(['https://api.github.com', 'https://uploads.github.com']);
     expect(c.results?.drop).toEqual(['node_id']);
     const problems: string[] = [];

@@ -76,7 +76,8 @@ describe('the openai profile serves strict-form input schemas', () => {
   });
 
   it('handles the three cases that failed: no arguments, free-form objects, allOf-wrapped bodies', () => {
-    expect(strict('meta_get')).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
+    // No arguments of its own: only the optional projection argument, nullable and listed as required in strict form.
+    expect(strict('meta_get')).toEqual({ type: 'object', properties: { _fields: { type: ['string', 'null'], description: expect.any(String) } }, required: ['_fields'], additionalProperties: false });
     const dispatch = strict('actions_create_workflow_dispatch').properties as Record<string, JsonSchema>;
     expect(dispatch.inputs).toMatchObject({ type: ['string', 'null'] });
     expect(String(dispatch.inputs!.description)).toContain('A JSON object, as a string.');

@@ -25,7 +25,10 @@ describe('writeCatalogueConfig', () => {
       d1_databases: Array<{ binding: string; database_id: string; migrations_dir: string }>;
     };
     expect(config.main).toBe(join(repoRoot, 'src', 'index.ts'));
-    expect(config.alias['catalog-data']).toBe(join(dir, 'catalog.txt'));
+    // Each data file behind a module of its own that imports it, so the bundler keeps it a Text module.
+    expect(config.alias['catalog-data']).toBe(join(dir, 'catalogue-module.js'));
+    expect(await readFile(config.alias['catalog-data']!, 'utf8')).toBe("export { default } from './catalog.txt';\n");
+    expect(await readFile(config.alias['declarations-data']!, 'utf8')).toBe("export { default } from './declarations.txt';\n");
     expect(config.d1_databases).toEqual([expect.objectContaining({ binding: 'USAGE', migrations_dir: join(repoRoot, 'migrations') })]);
   });
 });

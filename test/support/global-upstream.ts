@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { buildCatalogue } from '../../scripts/catalog/build.ts';
 import { loadSpec } from '../../scripts/catalog/spec-loader.ts';
-import { writeCatalogue } from '../../scripts/catalog/write-catalogue.ts';
+import { encodeCatalogue } from './encode-catalogue.ts';
 import { exampleAnswer } from './example-upstream.ts';
 import { startUpstream } from './upstream-server.ts';
 
@@ -32,8 +32,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   for (const [name, { spec, tools }] of Object.entries(CORPUS)) {
     specs[name] = exampleAnswer((await loadSpec(spec)).doc);
     const { catalogue } = await buildCatalogue(spec, { sweep: false });
-    // Written as the generator writes a catalogue file (format 2), so the worker reads it as it reads any other.
-    catalogues[name] = (await writeCatalogue({ ...catalogue, tools: catalogue.tools.filter((t) => tools.includes(t.name)), defaultToolsets: undefined })).text;
+    const { defaultToolsets: _all, ...rest } = catalogue;
+    catalogues[name] = await encodeCatalogue({ ...rest, tools: catalogue.tools.filter((t) => tools.includes(t.name)) });
   }
   const upstream = await startUpstream(specs);
   project.provide('upstreamUrl', upstream.url);

@@ -1,6 +1,7 @@
 // /admin/grants: the grants made from one key, and revoking one of them, through the library's own API behind
 // ADMIN_TOKEN. A revoked grant's access token is refused at once; the key's other grants keep working.
 import { env as bindings } from 'cloudflare:workers';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { describe, expect, it } from 'vitest';
 import { metadataOf, newKey, RECORD_PREFIX } from '../../src/auth/keys-core.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
@@ -8,7 +9,7 @@ import { fixtureCatalogue } from './fixtures/catalogue.ts';
 import { harness, issueTokens, oauthEnv } from './fixtures/oauth.ts';
 
 const ADMIN = 'admin-grants-secret-0123456789';
-const h = harness(loadCatalogue(JSON.stringify(fixtureCatalogue())), oauthEnv({ ADMIN_TOKEN: ADMIN }));
+const h = harness(loadCatalogue(await encodeCatalogue(fixtureCatalogue())), oauthEnv({ ADMIN_TOKEN: ADMIN }));
 const admin = (path: string, init: RequestInit = {}, token = ADMIN) => h.fetch(path, { ...init, headers: { authorization: `Bearer ${token}` } });
 const initialize = (bearer: string) =>
   h.fetch('/mcp', {
@@ -47,7 +48,7 @@ describe('/admin/grants', () => {
   it('is 401 without ADMIN_TOKEN, 400 without a key id, and 404 with OAuth off', async () => {
     expect((await admin('/admin/grants?key=abcdefabcdef', {}, 'nope')).status).toBe(401);
     expect((await admin('/admin/grants?key=mcp_test_notanid')).status).toBe(400);
-    const off = harness(loadCatalogue(JSON.stringify(fixtureCatalogue())), oauthEnv({ ADMIN_TOKEN: ADMIN, OAUTH: 'off' }));
+    const off = harness(loadCatalogue(await encodeCatalogue(fixtureCatalogue())), oauthEnv({ ADMIN_TOKEN: ADMIN, OAUTH: 'off' }));
     expect((await off.fetch('/admin/grants?key=abcdefabcdef', { headers: { authorization: `Bearer ${ADMIN}` } })).status).toBe(404);
   });
 });

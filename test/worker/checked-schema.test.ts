@@ -81,9 +81,12 @@ describe('the outputSchema structuredContent is checked against', () => {
     const app = createApp(loadCatalogue(text));
     const client = await strictClient(app, '/mcp/discover');
     try {
-      const r = (await client.callTool({ name: 'call_tool', arguments: { name: 'echo_strict', arguments: { id: 'd' } } })) as { isError?: boolean; content: Array<{ text: string }> };
-      expect(r.isError).toBe(true);
-      expect(r.content[0]!.text).toMatch(/did not match the declared output schema of tool echo_strict/);
+      // Checked against the full schema, the echo fails it; the call succeeded, so the data goes beside the empty
+      // structured result with a note instead of an error (src/upstream/beside-schema.ts).
+      const r = (await client.callTool({ name: 'call_tool', arguments: { name: 'echo_strict', arguments: { id: 'd' } } })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
+      expect(r.isError).toBeFalsy();
+      expect(r.structuredContent?.as_returned).toMatchObject({ method: 'GET' });
+      expect(String(r.structuredContent?.note)).toMatch(/did not match the declared output schema of tool echo_strict/);
     } finally {
       await client.close();
     }

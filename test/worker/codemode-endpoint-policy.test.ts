@@ -3,6 +3,7 @@
 // the sandbox (the test records everything the sandbox is given and everything it can reach, and greps it). Its api
 // calls are metered like tool calls, a refused one as rate_limited.
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { env as bindings } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.ts';
@@ -139,7 +140,7 @@ describe('code mode: secrets never enter the sandbox', () => {
       get: real.get.bind(real),
     } as unknown as WorkerLoader;
     const env = codeEnv({ CREDENTIAL_MODE: 'gateway', UPSTREAM_TOKEN: SERVICE_TOKEN, LOADER: recording });
-    const app = createApp(loadCatalogue(JSON.stringify(fixtureCatalogue())));
+    const app = createApp(loadCatalogue(await encodeCatalogue(fixtureCatalogue())));
     const logs: string[] = [];
     const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void logs.push(args.map(String).join(' ')));
     try {

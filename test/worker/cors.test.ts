@@ -2,6 +2,7 @@
 // real responses, that the OAuth library's reflect-any-origin headers are replaced by the one policy, and all of it
 // through the app with the Host/Origin guard in front.
 import { createExecutionContext } from 'cloudflare:test';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { env as bindings } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
@@ -116,9 +117,11 @@ describe('responses', () => {
   });
 });
 
+const fixtureText = await encodeCatalogue(fixtureCatalogue());
+
 describe('through the app', () => {
   const KEY = 'mcp_test_corsappkey000000000000000000000000';
-  const app = createApp(loadCatalogue(JSON.stringify(fixtureCatalogue())));
+  const app = createApp(loadCatalogue(fixtureText));
   const env: Env = { KEYS: bindings.KEYS, KEY_RATE_LIMITER: bindings.KEY_RATE_LIMITER, OAUTH_KV: bindings.OAUTH_KV, API_KEY: KEY, UPSTREAM_URL: 'http://127.0.0.1:9', ALLOWED_ORIGINS: `${APP}, https://app.example.com` };
   const call = (path: string, init: RequestInit) => app.fetch(new Request(`http://127.0.0.1:8787${path}`, init), env);
   const cors = (res: Response) => Object.fromEntries([...res.headers].filter(([k]) => k.startsWith('access-control-')));

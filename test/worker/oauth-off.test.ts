@@ -3,6 +3,7 @@
 // the answers of the Worker before OAuth was mounted; with OAuth on the same requests are checked to differ only
 // where OAuth adds something, so this file cannot pass by accident.
 import { env as bindings } from 'cloudflare:workers';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
@@ -11,7 +12,7 @@ import { fixtureCatalogue } from './fixtures/catalogue.ts';
 
 const ORIGIN = 'http://127.0.0.1:8787';
 const KEY = 'mcp_test_oauthoff00000000000000000000000000';
-const app = createApp(loadCatalogue(JSON.stringify(fixtureCatalogue())));
+const app = createApp(loadCatalogue(await encodeCatalogue(fixtureCatalogue())));
 const base: Env = { KEYS: bindings.KEYS, KEY_RATE_LIMITER: bindings.KEY_RATE_LIMITER, OAUTH_KV: bindings.OAUTH_KV, API_KEY: KEY, CREDENTIAL_MODE: 'key', UPSTREAM_URL: 'http://127.0.0.1:9' };
 const off: Env = { ...base, OAUTH: 'off' };
 const on: Env = { ...base, OAUTH: 'on' };

@@ -2,6 +2,7 @@
 // token from the consent page works with both SDK clients and reaches the upstream; a toolset outside the grant is
 // 403 insufficient_scope; a revoked key, another origin's token and a made-up token are 401 invalid_token.
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { env as bindings } from 'cloudflare:workers';
@@ -13,7 +14,7 @@ import { harness, issueTokens, oauthEnv, ORIGIN, revokeStoredKey } from './fixtu
 
 const upstreamUrl = inject('upstreamUrl');
 const OPERATOR_KEY = 'mcp_test_resourceoperator0000000000000000';
-const h = harness(loadCatalogue(JSON.stringify(fixtureCatalogue())), oauthEnv({ API_KEY: OPERATOR_KEY, UPSTREAM_URL: upstreamUrl, LOADER: bindings.LOADER }));
+const h = harness(loadCatalogue(await encodeCatalogue(fixtureCatalogue())), oauthEnv({ API_KEY: OPERATOR_KEY, UPSTREAM_URL: upstreamUrl, LOADER: bindings.LOADER }));
 
 async function makeKey(opts: Partial<NewKeyOptions> = {}) {
   const made = await newKey({ prefix: 'mcp_test_', customer: { id: 'initech', name: 'Initech' }, ...opts });

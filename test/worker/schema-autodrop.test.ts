@@ -3,6 +3,7 @@
 // then returns its data as plain JSON (before, a mismatching answer is a success carrying
 // its data beside the schema with a note, never isError). Counted in the Durable Object, or per isolate without that binding.
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { env as bindings } from 'cloudflare:workers';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
@@ -52,9 +53,11 @@ class MemoryKv {
   }
 }
 
+const catalogueText = await encodeCatalogue(catalogue());
+
 /** One isolate: its own parsed catalogue and app, so its drop list state is its own. */
 function isolate(env: Env) {
-  const app = createApp(loadCatalogue(JSON.stringify(catalogue())));
+  const app = createApp(loadCatalogue(catalogueText));
   const fetcher = async (input: string | URL | Request, init?: RequestInit) => app.fetch(new Request(input, init), env);
   const v1 = async () => {
     const client = new ClientV1({ name: 'autodrop-v1', version: '1.0.0' });

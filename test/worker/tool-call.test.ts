@@ -81,7 +81,7 @@ describe('callTool', () => {
     };
     delete post.outputSchema;
     const c = fixtureCatalogue();
-    const withPost = loadCatalogue(JSON.stringify({ ...c, tools: [...c.tools, post].sort((a, b) => (a.name < b.name ? -1 : 1)) }));
+    const withPost = loadCatalogue(await encodeCatalogue({ ...c, tools: [...c.tools, post].sort((a, b) => (a.name < b.name ? -1 : 1)) }));
     const ok = await callTool(scope({ meter, catalogue: withPost, slice: sliceOf(withPost, {}) }), 'echo_post', { id: 'p', note: 'café 日本' });
     expect(ok.result.isError).toBeFalsy();
     await callTool(scope({ meter }), 'echo_get', { limit: 0 });

@@ -19,7 +19,8 @@ import { fixtureCatalogue } from './fixtures/catalogue.ts';
 
 const KEY = 'mcp_test_0123456789abcdef0123456789abcdef';
 const BASE = 'http://127.0.0.1:8787';
-const env: Env = { API_KEY: KEY, UPSTREAM_URL: inject('upstreamUrl'), CREDENTIAL_MODE: 'key' };
+// Automatic schema drops off: the mismatch case repeats on purpose, and a drop would change the catalogue mid-test.
+const env: Env = { API_KEY: KEY, UPSTREAM_URL: inject('upstreamUrl'), CREDENTIAL_MODE: 'key', SCHEMA_AUTODROP_THRESHOLD: 'off' };
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2026-07-28'];
 
 const readOnly = (title: string): CatalogueTool['annotations'] => ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });

@@ -1,6 +1,7 @@
 // Usage metering on the request path inside workerd: every tool-call outcome through tools/call and discovery's
 // call_tool, rate-limit refusals, metering off, the store unavailable, /admin/usage, and a page that shows none of it.
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { env as bindings } from 'cloudflare:workers';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { createApp } from '../../src/app.ts';
@@ -17,7 +18,7 @@ import { freshUsageDb } from './fixtures/usage-db.ts';
 const OPERATOR = 'mcp_test_meteringoperator0000000000000000';
 const ADMIN = 'admin-usage-0123456789';
 const ORIGIN = 'http://127.0.0.1:8787';
-const loaded = loadCatalogue(JSON.stringify(statusCatalogue()));
+const loaded = loadCatalogue(await encodeCatalogue(statusCatalogue()));
 const app = createApp(loaded);
 
 let db: D1Database;
