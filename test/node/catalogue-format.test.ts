@@ -53,6 +53,27 @@ describe('catalogue format 2 writer', () => {
     expect(header.index).toHaveLength(INDEX_LINES.length);
   });
 
+  it('carries the catalogue-level fields in the header, and the hash changes with any of them', async () => {
+    const c = { ...catalogue(), results: { origins: ['https://api.example.com'], drop: ['node_id'] } };
+    c.source = { ...c.source, digest: 'abc123' };
+    const a = await writeCatalogue(c);
+    const back = loadCatalogue(a.text).catalogue;
+    expect(back.results).toEqual(c.results);
+    expect(back.source.digest).toBe('abc123');
+    expect((await readCatalogue(a.text)).results).toEqual(c.results);
+    const otherRules = await writeCatalogue({ ...c, results: { ...c.results, drop: [] } });
+    const otherDigest = await writeCatalogue({ ...c, source: { ...c.source, digest: 'def456' } });
+    expect(new Set([a.hash, otherRules.hash, otherDigest.hash]).size).toBe(3);
+    expect(a.text.slice(a.text.indexOf('\n'))).toBe(otherRules.text.slice(otherRules.text.indexOf('\n'))); // only the header differs
+  });
+
+  it('reads a format-1 catalogue (one JSON document, older generators) as the previous catalogue', async () => {
+    const c = catalogue();
+    const back = await readCatalogue(JSON.stringify({ ...c, format: 1 }));
+    expect(back.tools.map((t) => t.name)).toEqual(c.tools.map((t) => t.name));
+    await expect(readCatalogue('{"format":7}')).rejects.toThrow(/format 7/);
+  });
+
   it('refuses a "$t" key and a $ref in a shared subtree', async () => {
     await expect(writeCatalogue(catalogue(() => ({ outputSchema: { type: 'object', properties: { $t: { type: 'string' } } } })))).rejects.toThrow(/reserves for table references/);
     const withRef = { ...big, properties: { ...big.properties, self: { $ref: '#/definitions/Self' } } };

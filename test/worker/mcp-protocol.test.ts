@@ -184,11 +184,14 @@ describe('HTTP edge', () => {
     expect(res.status).toBe(415);
   });
 
-  it('serves healthz with version and the catalogue hash: SHA-256 of everything after the header line', async () => {
+  it("serves healthz with version and the catalogue hash: SHA-256 of the header's other fields and everything after it", async () => {
     const res = await appFetch('http://127.0.0.1:8787/healthz');
     const body = (await res.json()) as { version: string; catalogue: { hash: string; tools: number } };
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(body.catalogue.hash).toBe((await sha256Hex(fixtureText.slice(fixtureText.indexOf('\n') + 1))).slice(0, 32));
+    const end = fixtureText.indexOf('\n');
+    const { hash, ...fields } = JSON.parse(fixtureText.slice(0, end)) as { hash: string };
+    expect(body.catalogue.hash).toBe(hash);
+    expect(hash).toBe((await sha256Hex(JSON.stringify(fields) + fixtureText.slice(end))).slice(0, 32));
     expect(body.catalogue.tools).toBe(2);
     expect(JSON.stringify(body)).not.toContain(KEY);
   });
