@@ -31,16 +31,6 @@ describe('catalogue format 2 writer', () => {
     expect(back.tools.map((t) => JSON.stringify(t))).toEqual(c.tools.map((t) => JSON.stringify(sortKeys(t))));
   });
 
-  it("carries the catalogue's result rules in the header, read without parsing any tool", async () => {
-    const c = catalogue();
-    c.results = { origins: ['https://api.example.com'], linkFields: ['homepage'], keep: ['owner.url'], drop: ['node_id'] };
-    const text = (await writeCatalogue(c)).text;
-    expect(JSON.parse(text.slice(0, text.indexOf('\n'))).results).toEqual(c.results);
-    expect(loadCatalogue(text).catalogue.results).toEqual(c.results);
-    delete c.results;
-    expect(loadCatalogue((await writeCatalogue(c)).text).catalogue.results).toBeUndefined();
-  });
-
   it('stores a repeated subtree once and is deterministic', async () => {
     const c = catalogue(() => ({ outputSchema: big }));
     const a = await writeCatalogue(c);
