@@ -13,7 +13,7 @@ import { isObj } from '../lib/is-object.ts';
 import { isJsonOrJsonWildcard } from './json-media-type.ts';
 import type { Operation } from './operations.ts';
 import { acceptNull } from './output-drift.ts';
-import { convertWithBudget } from './schema-budget.ts';
+import { convertWithBudget, deeperOutputSchemas } from './schema-budget.ts';
 import type { SchemaConverter, Warn } from './schema-converter.ts';
 
 interface ResponseBinding {
@@ -64,10 +64,11 @@ export function responseBinding(conv: SchemaConverter, o: Operation, warn: Warn)
   if (!outSchemas.length) return { accept, outputWrapped: false };
   const raw = outSchemas.length === 1 ? outSchemas[0] : { anyOf: outSchemas };
   const root = convertWithBudget(conv, raw, 'output', `${o.key} response`, warn);
-  const binding: ResponseBinding =
-    isObjectish(root) && !Array.isArray(root.type)
-      ? { accept, outputSchema: { ...root, type: 'object' }, outputWrapped: false }
-      : { accept, outputSchema: { type: 'object', properties: { result: acceptNull(root) }, required: ['result'] }, outputWrapped: true };
+  const wrapped = !(isObjectish(root) && !Array.isArray(root.type));
+  const rooted = (r: JsonSchema): JsonSchema => (wrapped ? { type: 'object', properties: { result: acceptNull(r) }, required: ['result'] } : { ...r, type: 'object' });
+  const binding: ResponseBinding = { accept, outputSchema: rooted(root), outputWrapped: wrapped };
+  const deeper = deeperOutputSchemas.get(root);
+  if (deeper) deeperOutputSchemas.set(binding.outputSchema!, rooted(deeper));
   if (emptySuccess && !validate(binding.outputSchema!, binding.outputWrapped ? { result: null } : {}).valid) {
     warn('bodyless-success', `${o.key}: the outputSchema rejects the empty result of a success without a body; no outputSchema`);
     return { accept, outputWrapped: false, dropped: 'generator: the schema rejects the empty result of a success without a body (204/205, HEAD, or a 2xx without content)' };

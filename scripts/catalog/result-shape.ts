@@ -3,8 +3,11 @@
 // projection argument, where a list keeps its items, the operation's paging arguments and a typical item size.
 import type { CatalogueTool, JsonSchema, PagingArgs, ResultRules, ResultShape } from '../../src/catalogue/types.ts';
 import { compactJson, type CompactRules } from '../../src/results/compact.ts';
+import { embeddedTree, shortenedNothing, summariseEmbedded } from '../../src/results/embedded.ts';
 import { isLinkField, originOf } from '../../src/results/links.ts';
 import { isObj } from '../lib/is-object.ts';
+import { embeddedPaths } from './embedded-resources.ts';
+import { deeperOutputSchemas } from './schema-budget.ts';
 import { isJsonOrJsonWildcard } from './json-media-type.ts';
 
 /** The projection argument's description: one short line, since every tool with a JSON result carries it. */
@@ -143,11 +146,13 @@ export function detectPaging(tool: CatalogueTool): PagingArgs | undefined {
   return Object.keys(paging).length ? paging : undefined;
 }
 
-/** Mean JSON characters of one compacted item of the example, when it is a list with items. */
+/** Mean JSON characters of one compacted item of the example (embedded resources shortened), when it is a list with items. */
 export function exampleItemChars(tool: CatalogueTool, example: unknown, rules: CompactRules, items: string): number | undefined {
   const list = tool.outputWrapped ? example : isObj(example) ? example[items] : undefined;
   if (!Array.isArray(list) || !list.length) return undefined;
-  const total = list.reduce<number>((n, x) => n + (JSON.stringify(compactJson(x, rules))?.length ?? 4), 0);
+  const tree = tool.result?.embedded ? embeddedTree(tool.result.embedded) : undefined;
+  const shorten = (x: unknown) => (tree ? summariseEmbedded(x, tree, rules, shortenedNothing()) : x);
+  const total = list.reduce<number>((n, x) => n + (JSON.stringify(compactJson(shorten(x), rules))?.length ?? 4), 0);
   return Math.ceil(total / list.length);
 }
 
@@ -157,14 +162,18 @@ export function addResultShape(tool: CatalogueTool, example: { value: unknown } 
   const fields = projectionArgName(tool.inputSchema);
   tool.inputSchema.properties = { ...((tool.inputSchema.properties ?? {}) as object), [fields]: { type: 'string', description: FIELDS_DESCRIPTION } };
   const shape: ResultShape = { fields };
+  tool.result = shape;
   const paging = detectPaging(tool);
   const items = listItems(tool, Boolean(paging));
+  if (items) shape.items = items;
+  // A schema cut to fit its budget still has its full depth here: the result holds what the API sends.
+  const deeper = tool.outputSchema && deeperOutputSchemas.get(tool.outputSchema);
+  const embedded = embeddedPaths(deeper ? { ...tool, outputSchema: deeper } : tool);
+  if (embedded.length) shape.embedded = embedded;
   if (items) {
-    shape.items = items;
     if (paging) {
       const chars = paging.size && example ? exampleItemChars(tool, example.value, rules, items) : undefined;
       shape.paging = chars ? { ...paging, itemChars: chars } : paging;
     }
   }
-  tool.result = shape;
 }

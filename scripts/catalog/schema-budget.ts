@@ -12,15 +12,27 @@ const OUTPUT_DEPTHS = [6, 5, 4, 3, 2, 1, 0];
 const INPUT_BUDGET = 60_000;
 const OUTPUT_BUDGET = 24_000;
 
+/**
+ * Output schemas cut to fit their budget, with the deepest conversion (the first one tried): build-time decisions
+ * about a result's shape (scripts/catalog/embedded-resources.ts) read what the API returns, not what fits a listing.
+ * Keyed by the cut schema object, so a schema the overrides replace or drop no longer matches.
+ */
+export const deeperOutputSchemas = new WeakMap<JsonSchema, JsonSchema>();
+
 export function convertWithBudget(conv: SchemaConverter, schema: unknown, mode: Mode, where: string, warn: Warn): JsonSchema {
   const depths = mode === 'input' ? INPUT_DEPTHS : OUTPUT_DEPTHS;
   const budget = mode === 'input' ? INPUT_BUDGET : OUTPUT_BUDGET;
   const descMax = mode === 'input' ? INPUT_DESC : OUTPUT_DESC;
   let out: JsonSchema = {};
+  let deepest: JsonSchema | undefined;
   for (let i = 0; i < depths.length; i++) {
     out = conv.convert(schema, mode, { depth: depths[i]!, descMax }, where);
+    deepest ??= out;
     if (schemaSize(out) <= budget || i === depths.length - 1) {
-      if (i > 0) warn('size-budget', `${where}: ${mode} schema cut to depth ${depths[i]} to fit ${budget} bytes`);
+      if (i > 0) {
+        warn('size-budget', `${where}: ${mode} schema cut to depth ${depths[i]} to fit ${budget} bytes`);
+        if (mode === 'output') deeperOutputSchemas.set(out, deepest);
+      }
       return out;
     }
   }

@@ -94,6 +94,8 @@ export interface ResultShape {
   items?: string;
   /** The operation's own paging arguments (inputSchema property names), detected at build time. Only for lists. */
   paging?: PagingArgs;
+  /** Dotted paths (relative to one item, through arrays) of nested API resources, shortened by default (src/results/embedded.ts). */
+  embedded?: string[];
 }
 
 export interface PagingArgs {

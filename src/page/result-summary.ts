@@ -1,5 +1,6 @@
 // What the catalogue page says about a tool's results (docs/results.md): what compaction removes from them (the
-// tool's own link fields by name), the projection argument, where a list keeps its items and how it pages.
+// tool's own link fields by name), the nested resources it shortens, the projection argument, where a list keeps its
+// items and how it pages.
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import type { ResultCatalogue } from '../results/options.ts';
 import { isLinkField, originOf } from '../results/links.ts';
@@ -11,6 +12,8 @@ export interface ResultSummary {
   drops: string[];
   /** Field patterns compaction never removes. */
   keeps: string[];
+  /** Nested API resources shortened to their identifying fields by default (empty when compaction is off). */
+  shortens: string[];
   list: string | null;
   paging: string | null;
 }
@@ -66,6 +69,7 @@ export function resultSummary(tool: CatalogueTool, catalogue: ResultCatalogue, c
     compaction: compact ? 'on' : 'off',
     drops,
     keeps: rules.keep ?? [],
+    shortens: compact ? (shape.embedded ?? []) : [],
     list: shape.items ? (shape.items === 'result' && tool.outputWrapped ? 'the result is a list' : `list items under "${shape.items}"`) : null,
     paging,
   };

@@ -116,6 +116,7 @@ export const PAGE_SCRIPT = `(() => {
         const r = el('div', 'res');
         r.append(el('b', null, 'Results: '), document.createTextNode(t.result.compaction === 'on' ? 'compacted, leaving out ' + t.result.drops.join('; ') + '.' : 'not compacted on this deployment.'));
         if (t.result.keeps.length) r.append(document.createTextNode(' Always kept: ' + t.result.keeps.join(', ') + '.'));
+        if (t.result.shortens.length) r.append(document.createTextNode(' Nested API resources shortened to identifying fields: ' + t.result.shortens.join(', ') + '.'));
         r.append(document.createTextNode(' Projection argument: ' + t.result.projection + ' ("*" = full result).'));
         if (t.result.list) r.append(document.createTextNode(' ' + t.result.list.charAt(0).toUpperCase() + t.result.list.slice(1) + '; over the budget, whole items are returned with the call for the rest.'));
         if (t.result.paging) r.append(document.createTextNode(' Paging: ' + t.result.paging + '.'));

