@@ -10,6 +10,11 @@ export interface ResultOptions {
   /** false: the deployment switched compaction off; projection and pages that fit still apply. */
   compact: boolean;
   rules: CompactRules;
+  /**
+   * false: nested API resources stay whole. Code mode's programs are typed by declarations of the full resources and
+   * their results reach the model only through what the program returns, so shortening there saves nothing.
+   */
+  shortenEmbedded?: boolean;
 }
 
 /** What result shaping reads of a catalogue: its result rules and default upstream (a catalogue head will do). */

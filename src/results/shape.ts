@@ -90,7 +90,7 @@ const trees = new WeakMap<CatalogueTool, EmbeddedTree>();
 /** The tool's embedded-resource paths as a tree, when its results shorten nested resources on this call. */
 function embeddedFor(plan: ResultPlan): EmbeddedTree | undefined {
   const paths = plan.tool.result?.embedded;
-  if (!paths?.length || !plan.compact || plan.projection) return undefined;
+  if (!paths?.length || !plan.compact || plan.projection || plan.options.shortenEmbedded === false) return undefined;
   let tree = trees.get(plan.tool);
   if (!tree) trees.set(plan.tool, (tree = embeddedTree(paths)));
   return tree;

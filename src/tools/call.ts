@@ -15,7 +15,7 @@ import { utf8Length } from '../lib/bytes.ts';
 import { log } from '../lib/log.ts';
 import { errorResult } from '../lib/tool-result.ts';
 import { fromStrictArguments } from '../profiles/strict-arguments.ts';
-import { fieldsAsText, resultOptions } from '../results/options.ts';
+import { fieldsAsText, resultOptions, type ResultOptions } from '../results/options.ts';
 import { executeTool, type CallRecord } from '../upstream/execute.ts';
 import { outcomeOf } from '../usage/schema.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
@@ -74,12 +74,17 @@ async function argumentsAndExecute(scope: RequestScope, tool: CatalogueTool, giv
     maxResponseBytes: config.maxResponseBytes,
     maxResultTokens: config.maxResultTokens,
     userAgent: `${SERVER_NAME}/${VERSION}`,
-    results: resultOptions(scope.catalogue.catalogue, config.upstreamUrl, config.compactResults),
+    results: withCodeMode(scope, resultOptions(scope.catalogue.catalogue, config.upstreamUrl, config.compactResults)),
     ...(checked !== tool ? { catalogueTool: tool } : {}),
   });
   if (checked !== tool) sampleFullSchema(tool, call.result);
   // Upstreams may echo request headers; the caller's credentials never leave in a result.
   return { result: redactSecrets(call.result, caller.secrets), record: call.record };
+}
+
+/** Code mode keeps nested resources whole (src/results/options.ts, shortenEmbedded). */
+function withCodeMode(scope: RequestScope, options: ResultOptions): ResultOptions {
+  return scope.mode === 'code' ? { ...options, shortenEmbedded: false } : options;
 }
 
 /**

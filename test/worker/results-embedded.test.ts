@@ -3,8 +3,10 @@
 // and the spec-driven loopback upstream: GitHub's own example payloads, and a small non-GitHub spec (uuid
 // identities, `self` links, a HAL `_links` object, one nested resource that lives on another origin).
 import catalogueText from 'catalog-data';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { env as bindings } from 'cloudflare:workers';
 import { describe, expect, inject, it } from 'vitest';
-import { CLIENTS, harness, jsonText, type CallResult } from './fixtures/results.ts';
+import { CLIENTS, harness, jsonText, KEY, type CallResult } from './fixtures/results.ts';
 
 const gh = harness(catalogueText, 'github');
 const ghRaw = harness(catalogueText, 'github', { COMPACT_RESULTS: 'off' });
@@ -119,5 +121,28 @@ describe.each(CLIENTS)('Embedded resources on a non-GitHub spec, %s', (kind) => 
     expect(keys(t.reporter)).toEqual(['avatar', 'display_name', 'email', 'phone', 'self', 'timezone', 'username', 'uuid']);
     expect((t.queue as Obj)._links).toEqual({ self: { href: 'https://api.tickets.example/v2/queues/FAC' } });
     await off.close();
+  });
+});
+
+describe('code mode', () => {
+  it("an api call's result keeps nested resources whole: programs are typed by the full declarations", async () => {
+    const code = harness(catalogueText, 'github', { LOADER: bindings.LOADER });
+    const client = new ClientV2({ name: 'results-code', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new TransportV2(new URL('http://127.0.0.1:8787/mcp/code'), { fetch: code.fetch, requestInit: { headers: { Authorization: `Bearer ${KEY}` } } }));
+    try {
+      const r = (await client.callTool({
+        name: 'execute',
+        arguments: { code: "const prs = await api.pulls_list({ owner: 'octocat', repo: 'code-mode', per_page: 2 }); return { repo: Object.keys(prs[0].head.repo), user: Object.keys(prs[0].user) };" },
+      })) as CallResult;
+      expect(r.isError, JSON.stringify(r.content).slice(0, 500)).toBeFalsy();
+      const out = jsonText(r) as { result?: { repo: string[]; user: string[] }; repo?: string[]; user?: string[] };
+      const value = out.result ?? out;
+      // Compacted (no API links, no node_id) but not shortened: far more than the four identifying fields.
+      expect(value.repo!.length).toBeGreaterThan(20);
+      expect(value.repo).toContain('description');
+      expect(value.user).toContain('avatar_url');
+    } finally {
+      await client.close();
+    }
   });
 });
