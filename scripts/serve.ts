@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCatalogue } from './catalog/build.ts';
-import { expandCatalogue, writeCatalogueDir } from './catalog/catalogue-files.ts';
+import { DECLARATIONS_FILE, declarationFiles, expandCatalogue, writeCatalogueDir } from './catalog/catalogue-files.ts';
 import { buildDeclarations, serializeDeclarations } from './catalog/declarations.ts';
 import { DEFAULT_PORT, LOCAL_KEY, serve } from './lib/serve.ts';
 
@@ -81,9 +81,10 @@ try {
   const shardAboveBytes = args['shard-above-bytes'] === undefined ? undefined : Number(args['shard-above-bytes']);
   if (shardAboveBytes !== undefined && !(Number.isInteger(shardAboveBytes) && shardAboveBytes >= 0)) fail('--shard-above-bytes must be a whole number of bytes');
   const result = await buildCatalogue(spec, { overrides, shardAboveBytes, progress: (l) => process.stderr.write(`  ${l}\n`) });
-  await writeCatalogueDir(dir, result);
   // Code mode (/mcp/code) searches these declarations of the same catalogue.
-  await writeFile(join(dir, 'declarations.txt'), serializeDeclarations(buildDeclarations(await expandCatalogue(result))));
+  const written = declarationFiles(serializeDeclarations(buildDeclarations(await expandCatalogue(result))), { hash: result.report.hash, shards: result.shards });
+  await writeCatalogueDir(dir, { text: result.text, shards: written.shards });
+  await writeFile(join(dir, DECLARATIONS_FILE), written.embedded);
   title = result.catalogue.source.title;
   const r = result.report;
   process.stderr.write(

@@ -59,6 +59,22 @@ export async function readCatalogueDir(dir: string): Promise<Catalogue> {
   return readCatalogue(await readFile(join(dir, CATALOGUE_FILE), 'utf8'), join(dir, SHARD_DIR));
 }
 
+export const DECLARATIONS_FILE = 'declarations.txt';
+/** The declarations of a sharded catalogue among its static assets (shard files all end in .txt, so it never collides). */
+export const DECLARATIONS_ASSET = 'code-mode-declarations.json';
+
+/**
+ * Code mode's declarations as written beside a catalogue. A catalogue in one text embeds them (declarations.txt, a
+ * Text module). A sharded one is large, and so are its declarations (tens of MB for Microsoft Graph): they go to the
+ * static assets with the shards, read on the first code-mode search, and declarations.txt holds a stub naming them,
+ * so the Worker's memory at startup stays flat (docs/code-mode.md).
+ */
+export function declarationFiles(declarations: string, files: { hash: string; shards: ReadonlyMap<string, string> }): { embedded: string; shards: ReadonlyMap<string, string> } {
+  if (!files.shards.size) return { embedded: declarations, shards: files.shards };
+  const stub = `${JSON.stringify({ asset: DECLARATIONS_ASSET, catalogueHash: files.hash, format: 1, tools: {}, types: {} })}\n`;
+  return { embedded: stub, shards: new Map([...files.shards, [DECLARATIONS_ASSET, declarations]]) };
+}
+
 /** Writes catalog.txt (atomically) and replaces the shard files; a failed write leaves the previous files. */
 export async function writeCatalogueDir(dir: string, files: { text: string; shards: ReadonlyMap<string, string> }): Promise<void> {
   await mkdir(dir, { recursive: true });

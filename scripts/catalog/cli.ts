@@ -4,7 +4,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCatalogue } from './build.ts';
-import { CATALOGUE_FILE, expandCatalogue, readCatalogue, SHARD_DIR, shardsUpToDate, writeCatalogueDir } from './catalogue-files.ts';
+import { CATALOGUE_FILE, declarationFiles, expandCatalogue, readCatalogue, SHARD_DIR, shardsUpToDate, writeCatalogueDir } from './catalogue-files.ts';
 import { changeSummaryText, diffCatalogues } from './changes.ts';
 import { buildDeclarations, serializeDeclarations } from './declarations.ts';
 import { reportMarkdown } from './report.ts';
@@ -75,6 +75,7 @@ export async function main(argv: string[]): Promise<number> {
   const { text, shards, report, catalogue } = result;
   // Code mode's declarations, from the catalogue exactly as written (docs/code-mode.md, "Declarations").
   const declarations = serializeDeclarations(buildDeclarations(await expandCatalogue({ text, shards })));
+  const written = declarationFiles(declarations, { hash: report.hash, shards });
 
   // Snapshots by default for the embedded default spec (the committed catalogue), opt-in otherwise.
   const toolsnaps = (args.toolsnaps ?? args.spec === DEFAULT_SPEC) ? join(out, 'toolsnaps') : undefined;
@@ -82,7 +83,7 @@ export async function main(argv: string[]): Promise<number> {
   if (args.check) {
     // Up to date means a regeneration with the same arguments would change no file it writes (report.md aside:
     // it describes the last run, not the spec).
-    let upToDate = previousText === text && (await shardsUpToDate(out, shards));
+    let upToDate = previousText === text && (await shardsUpToDate(out, written.shards));
     if (upToDate) {
       process.stderr.write(`catalog: ${catalogueFile} is up to date (${report.tools} tools, hash ${report.hash})\n`);
     } else {
@@ -96,7 +97,7 @@ export async function main(argv: string[]): Promise<number> {
       } else process.stderr.write('(no committed catalogue)\n');
     }
     const previousDeclarations = existsSync(declarationsFile) ? await readFile(declarationsFile, 'utf8') : null;
-    if (previousDeclarations === declarations) process.stderr.write(`catalog: ${declarationsFile} is up to date\n`);
+    if (previousDeclarations === written.embedded) process.stderr.write(`catalog: ${declarationsFile} is up to date\n`);
     else {
       upToDate = false;
       process.stderr.write(`catalog: ${declarationsFile} is ${previousDeclarations === null ? 'missing' : 'out of date with the catalogue'} (code mode's search answers from it)\n`);
@@ -113,8 +114,8 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 
-  await writeCatalogueDir(out, { text, shards });
-  await writeAtomic(declarationsFile, declarations);
+  await writeCatalogueDir(out, { text, shards: written.shards });
+  await writeAtomic(declarationsFile, written.embedded);
   await writeAtomic(join(out, 'report.md'), reportMarkdown({ ...report, ms: 0 }));
   if (toolsnaps) await writeToolsnaps(toolsnaps, catalogue);
   if (report.changes && !args.quiet) process.stderr.write(changeSummaryText(report.changes, 20) + '\n');
@@ -122,7 +123,7 @@ export async function main(argv: string[]): Promise<number> {
   const n = report.names;
   const where = shards.size ? ` and ${shards.size} shards in ${join(out, SHARD_DIR)}` : '';
   process.stderr.write(
-    `catalog: wrote ${catalogueFile}${where} (${report.tools} tools, ${n.shortened} names shortened, ${n.hashed.length} hashed, ${n.deprecated.length} deprecated aliases; ${report.bytes} bytes, hash ${report.hash}) in ${report.ms} ms, and ${declarationsFile} (${declarations.length} bytes)\n`,
+    `catalog: wrote ${catalogueFile}${where} (${report.tools} tools, ${n.shortened} names shortened, ${n.hashed.length} hashed, ${n.deprecated.length} deprecated aliases; ${report.bytes} bytes, hash ${report.hash}) in ${report.ms} ms, and ${shards.size ? `code mode's declarations (${declarations.length} bytes) in ${join(out, SHARD_DIR)}` : `${declarationsFile} (${declarations.length} bytes)`}\n`,
   );
   return 0;
 }

@@ -210,7 +210,9 @@ export async function runTokenReport(catalogueFile: string, spec?: string, write
     await loaded.load(Array.from({ length: loaded.count }, (_, i) => i));
   }
   const declarationsFile = join(dirname(catalogueFile), 'declarations.txt');
-  const declarations = existsSync(declarationsFile) ? parseDeclarations(readFileSync(declarationsFile, 'utf8')) : undefined;
+  let declarations = existsSync(declarationsFile) ? parseDeclarations(readFileSync(declarationsFile, 'utf8')) : undefined;
+  // A sharded catalogue's declarations are a static asset beside its shards; declarations.txt only names it.
+  if (declarations?.asset) declarations = parseDeclarations(await readFile(join(dirname(catalogueFile), SHARD_DIR, declarations.asset), 'utf8'));
   let results: ResultSection | string;
   const source = loaded.catalogue.source.spec;
   try {

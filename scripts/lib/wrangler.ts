@@ -1,6 +1,6 @@
 // Starts `wrangler dev` (workerd, local mode, offline) for the embedded catalogue or any catalogue directory.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { WranglerD1 } from '../keys/d1.ts';
@@ -86,8 +86,14 @@ async function ensureDeclarations(dir: string): Promise<string> {
   const catalogue = join(dir, 'catalog.txt');
   if (!existsSync(file) && existsSync(catalogue)) {
     const { buildDeclarations, serializeDeclarations } = await import('../catalog/declarations.ts');
-    const { readCatalogueDir } = await import('../catalog/catalogue-files.ts');
-    await writeFile(file, serializeDeclarations(buildDeclarations(await readCatalogueDir(dir))));
+    const { declarationFiles, readCatalogueDir, DECLARATIONS_ASSET, SHARD_DIR } = await import('../catalog/catalogue-files.ts');
+    const cat = await readCatalogueDir(dir);
+    // Only whether the catalogue is sharded matters here (its shard files are already in place).
+    const { loadCatalogue } = await import('../../src/catalogue/loaded-catalogue.ts');
+    const sharded = loadCatalogue(await readFile(catalogue, 'utf8')).sharded;
+    const written = declarationFiles(serializeDeclarations(buildDeclarations(cat)), { hash: cat.hash ?? '', shards: new Map(sharded ? [['', '']] : []) });
+    if (written.shards.has(DECLARATIONS_ASSET)) await writeFile(join(dir, SHARD_DIR, DECLARATIONS_ASSET), written.shards.get(DECLARATIONS_ASSET)!);
+    await writeFile(file, written.embedded);
   }
   return file;
 }

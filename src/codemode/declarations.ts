@@ -19,6 +19,11 @@ export interface DeclarationsDoc {
   /** Shared types by name: `interface <Name> { … }`, and the shared types it references directly. */
   types: Record<string, { decl: string; uses: string[] }>;
   tools: Record<string, ToolDeclaration>;
+  /**
+   * Set in the embedded stub of a sharded (large) catalogue: the document itself is this static asset, read on the
+   * first search, so the Worker does not hold it in memory from startup. The stub's tools and types are empty.
+   */
+  asset?: string;
 }
 
 /** A document with no tools: what search uses when no declarations were built for the served catalogue. */

@@ -3,6 +3,7 @@
 // carries (src/tools/scope.ts). Worker-only: the stdio server never imports it.
 import { exports } from 'cloudflare:workers';
 import { countRequest } from '../auth/rate-limit.ts';
+import { assetShards } from '../catalogue/asset-shards.ts';
 import type { Env } from '../config.ts';
 import { log } from '../lib/log.ts';
 import type { CodeModeHost, RequestScope } from '../tools/scope.ts';
@@ -26,6 +27,7 @@ export function codeModeHost(env: Env, declarations: string): CodeModeHost | und
   const apiEntrypoint = (exports as unknown as { CodeModeApi: ApiEntrypoint }).CodeModeApi;
   host = {
     declarations,
+    ...(env.ASSETS ? { readAsset: assetShards(env.ASSETS) } : {}),
     async execute(program, scope) {
       // Api calls run inside the sandbox's RPC calls back into this Worker, and a usage flush scheduled there (a
       // timer) would die with that call and hold the request's waitUntil open. Their usage is gathered here and

@@ -16,7 +16,7 @@ import { assembleDeclarations, NO_DECLARATIONS, parseDeclarations, type Declarat
 import { codeModeTools, SEARCH_LIMIT } from './tools.ts';
 
 const listings = new WeakMap<CodeLimits, WireTool[]>();
-let parsed: { text: string; doc: DeclarationsDoc } | undefined;
+let parsed: { text: string; doc: Promise<DeclarationsDoc> } | undefined;
 
 export function codeSurface(scope: RequestScope): ToolSurface {
   const limits = scope.config.code;
@@ -30,7 +30,7 @@ export function codeSurface(scope: RequestScope): ToolSurface {
       `Code mode for ${source.title} (API version ${source.version}): ${scope.slice.tools.length} operations of its REST API behind two tools. ` +
       'Call search to get TypeScript declarations of the operations for a task, then execute a short program that calls them as api.<name>(args) and returns only what you need.',
     async call(name, args) {
-      if (name === 'search') return { result: search(scope, args), shape: untyped };
+      if (name === 'search') return { result: await search(scope, args), shape: untyped };
       if (name !== 'execute') throw new UnknownToolError(name);
       const code = args.code;
       if (typeof code !== 'string' || !code.trim()) {
@@ -42,26 +42,45 @@ export function codeSurface(scope: RequestScope): ToolSurface {
   };
 }
 
-function search(scope: RequestScope, args: Record<string, unknown>): CallToolResult {
+async function search(scope: RequestScope, args: Record<string, unknown>): Promise<CallToolResult> {
   const query = typeof args.query === 'string' ? args.query.trim() : '';
   if (!query) return errorResult('"query" must be a non-empty string saying what you want to do, e.g. "list open issues with a label".');
   const limit = typeof args.limit === 'number' && Number.isInteger(args.limit) ? Math.min(SEARCH_LIMIT.max, Math.max(1, args.limit)) : SEARCH_LIMIT.default;
+  // A sharded catalogue reads the slice's shards first (ranking reads every tool of the slice).
+  await scope.catalogue.load(scope.slice.tools);
   const hits = searchTools(scope.catalogue, scope.slice, query, { limit });
   if (!hits.length) return { content: [{ type: 'text', text: `No operations match "${query}". Try other words for what you want to do.` }] };
-  const doc = declarationsOf(scope);
+  const doc = await declarationsOf(scope);
   const text = assembleDeclarations(doc, hits.map((h) => h.name), (name) => untypedDeclaration(scope.catalogue.byName.get(name)));
   return { content: [{ type: 'text', text }] };
 }
 
-/** The declarations document of the served catalogue, parsed once per isolate. */
-function declarationsOf(scope: RequestScope): DeclarationsDoc {
+/** The declarations document of the served catalogue, parsed (and for a sharded catalogue read) once per isolate. */
+async function declarationsOf(scope: RequestScope): Promise<DeclarationsDoc> {
   const text = scope.code?.declarations ?? '';
-  if (parsed?.text !== text) parsed = { text, doc: text ? parseDeclarations(text) : NO_DECLARATIONS };
+  if (parsed?.text !== text) parsed = { text, doc: readDeclarations(text, scope.code?.readAsset) };
+  const mine = parsed;
+  const doc = await mine.doc;
+  // An asset that could not be read is tried again by the next search; meanwhile answers are untyped.
+  if (doc === NO_DECLARATIONS && text && parsed === mine) parsed = undefined;
   const hash = scope.catalogue.catalogue.hash;
-  if (text && hash && parsed.doc.catalogueHash !== hash) {
-    logOnce('declarations_stale', 'declarations_stale', { declarations: parsed.doc.catalogueHash, catalogue: hash, effect: 'search answers may not match the tools; run npm run catalog' });
+  if (text && hash && doc !== NO_DECLARATIONS && doc.catalogueHash !== hash) {
+    logOnce('declarations_stale', 'declarations_stale', { declarations: doc.catalogueHash, catalogue: hash, effect: 'search answers may not match the tools; run npm run catalog' });
   }
-  return parsed.doc;
+  return doc;
+}
+
+async function readDeclarations(text: string, readAsset: ((file: string) => Promise<string>) | undefined): Promise<DeclarationsDoc> {
+  if (!text) return NO_DECLARATIONS;
+  const doc = parseDeclarations(text);
+  if (!doc.asset) return doc;
+  try {
+    if (!readAsset) throw new Error('no ASSETS binding');
+    return parseDeclarations(await readAsset(doc.asset));
+  } catch (e) {
+    logOnce('declarations_asset', 'declarations_unavailable', { asset: doc.asset, error: (e as Error).message, effect: 'search answers are untyped until it can be read' });
+    return NO_DECLARATIONS;
+  }
 }
 
 /** For an operation the document lacks (declarations not rebuilt): its name and purpose, arguments untyped. */

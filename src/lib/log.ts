@@ -35,6 +35,8 @@ type LogEvent =
   | 'codemode_call_error'
   /** catalog/declarations.txt was built from another catalogue than the one served; once per isolate. */
   | 'declarations_stale'
+  /** A sharded catalogue's declarations asset could not be read; code mode's search answers untyped meanwhile. */
+  | 'declarations_unavailable'
   /** An OAuth access token was refused: its key was revoked, expired or changed, or the grant is unusable. */
   | 'oauth_refused'
   /** The OAuth library refused a request (token, registration, authorization); code and reason, never a value. */

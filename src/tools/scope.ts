@@ -27,6 +27,8 @@ export const URL_MODES: readonly EndpointMode[] = ['tools', 'discover', 'code'];
 export interface CodeModeHost {
   /** The served catalogue's declarations document (catalog/declarations.txt); empty when none was built. */
   declarations: string;
+  /** Reads a static asset (ASSETS): where a sharded catalogue's declarations live, read on the first search. */
+  readAsset?: (file: string) => Promise<string>;
   /** Runs a program in a fresh sandbox whose `api.<tool>()` calls run with this scope. Never throws. */
   execute(program: string, scope: RequestScope): Promise<CallToolResult>;
 }

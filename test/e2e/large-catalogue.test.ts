@@ -82,9 +82,18 @@ describe('a sharded catalogue', () => {
     // Index data works without a shard; a tool needs its shard.
     expect(loaded.toolsetsOf(loaded.indexOf('group3_op1')!)).toEqual(['group3']);
     expect(() => loaded.tool(0)).toThrow(/not loaded/);
+    // Code mode's declarations go to the static assets with the shards; declarations.txt only names them.
+    const stub = JSON.parse(readFileSync(join(out, 'declarations.txt'), 'utf8')) as { asset: string; catalogueHash: string; tools: object };
+    expect(stub).toMatchObject({ asset: 'code-mode-declarations.json', catalogueHash: loaded.catalogue.hash, tools: {} });
+    const doc = JSON.parse(readFileSync(join(out, 'shards', stub.asset), 'utf8')) as { catalogueHash: string; tools: Record<string, { fn: string }> };
+    expect(doc.catalogueHash).toBe(loaded.catalogue.hash);
+    expect(Object.keys(doc.tools)).toHaveLength(TAGS * PER_TAG);
     // --check compares the shards too.
     expect(await catalogCli(['--spec', spec, '--out', out, '--shard-above-bytes', '1', '--check', '--quiet'])).toBe(0);
     writeFileSync(join(out, 'shards', 'group0.txt'), 'stale\n');
+    expect(await catalogCli(['--spec', spec, '--out', out, '--shard-above-bytes', '1', '--check', '--quiet'])).toBe(1);
+    expect(await catalogCli(['--spec', spec, '--out', out, '--shard-above-bytes', '1', '--quiet'])).toBe(0);
+    writeFileSync(join(out, 'shards', stub.asset), '{}\n');
     expect(await catalogCli(['--spec', spec, '--out', out, '--shard-above-bytes', '1', '--check', '--quiet'])).toBe(1);
   });
 
@@ -94,7 +103,7 @@ describe('a sharded catalogue', () => {
     const config = await writeCatalogueConfig(out);
     const r = spawnSync(join(binDir, 'wrangler'), ['deploy', '--dry-run', '--config', config, '--outdir', join(dir, 'dist')], { cwd: repoRoot, env: childEnv(), encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
-    expect(`${r.stdout}${r.stderr}`).toMatch(new RegExp(`Read ${TAGS + 1} files? from the assets directory`));
+    expect(`${r.stdout}${r.stderr}`).toMatch(new RegExp(`Read ${TAGS + 2} files? from the assets directory`)); // the shards, the declarations and the ignore file
     expect(`${r.stdout}${r.stderr}`).toMatch(/env\.ASSETS/);
   });
 
@@ -106,6 +115,21 @@ describe('a sharded catalogue', () => {
       const result = (await client.callTool({ name: 'group7_op2', arguments: { id: 'x1', name: 'n', size: 2 } })) as { isError?: boolean; structuredContent?: { method: string; url: string } };
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ method: 'POST', url: '/echo/group7/op2/x1' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serves code mode: search answers with typed declarations read from the static assets, execute calls across shards', async () => {
+    const client = await connectV2(served!.endpoint.replace(/\/mcp$/, '/mcp/code'), { Authorization: `Bearer ${served!.key}` });
+    try {
+      const found = (await client.callTool({ name: 'search', arguments: { query: 'operation 4 of group 11' } })) as { isError?: boolean; content: Array<{ text: string }> };
+      expect(found.isError, textOf(found)).toBeFalsy();
+      // Typed (from the declarations asset), not the untyped fallback `args?: Record<string, unknown>`.
+      expect(found.content[0]!.text).toMatch(/function group11_op4\(args: Group11Op4Args\)/);
+      const run = (await client.callTool({ name: 'execute', arguments: { code: "return (await api.group5_op3({ id: 'z' })).url;" } })) as { isError?: boolean };
+      expect(run.isError, textOf(run)).toBeFalsy();
+      expect(textOf(run)).toContain('/echo/group5/op3/z');
     } finally {
       await client.close();
     }

@@ -28,10 +28,10 @@ export async function benchLarge(ctx: BenchContext, worker: Server, era: Era): P
   expectOk(`tools/call ${LARGE.tool}`, r.status, r.body, '"structuredContent"');
   const result = rpcResult(r.body);
   if (result.isError) throw new Error(`tools/call ${LARGE.tool} returned an error: ${r.body.toString('utf8').slice(0, 500)}`);
-  const cut = /kept (\d+) of (\d+) items/.exec(r.body.toString('utf8'));
+  const cut = /Showing (\d+) of (\d+) items/.exec(r.body.toString('utf8'));
   if (!cut) throw new Error(`tools/call ${LARGE.tool}: the ${fmtBytes(f.body.length)} result was not shortened: ${r.body.toString('utf8').slice(0, 300)}`);
   const textChars = (result.content ?? []).reduce((n, b) => n + (b.text?.length ?? 0), 0);
-  const budget = /fit the ~(\d+)-token budget/.exec(r.body.toString('utf8'))?.[1];
+  const budget = /over the ~(\d+)-token result budget/.exec(r.body.toString('utf8'))?.[1];
 
   ctx.log(`large: ${plan.n.largeIters} interleaved rounds of floor and tools/call (${fmtBytes(f.body.length)} upstream body)`);
   const samples = await interleaved(http, worker.url, { floor, ours: call }, plan.n.largeIters, plan.n.largeWarm);
@@ -48,5 +48,5 @@ export async function benchLarge(ctx: BenchContext, worker: Server, era: Era): P
     verdict: verdict(so.p99, TARGET_MS, `${TARGET_MS.toLocaleString('en-US')} ms`),
     reproduce,
   });
-  results.note('large', `The bench upstream answers GitHub's issue search (GET /search/issues) with GitHub's documented example item repeated ${cut[2]} times (distinct ids), ${fmtBytes(f.body.length)} of JSON that is valid against the tool's outputSchema. The worker reads it (under its response size limit), validates it, shortens the list to the default result budget (${budget ? `~${Number(budget).toLocaleString('en-US')} tokens, as its note says` : 'see its note'}) and answers; a sample is request start to last body byte of the tools/call (the exact bytes the v2 client sent for it in this run, ${eraName(era)}, \`q=is:issue\`), interleaved with the passthrough floor that streams the same body back with no MCP. ${plan.n.largeIters} rounds after ${plan.n.largeWarm} warm-up round(s), concurrency 1. The target bounds the whole call on this shared machine; it is reported, never enforced.`);
+  results.note('large', `The bench upstream answers GitHub's issue search (GET /search/issues) with GitHub's documented example item repeated ${cut[2]} times (distinct ids), ${fmtBytes(f.body.length)} of JSON that is valid against the tool's outputSchema. The worker reads it (under its response size limit), validates it, keeps the whole items that fit the default result budget (${budget ? `~${Number(budget).toLocaleString('en-US')} tokens, as its note says` : 'see its note'}) and answers; a sample is request start to last body byte of the tools/call (the exact bytes the v2 client sent for it in this run, ${eraName(era)}, \`q=is:issue\`), interleaved with the passthrough floor that streams the same body back with no MCP. ${plan.n.largeIters} rounds after ${plan.n.largeWarm} warm-up round(s), concurrency 1. The target bounds the whole call on this shared machine; it is reported, never enforced.`);
 }
