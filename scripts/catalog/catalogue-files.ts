@@ -62,15 +62,17 @@ export async function readCatalogueDir(dir: string): Promise<Catalogue> {
 export const DECLARATIONS_FILE = 'declarations.txt';
 /** The declarations of a sharded catalogue among its static assets (shard files all end in .txt, so it never collides). */
 export const DECLARATIONS_ASSET = 'code-mode-declarations.json';
+/** Declarations above this many bytes go to the static assets even for a catalogue in one text (Graph's are ~10 MB). */
+export const DECLARATIONS_EMBED_MAX = 4_000_000;
 
 /**
- * Code mode's declarations as written beside a catalogue. A catalogue in one text embeds them (declarations.txt, a
- * Text module). A sharded one is large, and so are its declarations (tens of MB for Microsoft Graph): they go to the
+ * Code mode's declarations as written beside a catalogue. Small ones are embedded (declarations.txt, a Text module,
+ * in the isolate's memory from startup). Those of a sharded catalogue, or over DECLARATIONS_EMBED_MAX, go to the
  * static assets with the shards, read on the first code-mode search, and declarations.txt holds a stub naming them,
- * so the Worker's memory at startup stays flat (docs/code-mode.md).
+ * so the Worker's memory at startup stays flat as catalogues grow (docs/code-mode.md).
  */
 export function declarationFiles(declarations: string, files: { hash: string; shards: ReadonlyMap<string, string> }): { embedded: string; shards: ReadonlyMap<string, string> } {
-  if (!files.shards.size) return { embedded: declarations, shards: files.shards };
+  if (!files.shards.size && declarations.length <= DECLARATIONS_EMBED_MAX) return { embedded: declarations, shards: files.shards };
   const stub = `${JSON.stringify({ asset: DECLARATIONS_ASSET, catalogueHash: files.hash, format: 1, tools: {}, types: {} })}\n`;
   return { embedded: stub, shards: new Map([...files.shards, [DECLARATIONS_ASSET, declarations]]) };
 }

@@ -92,7 +92,10 @@ async function ensureDeclarations(dir: string): Promise<string> {
     const { loadCatalogue } = await import('../../src/catalogue/loaded-catalogue.ts');
     const sharded = loadCatalogue(await readFile(catalogue, 'utf8')).sharded;
     const written = declarationFiles(serializeDeclarations(buildDeclarations(cat)), { hash: cat.hash ?? '', shards: new Map(sharded ? [['', '']] : []) });
-    if (written.shards.has(DECLARATIONS_ASSET)) await writeFile(join(dir, SHARD_DIR, DECLARATIONS_ASSET), written.shards.get(DECLARATIONS_ASSET)!);
+    if (written.shards.has(DECLARATIONS_ASSET)) {
+      await mkdir(join(dir, SHARD_DIR), { recursive: true });
+      await writeFile(join(dir, SHARD_DIR, DECLARATIONS_ASSET), written.shards.get(DECLARATIONS_ASSET)!);
+    }
     await writeFile(file, written.embedded);
   }
   return file;
