@@ -71,8 +71,9 @@ export const DECLARATIONS_EMBED_MAX = 4_000_000;
  * static assets with the shards, read on the first code-mode search, and declarations.txt holds a stub naming them,
  * so the Worker's memory at startup stays flat as catalogues grow (docs/code-mode.md).
  */
-export function declarationFiles(declarations: string, files: { hash: string; shards: ReadonlyMap<string, string> }): { embedded: string; shards: ReadonlyMap<string, string> } {
-  if (!files.shards.size && declarations.length <= DECLARATIONS_EMBED_MAX) return { embedded: declarations, shards: files.shards };
+export function declarationFiles(declarations: string, files: { hash: string; shards: ReadonlyMap<string, string>; sharded?: boolean }): { embedded: string; shards: ReadonlyMap<string, string> } {
+  const sharded = files.sharded ?? files.shards.size > 0;
+  if (!sharded && declarations.length <= DECLARATIONS_EMBED_MAX) return { embedded: declarations, shards: files.shards };
   const stub = `${JSON.stringify({ asset: DECLARATIONS_ASSET, catalogueHash: files.hash, format: 1, tools: {}, types: {} })}\n`;
   return { embedded: stub, shards: new Map([...files.shards, [DECLARATIONS_ASSET, declarations]]) };
 }

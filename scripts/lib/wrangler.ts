@@ -88,10 +88,10 @@ async function ensureDeclarations(dir: string): Promise<string> {
     const { buildDeclarations, serializeDeclarations } = await import('../catalog/declarations.ts');
     const { declarationFiles, readCatalogueDir, DECLARATIONS_ASSET, SHARD_DIR } = await import('../catalog/catalogue-files.ts');
     const cat = await readCatalogueDir(dir);
-    // Only whether the catalogue is sharded matters here (its shard files are already in place).
+    // The shard files are already in place: only the declarations asset may be added beside them.
     const { loadCatalogue } = await import('../../src/catalogue/loaded-catalogue.ts');
     const sharded = loadCatalogue(await readFile(catalogue, 'utf8')).sharded;
-    const written = declarationFiles(serializeDeclarations(buildDeclarations(cat)), { hash: cat.hash ?? '', shards: new Map(sharded ? [['', '']] : []) });
+    const written = declarationFiles(serializeDeclarations(buildDeclarations(cat)), { hash: cat.hash ?? '', shards: new Map(), sharded });
     if (written.shards.has(DECLARATIONS_ASSET)) {
       await mkdir(join(dir, SHARD_DIR), { recursive: true });
       await writeFile(join(dir, SHARD_DIR, DECLARATIONS_ASSET), written.shards.get(DECLARATIONS_ASSET)!);
