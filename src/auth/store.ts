@@ -5,12 +5,15 @@
 // (up to ~60 s). So a key created or revoked by the CLI is seen by every isolate within about 90 s, usually
 // much sooner. Once this isolate has seen a record revoked, an older copy from KV cannot make it valid again here.
 import { log } from '../lib/log.ts';
+import { Lru, roughBytes } from '../lib/lru.ts';
 import { isKeyRecord, RECORD_PREFIX, USED_PREFIX, type KeyRecord } from './keys-core.ts';
 
 const NEGATIVE_TTL_MS = 10_000;
 /** KV edge-cache TTL for record reads (the KV minimum is 30 s). */
 const KV_CACHE_TTL_S = 30;
+// Every bearer a client sends is looked up (a random one leaves a negative entry): bounded by count and bytes.
 const MAX_ENTRIES = 10_000;
+const MAX_BYTES = 8 * 1024 * 1024;
 
 interface Entry {
   record: KeyRecord | null;
@@ -18,27 +21,21 @@ interface Entry {
 }
 
 interface IsolateCache {
-  entries: Map<string, Entry>;
+  entries: Lru<string, Entry>;
   /** hash → the last day this isolate recorded as used. */
-  used: Map<string, string>;
+  used: Lru<string, string>;
 }
 
 const caches = new WeakMap<KVNamespace, IsolateCache>();
 
 function cacheFor(kv: KVNamespace): IsolateCache {
   let c = caches.get(kv);
-  if (!c) caches.set(kv, (c = { entries: new Map(), used: new Map() }));
+  if (!c) caches.set(kv, (c = { entries: new Lru('key records', MAX_ENTRIES, MAX_BYTES), used: new Lru('keys used today', MAX_ENTRIES, MAX_BYTES) }));
   return c;
 }
 
 function remember(c: IsolateCache, hash: string, record: KeyRecord | null, ttlMs: number): void {
-  if (c.entries.size >= MAX_ENTRIES) {
-    // Oldest insertion first.
-    const first = c.entries.keys().next().value;
-    if (first !== undefined) c.entries.delete(first);
-  }
-  c.entries.delete(hash);
-  c.entries.set(hash, { record, until: Date.now() + ttlMs });
+  c.entries.set(hash, { record, until: Date.now() + ttlMs }, 160 + (record ? roughBytes(record) : 0));
 }
 
 /** The record for a key hash, or null. Reads KV at most once per TTL per isolate. */
@@ -60,8 +57,7 @@ export async function lookupRecord(kv: KVNamespace, hash: string, ttlMs: number)
 export function touchLastUsed(kv: KVNamespace, hash: string, day: string, waitUntil: (p: Promise<unknown>) => void): void {
   const c = cacheFor(kv);
   if (c.used.get(hash) === day) return;
-  c.used.set(hash, day);
-  if (c.used.size > MAX_ENTRIES) c.used.delete(c.used.keys().next().value!);
+  c.used.set(hash, day, 200);
   waitUntil(
     (async () => {
       // Other isolates may have written today already; a cached read is cheaper than a write.

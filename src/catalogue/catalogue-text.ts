@@ -1,7 +1,8 @@
 // Reads catalogue format 2 (src/catalogue/format.ts) lazily: the constructor parses only the header; each index
 // line is parsed on first use; a tool is parsed from its record line, its shared subtrees from their table lines,
-// when something first asks for it, and kept for the isolate's lifetime. Tools share their table subtrees (one object
-// per entry), so nothing here may change a materialised value.
+// when something first asks for it. Shared subtrees are kept for the isolate's lifetime (bounded by the table's size);
+// the tools themselves are cached by loaded-catalogue.ts. Tools share their table subtrees (one object per entry), so
+// nothing here may change a materialised value.
 import { FILE_WIDTH, FORMAT, INDEX_LINES, OFFSET_WIDTH, PREFIX, REF_KEY, type Header, type IndexLine } from './format.ts';
 
 /** Fetches one shard file by name (static assets in the Worker, the file system for stdio). */
@@ -62,6 +63,11 @@ export class CatalogueText {
   /** A tool's record with its table references resolved; a fresh object on every call (its subtrees are shared). */
   record(i: number): Record<string, unknown> {
     return this.resolve(JSON.parse(this.line(this.header.table + i))) as Record<string, unknown>;
+  }
+
+  /** The length of a tool's record line: what its own part costs, before its shared subtrees. */
+  recordChars(i: number): number {
+    return this.line(this.header.table + i).length;
   }
 
   /** A tool's record without the `drop` fields, which are removed before their subtrees are touched. */

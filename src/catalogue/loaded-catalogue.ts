@@ -1,6 +1,8 @@
 // The catalogue as the Worker serves it. Startup parses only the header (src/catalogue/catalogue-text.ts); names,
 // titles, toolsets and flags come from index lines parsed on first use; a tool's full definition is materialised
-// the first time something needs it and cached per isolate. Tools are addressed by their index in name order.
+// the first time something needs it and kept in a bounded cache (a client picks which tools get materialised, and
+// all of Microsoft Graph's would take ~20 MB). Tools are addressed by their index in name order.
+import { Lru } from '../lib/lru.ts';
 import { CatalogueText, type ShardSource } from './catalogue-text.ts';
 import { annotationsFrom, FLAG, FLAG_DIGITS, type Header } from './format.ts';
 import type { Catalogue, CatalogueTool, JsonSchema } from './types.ts';
@@ -63,10 +65,18 @@ export function definitionOf(tool: CatalogueTool): ToolDefinition {
   return entry;
 }
 
+/**
+ * Materialised tools, by their own record's size: a parsed record takes about 2.5 times its JSON text. GitHub's
+ * 1,223 tools take ~3 MB by this count and all stay; Graph's 11,422 would take ~16 MB. Their shared subtrees are
+ * parsed once each and kept (catalogue-text.ts): bounded by the catalogue's table, not by this budget.
+ */
+const TOOL_CACHE_BYTES = 8 * 1024 * 1024;
+const PARSED_PER_CHAR = 2.5;
+
 /** Materialised tools of one catalogue text, shared by every drop view of it. */
 class Tools {
   readonly head: CatalogueHead;
-  private readonly cache: Array<CatalogueTool | undefined>;
+  private readonly cache: Lru<number, CatalogueTool>;
   private aliasesByTool?: Map<number, string[]>;
   private aliasIndex?: Map<string, number>;
   private setNames?: string[];
@@ -80,7 +90,7 @@ class Tools {
     if (h.results) head.results = h.results;
     Object.defineProperty(head, 'toolsets', { enumerable: true, get: () => file.index('toolsets') });
     this.head = head;
-    this.cache = new Array(h.count);
+    this.cache = new Lru('materialised tools', h.count, TOOL_CACHE_BYTES);
   }
 
   get count(): number {
@@ -125,11 +135,16 @@ class Tools {
   }
 
   tool(i: number): CatalogueTool {
-    return (this.cache[i] ??= this.withIndexFields(i, this.file.record(i)) as unknown as CatalogueTool);
+    let tool = this.cache.get(i);
+    if (!tool) {
+      tool = this.withIndexFields(i, this.file.record(i)) as unknown as CatalogueTool;
+      this.cache.set(i, tool, 256 + PARSED_PER_CHAR * this.file.recordChars(i));
+    }
+    return tool;
   }
 
   peek(i: number): ToolHead {
-    return (this.cache[i] ?? this.withIndexFields(i, this.file.recordFields(i, ['inputSchema', 'outputSchema']))) as unknown as ToolHead;
+    return (this.cache.peek(i) ?? this.withIndexFields(i, this.file.recordFields(i, ['inputSchema', 'outputSchema']))) as unknown as ToolHead;
   }
 
   /** The record plus what the index holds, keys sorted as the generator wrote every object. */

@@ -1,5 +1,7 @@
 // A slice is the subset of the catalogue one request may see: URL toolsets and ?tools/?readonly,
-// intersected with the key's own scope. Each distinct slice is computed once per isolate.
+// intersected with the key's own scope. Slices, and everything derived from one (slicePart), are cached per isolate
+// in two LRU tiers bounded by count and bytes (docs/architecture.md, "Per-isolate caches").
+import { Lru, type LruStats } from '../lib/lru.ts';
 import type { LoadedCatalogue } from './loaded-catalogue.ts';
 
 export interface SliceSpec {
@@ -64,18 +66,41 @@ function norm(toolsets?: string[]): string[] | undefined {
   return toolsets && !toolsets.includes(ALL) ? toolsets : undefined;
 }
 
-const cache = new WeakMap<LoadedCatalogue, Map<string, Slice>>();
+const MIB = 1024 * 1024;
+/**
+ * Toolset-only slices (bare /mcp, one toolset, `all`, which /mcp/discover and /mcp/code serve; ?readonly either way):
+ * what nearly every client asks for. A tier of their own, so no flood of chosen slices can push them out.
+ */
+const COMMON = new Lru<string, Slice>('slices (common)', 128, 32 * MIB);
+/** Every other slice: `?tools=` lists and toolset mixes, which a client can vary without end. */
+const CHOSEN = new Lru<string, Slice>('slices (chosen)', 256, 8 * MIB);
 
-export function sliceOf(loaded: LoadedCatalogue, spec: SliceSpec): Slice {
+/** Where a slice is cached, and what is derived from it. */
+interface Holder {
+  tier?: Lru<string, Slice>;
+  key: string;
+  parts: Map<string, unknown>;
+}
+const holders = new WeakMap<Slice, Holder>();
+const catalogueIds = new WeakMap<LoadedCatalogue, number>();
+let nextCatalogueId = 0;
+
+/**
+ * The slice `spec` selects. `common`: the caller knows this is a common slice although it names several toolsets
+ * (bare /mcp's default toolsets, a key's own scope).
+ */
+export function sliceOf(loaded: LoadedCatalogue, spec: SliceSpec, common = false): Slice {
   const toolsets = norm(spec.toolsets);
   const tools = spec.tools?.map((t) => {
     const i = loaded.indexOf(t);
     return i === undefined ? t : loaded.name(i);
   });
+  let id = catalogueIds.get(loaded);
+  if (id === undefined) catalogueIds.set(loaded, (id = nextCatalogueId++));
   const key = JSON.stringify([toolsets ? [...toolsets].sort() : null, tools ? [...new Set(tools)].sort() : null, Boolean(spec.readOnly)]);
-  let perCatalogue = cache.get(loaded);
-  if (!perCatalogue) cache.set(loaded, (perCatalogue = new Map()));
-  const hit = perCatalogue.get(key);
+  const tier = common || (!tools && (toolsets?.length ?? 0) <= 1) ? COMMON : CHOSEN;
+  const cacheKey = `${id} ${key}`;
+  const hit = tier.get(cacheKey) ?? (tier === CHOSEN ? COMMON.get(cacheKey) : promote(cacheKey));
   if (hit) return hit;
   // Index data only (names, toolsets, flags): a slice never materialises a tool.
   const wantedSets = toolsets ? new Set(toolsets) : undefined;
@@ -90,6 +115,45 @@ export function sliceOf(loaded: LoadedCatalogue, spec: SliceSpec): Slice {
     indices.push(i);
   }
   const slice: Slice = { key, tools: indices, has: (i) => member[i] === 1, readOnly: Boolean(spec.readOnly), ...(toolsets ? { toolsets: [...new Set(toolsets)].sort() } : {}) };
-  perCatalogue.set(key, slice);
+  holders.set(slice, { tier, key: cacheKey, parts: new Map() });
+  tier.set(cacheKey, slice, 256 + member.byteLength + 8 * indices.length + 4 * cacheKey.length);
   return slice;
+}
+
+/** A slice first asked for as a chosen one (bare /mcp's default toolsets, named in the URL) moves to the common tier. */
+function promote(cacheKey: string): Slice | undefined {
+  const slice = CHOSEN.peek(cacheKey);
+  const bytes = CHOSEN.bytesOf(cacheKey);
+  const holder = slice && holders.get(slice);
+  if (!holder || bytes === undefined) return undefined;
+  CHOSEN.delete(cacheKey);
+  COMMON.set(cacheKey, slice!, bytes);
+  holder.tier = COMMON;
+  return slice;
+}
+
+/**
+ * Data derived from one slice (a profile view, a hybrid listing, a search index), built once and kept as long as the
+ * slice stays cached; `size` estimates its bytes, which count against the slice's cache entry.
+ */
+export function slicePart<T>(slice: Slice, part: string, build: () => T, size: (value: T) => number): T {
+  let holder = holders.get(slice);
+  if (!holder) holders.set(slice, (holder = { key: slice.key, parts: new Map() }));
+  if (holder.parts.has(part)) return holder.parts.get(part) as T;
+  const value = build();
+  holder.parts.set(part, value);
+  chargeSlice(slice, size(value));
+  return value;
+}
+
+/** Counts `bytes` more against the slice's cache entry (a part that grew: a listing built, ready bytes encoded). */
+export function chargeSlice(slice: Slice, bytes: number): void {
+  const holder = holders.get(slice);
+  // An evicted slice still serving its request is charged to nobody: it is garbage once the request ends.
+  if (holder?.tier && holder.tier.peek(holder.key) === slice) holder.tier.grow(holder.key, bytes);
+}
+
+/** Both tiers' counts and bytes (tests, and the bench's memory section, read them). */
+export function sliceCacheStats(): LruStats[] {
+  return [COMMON.stats(), CHOSEN.stats()];
 }

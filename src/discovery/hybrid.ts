@@ -4,7 +4,7 @@
 // (hybrid-order.ts). Every tool of the slice stays reachable: through call_tool, or by name in tools/call
 // (hybrid-surface.ts). Free of Worker-only imports: the Node token report measures these listings.
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
-import type { Slice } from '../catalogue/slices.ts';
+import { slicePart, type Slice } from '../catalogue/slices.ts';
 import type { JsonSchema } from '../catalogue/types.ts';
 import type { Profile } from '../profiles/profiles.ts';
 import { viewOf, type WireTool } from '../profiles/view.ts';
@@ -20,20 +20,16 @@ export interface HybridListing {
 }
 
 export const META_TOOLS = new Set(['search_tools', 'describe_tool', 'call_tool']);
-const listings = new WeakMap<Slice, Map<string, HybridListing>>();
 
 /** Whether a slice is over the profile's tool budget, so that bare tools mode serves it as a hybrid list. */
 export function overToolBudget(slice: Slice, profile: Profile): boolean {
   return profile.maxTools !== undefined && slice.tools.length > profile.maxTools;
 }
 
-/** The hybrid listing of a slice for a profile with a tool budget; computed once per isolate per (slice, profile). */
+/** The hybrid listing of a slice for a profile with a tool budget; computed once per (slice, profile), a part of the slice. */
 export function hybridListing(loaded: LoadedCatalogue, slice: Slice, profile: Profile): HybridListing {
-  let perSlice = listings.get(slice);
-  if (!perSlice) listings.set(slice, (perSlice = new Map()));
-  let hit = perSlice.get(profile.id);
-  if (!hit) perSlice.set(profile.id, (hit = buildHybrid(loaded, slice, profile)));
-  return hit;
+  // Its typed tools are the profile view's own entries (charged there): only the rest counts here.
+  return slicePart(slice, `hybrid ${profile.id}`, () => buildHybrid(loaded, slice, profile), (h) => 256 + 2 * h.instructions.length + 16 * h.tools.length + 64 * h.advertised.size);
 }
 
 function buildHybrid(loaded: LoadedCatalogue, slice: Slice, profile: Profile): HybridListing {

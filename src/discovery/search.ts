@@ -1,7 +1,8 @@
 // Tool search for discovery mode: BM25 over a tool's name, title, one-line summary, HTTP path and toolsets,
-// with light stemming and a small synonym table. One index per slice, built lazily once per isolate.
+// with light stemming and a small synonym table. One index per slice, built lazily and kept as a part of the slice.
 import type { LoadedCatalogue, ToolHead } from '../catalogue/loaded-catalogue.ts';
-import type { Slice } from '../catalogue/slices.ts';
+import { slicePart, type Slice } from '../catalogue/slices.ts';
+import { roughBytes } from '../lib/lru.ts';
 import { compactDescription } from '../profiles/compact.ts';
 import { queryClauses, titlePhrase, type Clause, type Phrase } from './head-nouns.ts';
 
@@ -113,11 +114,13 @@ function terms(text: string): string[] {
     .map(stem);
 }
 
-const indexes = new WeakMap<Slice, Index>();
-
+/** Kept while the slice stays cached, its bytes counted against the slice's bounded cache entry. */
 function indexOf(loaded: LoadedCatalogue, slice: Slice): Index {
-  let index = indexes.get(slice);
-  if (index) return index;
+  return slicePart(slice, 'search', () => buildIndex(loaded, slice), (index) => roughBytes(index));
+}
+
+function buildIndex(loaded: LoadedCatalogue, slice: Slice): Index {
+  let index: Index;
   const docs: Doc[] = [];
   const df = new Map<string, number>();
   let total = 0;
@@ -145,7 +148,6 @@ function indexOf(loaded: LoadedCatalogue, slice: Slice): Index {
     docs.push({ tool, summary, tf, len, titleTerms: new Set(terms(tool.title)), phrase: stemmed(titlePhrase(tool.title, verbs)) });
   }
   index = { docs, df, avgLen: docs.length ? total / docs.length : 1, verbs };
-  indexes.set(slice, index);
   return index;
 }
 

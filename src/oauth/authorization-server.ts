@@ -9,6 +9,7 @@ import { OAuthAuthorizationServer, OAuthError, type ValidatedAccessToken } from 
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { readConfig, type Config, type Env } from '../config.ts';
 import { log } from '../lib/log.ts';
+import { Lru } from '../lib/lru.ts';
 import { isGrantProps, scopesFor, type GrantProps } from './grant.ts';
 import { keyStatus } from './grant-caller.ts';
 import type { OAuthSettings } from './settings.ts';
@@ -21,9 +22,11 @@ export const REGISTER_PATH = '/register';
 export const RESOURCE_PATH = '/mcp';
 
 const MAX_ORIGINS = 16;
+/** A library instance holds its options and closures: charged a flat estimate, so the count bounds the bytes. */
+const SERVER_BYTES = 16 * 1024;
 
 export class AuthorizationServers {
-  private readonly byOrigin = new Map<string, OAuthAuthorizationServer<Env>>();
+  private readonly byOrigin = new Lru<string, OAuthAuthorizationServer<Env>>('oauth servers', MAX_ORIGINS, MAX_ORIGINS * SERVER_BYTES);
   private readonly configFor: (env: Env) => Config;
   /** Everything a grant can carry (grant.ts scopesFor): advertised, and the only scopes approveConsent() takes. */
   private readonly scopesSupported: string[];
@@ -39,7 +42,6 @@ export class AuthorizationServers {
     let server = this.byOrigin.get(cacheKey);
     if (server) return server;
     if (!servable(origin)) return undefined;
-    if (this.byOrigin.size >= MAX_ORIGINS) this.byOrigin.clear();
     server = new OAuthAuthorizationServer<Env>({
       issuer: origin,
       resources: [origin + RESOURCE_PATH],
@@ -68,7 +70,7 @@ export class AuthorizationServers {
         log('oauth_error', { code, status, category: internal.category, reason: internal.reason });
       },
     });
-    this.byOrigin.set(cacheKey, server);
+    this.byOrigin.set(cacheKey, server, SERVER_BYTES);
     return server;
   }
 }

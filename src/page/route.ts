@@ -4,6 +4,7 @@ import type { Handler } from 'hono';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Config } from '../config.ts';
 import { bytesToBase64, sha256 } from '../lib/bytes.ts';
+import { Lru } from '../lib/lru.ts';
 import type { PipelineEnv } from '../pipeline/vars.ts';
 import { renderPage, toolDetail } from './render.ts';
 import { PAGE_SCRIPT } from './script.ts';
@@ -14,11 +15,14 @@ interface Rendered {
   csp: string;
 }
 
-// Host-guarded, so only allowed hosts ever get an entry; the cap is a second line of defence.
+// Host-guarded, so only allowed hosts ever get an entry; the bounds are a second line of defence. A page is charged
+// 1 MiB while it renders, then twice its length (UTF-16 at worst).
 const MAX_CACHED = 16;
+const MAX_BYTES = 8 * 1024 * 1024;
+const PENDING_BYTES = 1024 * 1024;
 
 export function pageHandlers(loaded: LoadedCatalogue): { home: Handler<PipelineEnv>; toolJson: Handler<PipelineEnv> } {
-  const cache = new Map<string, Promise<Rendered>>();
+  const cache = new Lru<string, Promise<Rendered>>('catalogue pages', MAX_CACHED, MAX_BYTES);
   let scriptHash: Promise<string> | undefined;
 
   const render = async (origin: string, cfg: Config, oauth: boolean): Promise<Rendered> => {
@@ -36,10 +40,12 @@ export function pageHandlers(loaded: LoadedCatalogue): { home: Handler<PipelineE
     const key = `${cfg.credentialMode} ${cfg.compactResults ? 1 : 0} ${oauth} ${origin}`;
     let entry = cache.get(key);
     if (!entry) {
-      if (cache.size >= MAX_CACHED) cache.clear();
-      entry = render(origin, cfg, oauth);
-      cache.set(key, entry);
-      entry.catch(() => cache.delete(key));
+      const rendering = (entry = render(origin, cfg, oauth));
+      cache.set(key, rendering, PENDING_BYTES);
+      rendering.then(
+        (page) => cache.peek(key) === rendering && cache.set(key, rendering, 2 * (page.body.length + page.csp.length)),
+        () => cache.peek(key) === rendering && cache.delete(key),
+      );
     }
     const page = await entry;
     const headers: Record<string, string> = {

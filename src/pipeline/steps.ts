@@ -156,12 +156,14 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations 
     // Bare /mcp serves the default toolsets, unless the key is itself scoped to toolsets or tools: then its scope is
     // the natural default (a key for `gists` pasted as .../mcp should see gists).
     const defaults = c.var.config.defaultToolsets;
-    if (!requested.toolsets && !requested.tools && !scope.toolsets?.length && !scope.tools?.length && defaults) {
+    // Bare /mcp (the default toolsets, or the key's own scope) stays in the slice cache's warm tier.
+    const bare = !requested.toolsets && !requested.tools;
+    if (bare && !scope.toolsets?.length && !scope.tools?.length && defaults) {
       requested = { ...requested, toolsets: defaults };
       const misconfigured = unknownNames(requested);
       if (misconfigured) return misconfigured;
     }
-    c.set('slice', sliceOf(c.var.catalogue, intersect(requested, scope)));
+    c.set('slice', sliceOf(c.var.catalogue, intersect(requested, scope), bare));
     await next();
   };
 

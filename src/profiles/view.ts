@@ -1,10 +1,11 @@
 // A profile view: the tools/list entries of one slice as one client profile should see them (compacted,
-// dialect-adjusted), cached per isolate per (slice, profile). Every profile lists a tool under its one catalogue
+// dialect-adjusted), cached per (slice, profile) as a part of the slice (charged to its bounded cache entry). Every profile lists a tool under its one catalogue
 // name: the generator keeps names within every client's budget (docs/naming.md). Each part is computed on first use:
 // a tools/call needs only its own tool's advertised outputSchema, never the whole list.
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
-import type { Slice } from '../catalogue/slices.ts';
+import { chargeSlice, slicePart, type Slice } from '../catalogue/slices.ts';
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
+import { roughBytes } from '../lib/lru.ts';
 import { compactAnnotations, compactDescription, compactInputSchema, compactOutputSchema, DEFAULT_COMPACT, type CompactOptions } from './compact.ts';
 import { applyDialect } from './dialects.ts';
 import { PROFILES, type Profile } from './profiles.ts';
@@ -33,14 +34,8 @@ export interface ProfileView {
 /** Largest outputSchema (JSON chars) a compact listing keeps at depth 2, then 1; above that only the root type. */
 const OUTPUT_SCHEMA_BUDGET = 600;
 
-const views = new WeakMap<Slice, Map<string, ProfileView>>();
-
 export function viewOf(loaded: LoadedCatalogue, slice: Slice, profile: Profile = PROFILES.default): ProfileView {
-  let perSlice = views.get(slice);
-  if (!perSlice) views.set(slice, (perSlice = new Map()));
-  let view = perSlice.get(profile.id);
-  if (!view) perSlice.set(profile.id, (view = buildView(loaded, slice, profile)));
-  return view;
+  return slicePart(slice, `view ${profile.id}`, () => buildView(loaded, slice, profile), (v) => 256 + 2 * (v.warning?.length ?? 0));
 }
 
 export function buildView(loaded: LoadedCatalogue, slice: Slice, profile: Profile, options: CompactOptions = DEFAULT_COMPACT): ProfileView {
@@ -68,7 +63,12 @@ class View implements ProfileView {
   }
 
   get tools(): WireTool[] {
-    this.wire ??= this.slice.tools.map((i) => wireTool(this.loaded.tool(i), this.profile, this.options, this.advertised(i)));
+    if (!this.wire) {
+      this.wire = this.slice.tools.map((i) => wireTool(this.loaded.tool(i), this.profile, this.options, this.advertised(i)));
+      // The advertised outputSchemas were charged as they were made.
+      const charged = new Set<unknown>(this.outputs.values());
+      chargeSlice(this.slice, roughBytes(this.wire, (o) => !charged.has(o)));
+    }
     return this.wire;
   }
 
@@ -82,6 +82,7 @@ class View implements ProfileView {
     const tool = this.loaded.tool(i);
     const schema = tool.outputSchema && this.profile.carry === 'both' ? applyDialect(fitOutput(tool.outputSchema, this.options.outputDepth), this.profile, true) : undefined;
     this.outputs.set(i, schema);
+    chargeSlice(this.slice, 32 + (schema ? roughBytes(schema) : 0));
     return schema;
   }
 }

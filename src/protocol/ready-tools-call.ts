@@ -9,6 +9,7 @@
 // headers and body byte for byte. A mismatch disables that key and is logged. Unknown tools, invalid params, _meta
 // (progress tokens) and anything else not plain are answered by the SDK.
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { chargeSlice } from '../catalogue/slices.ts';
 import { log } from '../lib/log.ts';
 import { contentOnly } from '../profiles/profiles.ts';
 import { viewOf, type ProfileView } from '../profiles/view.ts';
@@ -19,8 +20,10 @@ import { envelope, ERA_HEADERS, isObj, META_SERVER, plainRequest, sameHeaders, t
 
 type State = 'verified' | 'failed';
 
-// Per profile view: "<tool> <version> <shape>" -> proof state.
+// Per profile view: "<tool> <version> <shape>" -> proof state. The view is a part of its slice, so the proofs go
+// when the slice leaves its bounded cache; within a view, shapes come from upstream answers, hence a cap too.
 const proofs = new WeakMap<ProfileView, Map<string, State>>();
+const MAX_PROOFS_PER_VIEW = 2048;
 
 /** The dispatcher's fast path (src/protocol/dispatch.ts): a plain tools/call in tools mode of a tool in the slice. */
 export function readyToolsCall(scope: RequestScope, req: Request, message: unknown, viaSdk: ViaSdk): Promise<Response> | undefined {
@@ -60,7 +63,10 @@ async function answer(scope: RequestScope, view: ProfileView, tool: number, plai
   const real = await viaSdk({ name, outcome });
   const [a, b] = await Promise.all([real.clone().text(), fast.text()]);
   const same = real.status === 200 && a === b && sameHeaders(real.headers, fast.headers);
-  states.set(key, same ? 'verified' : 'failed');
+  if (states.size < MAX_PROOFS_PER_VIEW) {
+    states.set(key, same ? 'verified' : 'failed');
+    chargeSlice(scope.slice, 64 + 2 * key.length);
+  }
   if (!same) log('tools_call_fast_path_disabled', { tool: name, version: plain.version, status: real.status, bytes: [a.length, b.length] });
   return real;
 }

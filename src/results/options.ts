@@ -2,6 +2,7 @@
 // plus the configured upstream's), and whether the deployment compacts at all (COMPACT_RESULTS). Built once per
 // (catalogue, upstream, switch) and reused by every call of the isolate.
 import type { Catalogue, CatalogueTool, ResultRules } from '../catalogue/types.ts';
+import { Lru } from '../lib/lru.ts';
 import type { CompactRules } from './compact.ts';
 import { compilePatterns } from './field-pattern.ts';
 import { originOf } from './links.ts';
@@ -20,14 +21,18 @@ export interface ResultOptions {
 /** What result shaping reads of a catalogue: its result rules and default upstream (a catalogue head will do). */
 export type ResultCatalogue = Pick<Catalogue, 'results' | 'defaultUpstream'>;
 
-const cache = new WeakMap<ResultCatalogue, Map<string, ResultOptions>>();
+// Keyed by the deployment's settings, so a handful of entries; bounded all the same (each charged a flat 4 KiB:
+// compiled rules of one catalogue), since nothing stops a caller of this module passing other upstreams.
+const cache = new WeakMap<ResultCatalogue, Lru<string, ResultOptions>>();
+const MAX_OPTIONS = 16;
+const OPTIONS_BYTES = 4096;
 
 export function resultOptions(catalogue: ResultCatalogue, upstreamUrl: string, compact: boolean): ResultOptions {
   let perCatalogue = cache.get(catalogue);
-  if (!perCatalogue) cache.set(catalogue, (perCatalogue = new Map()));
+  if (!perCatalogue) cache.set(catalogue, (perCatalogue = new Lru('result options', MAX_OPTIONS, MAX_OPTIONS * OPTIONS_BYTES)));
   const key = `${compact ? 1 : 0} ${upstreamUrl}`;
   let hit = perCatalogue.get(key);
-  if (!hit) perCatalogue.set(key, (hit = build(catalogue, upstreamUrl, compact)));
+  if (!hit) perCatalogue.set(key, (hit = build(catalogue, upstreamUrl, compact)), OPTIONS_BYTES);
   return hit;
 }
 
