@@ -5,6 +5,9 @@
 // SDK at run time: the first qualifying request per (view, era) is answered by the SDK, and the fast path is
 // enabled for that (view, era) only if the SDK's status, headers and body equal the template's byte for byte.
 // A mismatch (e.g. a new SDK version changing its envelope) disables the fast path for that key and is logged.
+// A listing's very first request is left to the SDK alone: most one-off slices (any ?tools= list) are never asked
+// for again, and their ready bytes would be built, proven and cached for nothing.
+import { chargeSlice } from '../catalogue/slices.ts';
 import { hybridListing } from '../discovery/hybrid.ts';
 import { log } from '../lib/log.ts';
 import { viewOf } from '../profiles/view.ts';
@@ -34,6 +37,8 @@ interface Cached {
   state: Record<string, 'verified' | 'failed'>;
 }
 
+// Keyed by the listing, itself a part of its slice: the bytes go when the slice leaves its bounded cache, and are
+// charged to it (answerFromReadyBytes' `charge`).
 const cache = new WeakMap<object, Cached>();
 
 /** Everything before the JSON-RPC id in the SDK's answer to a plain tools/list request. */
@@ -57,21 +62,31 @@ export function readyToolsList(scope: RequestScope, req: Request, message: unkno
   if (!key) return undefined;
   // The listing object the SDK's server lists from (src/tools/surface.ts, src/discovery/hybrid.ts) is the proof's cache key.
   const list = scope.mode === 'hybrid' ? hybridListing(scope.catalogue, scope.slice, scope.profile) : viewOf(scope.catalogue, scope.slice, scope.profile);
-  return answerFromReadyBytes(key, (message as { id: string | number }).id, list, serverInfo(scope.catalogue), viaSdk);
+  return answerFromReadyBytes(key, (message as { id: string | number }).id, list, serverInfo(scope.catalogue), viaSdk, (bytes) => chargeSlice(scope.slice, bytes));
 }
 
 /**
  * Answers a plain tools/list for `list` (an object whose identity is the cache key, e.g. a profile view) from ready
  * bytes once they are proven equal to the SDK's answer; until then, and after a mismatch, the SDK answers.
  */
-export async function answerFromReadyBytes(key: ReadyListKey, id: string | number, list: { tools: unknown[] }, server: ServerInfo, viaSdk: () => Promise<Response>): Promise<Response> {
+export async function answerFromReadyBytes(key: ReadyListKey, id: string | number, list: { tools: unknown[] }, server: ServerInfo, viaSdk: () => Promise<Response>, charge?: (bytes: number) => void): Promise<Response> {
   const { era, version } = key;
-  let entry = cache.get(list);
-  if (!entry) cache.set(list, (entry = { state: {}, head: {} }));
+  const entry = cache.get(list);
+  if (!entry) {
+    cache.set(list, { state: {}, head: {} });
+    return viaSdk();
+  }
   const state = entry.state[version];
   if (state === 'failed') return viaSdk();
-  entry.toolsJson ??= JSON.stringify(list.tools);
-  const head = (entry.head[era] ??= new TextEncoder().encode(fastHead(era, entry.toolsJson, server)) as Uint8Array<ArrayBuffer>);
+  if (entry.toolsJson === undefined) {
+    entry.toolsJson = JSON.stringify(list.tools);
+    charge?.(entry.toolsJson.length);
+  }
+  let head = entry.head[era];
+  if (!head) {
+    head = entry.head[era] = new TextEncoder().encode(fastHead(era, entry.toolsJson, server)) as Uint8Array<ArrayBuffer>;
+    charge?.(head.byteLength);
+  }
   const fast = fastResponse(era, head, id);
   if (state === 'verified') return fast;
   // First request for this (list, version): the SDK answers it, and its bytes decide whether the template is exact.
