@@ -97,7 +97,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     // (and other `wrangler kv --local` writes) are seen here; see docs/keys.md.
     const persistTo = process.env.MCP_PERSIST_TO || join(repoRoot, '.wrangler', 'state');
     // The usage tables too, so `npm run keys -- usage --local` reads what this server records (docs/usage.md).
-    const worker = await startWranglerDev({ port: opts.port, vars, catalogueDir: opts.catalogueDir, persistTo, migrateUsage: true, log });
+    const worker = await startWranglerDev({ port: opts.port, vars, catalogueDir: opts.catalogueDir, persistTo, migrateUsage: true, log, workersHeap: true });
     running.push(worker);
     log(`wrangler dev ready in ${(worker.startMs / 1000).toFixed(1)} s`);
 

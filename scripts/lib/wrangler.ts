@@ -9,6 +9,14 @@ import type { Running } from './prism.ts';
 
 const REPO_WRANGLER_CONFIG = join(repoRoot, 'wrangler.toml');
 
+/**
+ * V8 heap settings of a Workers-sized isolate for local workerd: production isolates have 128 MB, and semi-spaces of
+ * 2 MB are the order V8 itself picks for a heap that size. Without them local workerd sizes the heap for the machine,
+ * collects garbage so lazily that its RSS grows by hundreds of MB under steady load, and a memory bug that would end a
+ * production isolate goes unseen (docs/architecture.md, "Per-isolate caches").
+ */
+export const WORKERS_HEAP_V8_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=2'];
+
 export interface WranglerDevOptions {
   /** Port on 127.0.0.1; a free one when omitted. */
   port?: number;
@@ -34,12 +42,16 @@ export interface WranglerDevOptions {
   migrateUsage?: boolean;
   /** Progress lines (the migration step). Without it a failed migration fails the start instead of warning. */
   log?: (line: string) => void;
+  /** Run the worker with WORKERS_HEAP_V8_FLAGS (unless MINIFLARE_WORKERD_V8_FLAGS is set already). */
+  workersHeap?: boolean;
 }
 
 export interface RunningWorker extends Running {
   /** The MCP endpoint, `${url}/mcp`. */
   endpoint: string;
   configPath: string;
+  /** wrangler's DevTools proxy to the worker's isolate (one client at a time; it wants an Origin header). */
+  inspector: string;
 }
 
 /**
@@ -128,22 +140,25 @@ export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<R
       }
     }
   }
+  const inspectorPort = await freePort();
   const args = [
     'dev',
     '--config', configPath,
     '--local',
     '--ip', '127.0.0.1',
     '--port', String(port),
-    '--inspector-port', String(await freePort()),
+    '--inspector-port', String(inspectorPort),
     '--persist-to', persistTo,
     '--show-interactive-dev-session=false',
     '--log-level', opts.logLevel ?? 'info',
   ];
   for (const [k, v] of Object.entries(opts.vars ?? {})) args.push('--var', `${k}:${v}`);
   const t0 = Date.now();
+  // Miniflare hands MINIFLARE_WORKERD_V8_FLAGS to the workerd it starts (its config's v8Flags).
+  const heap = opts.workersHeap && !process.env.MINIFLARE_WORKERD_V8_FLAGS ? { MINIFLARE_WORKERD_V8_FLAGS: WORKERS_HEAP_V8_FLAGS.join(' ') } : {};
   const child = spawnChild('wrangler dev', join(binDir, 'wrangler'), args, {
     cwd: dirname(configPath),
-    env: childEnv(opts.env),
+    env: childEnv({ ...heap, ...opts.env }),
   });
   const url = `http://127.0.0.1:${port}`;
   try {
@@ -160,5 +175,5 @@ export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<R
     await child.stop();
     await cleanup();
   };
-  return { url, endpoint: `${url}/mcp`, configPath, child, startMs: Date.now() - t0, stop };
+  return { url, endpoint: `${url}/mcp`, configPath, child, startMs: Date.now() - t0, stop, inspector: `ws://127.0.0.1:${inspectorPort}/ws` };
 }

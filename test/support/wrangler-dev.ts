@@ -46,6 +46,10 @@ export interface WranglerDev {
   startMs: number;
   /** Recent wrangler output (request log, console.log of the worker). */
   logs(): string;
+  /** The isolate's DevTools endpoint (wrangler's proxy; connect with an Origin header). */
+  inspector: string;
+  /** The wrangler process (its descendants include the workerd serving the worker). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -75,6 +79,8 @@ export async function startWorker(opts: WranglerDevOptions): Promise<WranglerDev
     auth: { Authorization: `Bearer ${apiKey}` },
     startMs: r.startMs,
     logs: () => r.child.tail(),
+    inspector: r.inspector,
+    pid: r.child.proc.pid!,
     stop: async () => {
       await r.stop();
       if (ownDir) await rm(ownDir, { recursive: true, force: true });
