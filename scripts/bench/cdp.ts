@@ -18,8 +18,9 @@ export class Cdp {
     };
   }
 
-  static async connect(url: string): Promise<Cdp> {
-    const ws = new WebSocket(url);
+  /** `origin`: wrangler dev's inspector proxy refuses a client without an Origin header (undici's WebSocket takes `{ headers }`). */
+  static async connect(url: string, origin?: string): Promise<Cdp> {
+    const ws = origin ? new WebSocket(url, { headers: { origin } } as unknown as string[]) : new WebSocket(url);
     await new Promise<void>((resolve, reject) => {
       ws.onopen = () => resolve();
       ws.onerror = () => reject(new Error(`cannot open the inspector at ${url}`));

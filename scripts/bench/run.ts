@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--json <file>] [--only call,list,startup,client,throughput,build,large,results,modes,codemode,graph] [--out <md>]
+// npm run bench [-- --quick] [--json <file>] [--only call,list,startup,client,throughput,build,large,results,modes,codemode,graph,memory] [--out <md>]
 //
 // Speed, size and cost side by side against the floor and a peer. Prints one table and writes
 // docs/benchmarks.md. Every figure that matters is a ratio measured in the same run, or a median of
@@ -22,6 +22,7 @@ import { benchCodeMode } from './sections/codemode.ts';
 import { benchGraph } from './sections/graph.ts';
 import { benchLarge } from './sections/large.ts';
 import { benchList } from './sections/list.ts';
+import { benchMemory } from './sections/memory.ts';
 import { benchModes } from './sections/modes.ts';
 import { benchResults } from './sections/results.ts';
 import { benchStartup } from './sections/startup.ts';
@@ -54,7 +55,7 @@ async function runWorkerSections(ctx: BenchContext): Promise<void> {
   let upstream: Server | undefined;
   let dev: Server | undefined;
   let direct: DirectWorker | undefined;
-  const wanted = [...SERVER_SECTIONS, 'startup', 'graph'] as Section[];
+  const wanted = [...SERVER_SECTIONS, 'startup', 'graph', 'memory'] as Section[];
   try {
     upstream = await startUpstreamProcess();
     const up = upstream;
@@ -86,6 +87,7 @@ async function runWorkerSections(ctx: BenchContext): Promise<void> {
     }
     await guard(ctx, 'startup', () => benchStartup(ctx, bundle, up.url));
     await guard(ctx, 'graph', () => benchGraph(ctx, up));
+    await guard(ctx, 'memory', () => benchMemory(ctx, up));
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     ctx.log(`servers FAILED: ${msg}`);
@@ -101,7 +103,7 @@ async function runWorkerSections(ctx: BenchContext): Promise<void> {
 function reducedBy(plan: Plan): string[] {
   if (!plan.quick) return [];
   const n = plan.n;
-  return [`--quick: ${n.callIters} call rounds, ${n.listIters.all}/${n.listIters.slice} list rounds, v1 client ${n.clientReps.slice}×${SLICE} + ${n.clientReps.all}× full (default-toolsets case skipped), throughput ${n.tpDuration} s × 1 round without the floor context run, ${n.startupReps} startup repeats, ${n.heapReps} heap measurement, ${n.cpuSeconds} s CPU-per-request runs, ${n.buildReps} build per spec, ${n.largeIters} large-result rounds, ${n.codeIters} code-mode rounds, no Graph section (\`--only graph\` runs it)`];
+  return [`--quick: ${n.callIters} call rounds, ${n.listIters.all}/${n.listIters.slice} list rounds, v1 client ${n.clientReps.slice}×${SLICE} + ${n.clientReps.all}× full (default-toolsets case skipped), throughput ${n.tpDuration} s × 1 round without the floor context run, ${n.startupReps} startup repeats, ${n.heapReps} heap measurement, ${n.cpuSeconds} s CPU-per-request runs, ${n.buildReps} build per spec, ${n.largeIters} large-result rounds, ${n.codeIters} code-mode rounds, no Graph section (\`--only graph\` runs it), ${n.memorySlices} slices and GitHub only in the memory section`];
 }
 
 async function main(argv: string[]): Promise<number> {

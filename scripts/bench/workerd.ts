@@ -27,7 +27,7 @@ const capnpString = (s: string) => JSON.stringify(s);
  * Bindings: text vars, and the rate-limit Durable Object in memory; no KV (API_KEY authenticates) and no D1, so usage
  * metering stays off here (it logs the missing binding once); the wrangler dev rows meter into a local D1.
  */
-export async function startWorkerdDirect(bundleDir: string, vars: Record<string, string>, options: { inspector?: boolean; noRequest?: boolean } = {}): Promise<DirectWorker> {
+export async function startWorkerdDirect(bundleDir: string, vars: Record<string, string>, options: { inspector?: boolean; noRequest?: boolean; v8Flags?: string[] } = {}): Promise<DirectWorker> {
   const files = (await readdir(bundleDir)).filter((f) => f.endsWith('.js') || f.endsWith('.txt')).sort((a, b) => Number(b === 'worker.js') - Number(a === 'worker.js'));
   const toml = await readFile(join(repoRoot, 'wrangler.toml'), 'utf8');
   const compat = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)?.[1] ?? '2026-10-01';
@@ -39,7 +39,8 @@ export async function startWorkerdDirect(bundleDir: string, vars: Record<string,
 const config :Workerd.Config = (
   services = [ (name = "main", worker = .bench),
     (name = "internet", network = (allow = ["public", "private", "local"], tlsOptions = (trustBrowserCas = true))) ],
-  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ] );
+  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ]${options.v8Flags?.length ? `,
+  v8Flags = [ ${options.v8Flags.map(capnpString).join(', ')} ]` : ''} );
 const bench :Workerd.Worker = (
   modules = [ ${modules.join(',\n    ')} ],
   compatibilityDate = ${capnpString(compat)},
