@@ -7,7 +7,7 @@ import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { errorResult } from '../lib/tool-result.ts';
-import { compactOutputSchema } from '../profiles/compact.ts';
+import { cutOutputSchema } from '../profiles/compact.ts';
 import { applyDialect } from '../profiles/dialects.ts';
 import type { WireTool } from '../profiles/view.ts';
 import { callTool, resolveTool, UnknownToolError } from '../tools/call.ts';
@@ -104,9 +104,9 @@ function fitDescribeOutput(schema: JsonSchema): JsonSchema {
   if (hit) return hit;
   hit = schema;
   if (JSON.stringify(schema).length > DESCRIBE_OUTPUT_MAX) {
-    hit = compactOutputSchema(schema, 1);
+    hit = cutOutputSchema(schema, 1);
     for (let d = 6; d >= 1; d--) {
-      const c = compactOutputSchema(schema, d);
+      const c = cutOutputSchema(schema, d);
       if (JSON.stringify(c).length <= DESCRIBE_OUTPUT_MAX) {
         hit = c;
         break;

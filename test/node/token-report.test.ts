@@ -7,7 +7,7 @@ import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import { parseDeclarations } from '../../src/codemode/declarations.ts';
 import { CODE_DEFINITIONS_TARGET } from '../../scripts/catalog/token-report-code.ts';
-import { compactOutputSchema } from '../../src/profiles/compact.ts';
+import { cutOutputSchema } from '../../src/profiles/compact.ts';
 import { PROFILES } from '../../src/profiles/profiles.ts';
 import { buildView } from '../../src/profiles/view.ts';
 import { formatResultSection, LARGE_RAW_TOKENS, resultSection, resultTargets } from '../../scripts/catalog/result-report.ts';
@@ -66,9 +66,9 @@ describe('token report', () => {
     expect(text).toMatch(/\| repos_core \| yes \| 32 \|/);
   });
 
-  it('compact outputSchemas only loosen: wrapped lists keep their item property names', () => {
+  it('the size fallback only loosens: wrapped lists cut to 2 levels keep their item property names', () => {
     const pulls = loaded.byName.get('pulls_list')!;
-    const c = compactOutputSchema(pulls.outputSchema!, 2) as { properties: { result: { items: { properties: Record<string, unknown> } } } };
+    const c = cutOutputSchema(pulls.outputSchema!, 2) as { properties: { result: { items: { properties: Record<string, unknown> } } } };
     expect(Object.keys(c.properties.result.items.properties)).toContain('number');
     expect(JSON.stringify(c)).not.toContain('"additionalProperties":false');
   });
