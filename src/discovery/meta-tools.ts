@@ -7,8 +7,9 @@ import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { errorResult } from '../lib/tool-result.ts';
-import { cutOutputSchema } from '../profiles/compact.ts';
+import { clippedOutputSchema, cutOutputSchema, DEFAULT_COMPACT } from '../profiles/compact.ts';
 import { applyDialect } from '../profiles/dialects.ts';
+import type { Profile } from '../profiles/profiles.ts';
 import type { WireTool } from '../profiles/view.ts';
 import { callTool, resolveTool, UnknownToolError } from '../tools/call.ts';
 import type { RequestScope } from '../tools/scope.ts';
@@ -16,7 +17,10 @@ import type { SurfaceResult, ToolSurface } from '../tools/surface.ts';
 import { discoveryTools } from './listing.ts';
 import { searchTools } from './search.ts';
 
-/** describe_tool keeps the full outputSchema up to this many JSON chars; larger ones are cut to fewer object levels (still matching every result). */
+/**
+ * describe_tool's answer is read by the model, so its outputSchema (the listing's: the whole shape, descriptions
+ * clipped) is cut to fewer object levels when it is larger than this many JSON chars. A cut keeps every type it shows.
+ */
 const DESCRIBE_OUTPUT_MAX = 12_000;
 
 const listings = new Map<string, WireTool[]>();
@@ -93,8 +97,14 @@ async function describe(scope: RequestScope, args: Record<string, unknown>): Pro
     annotations: tool.annotations,
     toolsets: tool.toolsets,
   };
-  if (tool.outputSchema && profile.carry === 'both') out.outputSchema = applyDialect(fitDescribeOutput(tool.outputSchema), profile, true);
+  const outputSchema = describedOutputSchema(tool, profile);
+  if (outputSchema) out.outputSchema = outputSchema;
   return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+}
+
+/** The outputSchema describe_tool returns for a tool under a profile (none for content-only profiles). */
+export function describedOutputSchema(tool: CatalogueTool, profile: Profile): JsonSchema | undefined {
+  return tool.outputSchema && profile.carry === 'both' ? applyDialect(fitDescribeOutput(tool.outputSchema), profile, true) : undefined;
 }
 
 const describeCache = new WeakMap<JsonSchema, JsonSchema>();
@@ -102,11 +112,12 @@ const describeCache = new WeakMap<JsonSchema, JsonSchema>();
 function fitDescribeOutput(schema: JsonSchema): JsonSchema {
   let hit = describeCache.get(schema);
   if (hit) return hit;
-  hit = schema;
-  if (JSON.stringify(schema).length > DESCRIBE_OUTPUT_MAX) {
-    hit = cutOutputSchema(schema, 1);
+  const clipped = clippedOutputSchema(schema, DEFAULT_COMPACT);
+  hit = clipped;
+  if (JSON.stringify(clipped).length > DESCRIBE_OUTPUT_MAX) {
+    hit = cutOutputSchema(clipped, 1);
     for (let d = 6; d >= 1; d--) {
-      const c = cutOutputSchema(schema, d);
+      const c = cutOutputSchema(clipped, d);
       if (JSON.stringify(c).length <= DESCRIBE_OUTPUT_MAX) {
         hit = c;
         break;

@@ -88,14 +88,20 @@ function walkInput(node: unknown, options: CompactOptions, root: boolean): unkno
  * object levels are cut until it fits.
  */
 export function listedOutputSchema(schema: JsonSchema, options: CompactOptions): JsonSchema {
-  const out = walkInput(schema, options, true) as JsonSchema;
-  dropClosed(out);
+  const out = clippedOutputSchema(schema, options);
   if (outputSchemaFits(out)) return out;
   for (let d = OUTPUT_CUT_FROM; d >= 1; d--) {
     const cut = cutOutputSchema(out, d);
     if (outputSchemaFits(cut)) return cut;
   }
   return cutOutputSchema(out, 0);
+}
+
+/** The whole outputSchema with descriptions clipped (listedOutputSchema before any size fallback). */
+export function clippedOutputSchema(schema: JsonSchema, options: CompactOptions): JsonSchema {
+  const out = walkInput(schema, options, true) as JsonSchema;
+  dropClosed(out);
+  return out;
 }
 
 /** Whether a listed outputSchema is within OUTPUT_SCHEMA_MAX (JSON characters). */
