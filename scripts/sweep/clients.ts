@@ -67,11 +67,25 @@ async function listAll(page: (cursor: string | undefined) => Promise<{ tools: un
   return all;
 }
 
+/**
+ * fetch that sends a request again when the keep-alive socket it was given had been closed by the server: a client that
+ * compiles a large tool list blocks the event loop for longer than wrangler dev keeps an idle socket open, and the
+ * next request then meets a socket that closed meanwhile (undici "other side closed"). Nothing reached the server.
+ */
+const freshSocketFetch: typeof fetch = async (input, init) => {
+  try {
+    return await fetch(input, init);
+  } catch (err) {
+    if ((err as { cause?: { code?: unknown } }).cause?.code !== 'UND_ERR_SOCKET') throw err;
+    return fetch(input, init);
+  }
+};
+
 export async function connectClient(name: ClientName, endpoint: string, key: string): Promise<SweepClient> {
   const headers = { Authorization: `Bearer ${key}` };
   if (name === 'v1') {
     const client = new ClientV1({ name: 'sweep-v1', version: '1.0.0' });
-    await client.connect(new TransportV1(new URL(endpoint), { requestInit: { headers } }));
+    await client.connect(new TransportV1(new URL(endpoint), { requestInit: { headers }, fetch: freshSocketFetch }));
     return {
       name,
       listTools: () => listAll((cursor) => client.listTools(cursor ? { cursor } : undefined, { timeout: TIMEOUT })),
@@ -80,7 +94,7 @@ export async function connectClient(name: ClientName, endpoint: string, key: str
     };
   }
   const client = new ClientV2({ name: 'sweep-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new TransportV2(new URL(endpoint), { requestInit: { headers } }));
+  await client.connect(new TransportV2(new URL(endpoint), { requestInit: { headers }, fetch: freshSocketFetch }));
   return {
     name,
     listTools: () => listAll((cursor) => client.listTools(cursor ? { cursor } : undefined, { timeout: TIMEOUT })),

@@ -5,23 +5,16 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
-import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
+import type { CatalogueTool } from '../catalogue/types.ts';
 import { errorResult } from '../lib/tool-result.ts';
-import { clippedOutputSchema, cutOutputSchema, DEFAULT_COMPACT } from '../profiles/compact.ts';
 import { applyDialect } from '../profiles/dialects.ts';
-import type { Profile } from '../profiles/profiles.ts';
 import type { WireTool } from '../profiles/view.ts';
 import { callTool, resolveTool, UnknownToolError } from '../tools/call.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import type { SurfaceResult, ToolSurface } from '../tools/surface.ts';
+import { describedOutputSchema } from './described-schema.ts';
 import { discoveryTools } from './listing.ts';
 import { searchTools } from './search.ts';
-
-/**
- * describe_tool's answer is read by the model, so its outputSchema (the listing's: the whole shape, descriptions
- * clipped) is cut to fewer object levels when it is larger than this many JSON chars. A cut keeps every type it shows.
- */
-const DESCRIBE_OUTPUT_MAX = 12_000;
 
 const listings = new Map<string, WireTool[]>();
 
@@ -100,30 +93,4 @@ async function describe(scope: RequestScope, args: Record<string, unknown>): Pro
   const outputSchema = describedOutputSchema(tool, profile);
   if (outputSchema) out.outputSchema = outputSchema;
   return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
-}
-
-/** The outputSchema describe_tool returns for a tool under a profile (none for content-only profiles). */
-export function describedOutputSchema(tool: CatalogueTool, profile: Profile): JsonSchema | undefined {
-  return tool.outputSchema && profile.carry === 'both' ? applyDialect(fitDescribeOutput(tool.outputSchema), profile, true) : undefined;
-}
-
-const describeCache = new WeakMap<JsonSchema, JsonSchema>();
-
-function fitDescribeOutput(schema: JsonSchema): JsonSchema {
-  let hit = describeCache.get(schema);
-  if (hit) return hit;
-  const clipped = clippedOutputSchema(schema, DEFAULT_COMPACT);
-  hit = clipped;
-  if (JSON.stringify(clipped).length > DESCRIBE_OUTPUT_MAX) {
-    hit = cutOutputSchema(clipped, 1);
-    for (let d = 6; d >= 1; d--) {
-      const c = cutOutputSchema(clipped, d);
-      if (JSON.stringify(c).length <= DESCRIBE_OUTPUT_MAX) {
-        hit = c;
-        break;
-      }
-    }
-  }
-  describeCache.set(schema, hit);
-  return hit;
 }

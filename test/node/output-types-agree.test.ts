@@ -11,7 +11,7 @@ import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import type { JsonSchema } from '../../src/catalogue/types.ts';
 import { assembleDeclarations, parseDeclarations } from '../../src/codemode/declarations.ts';
-import { describedOutputSchema } from '../../src/discovery/meta-tools.ts';
+import { describedOutputSchema } from '../../src/discovery/described-schema.ts';
 import { PROFILES } from '../../src/profiles/profiles.ts';
 import { buildView } from '../../src/profiles/view.ts';
 
