@@ -131,7 +131,7 @@ async function main(argv: string[]): Promise<void> {
     });
     process.stdout.write(out + '\n');
   } else {
-    throw new UsageError(`unknown command "${command}"`);
+    throw new UsageError(`unknown command "${command}"; the commands are create, list, revoke, revoke-grant and usage`);
   }
 }
 
@@ -345,7 +345,8 @@ function day(iso: string | undefined): string {
 
 main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    process.stderr.write(`keys: ${(e as Error).message}\n\n${USAGE}\n`);
+    // The error alone: the whole usage text would bury it. --help prints that.
+    process.stderr.write(`keys: ${(e as Error).message}\n(npm run keys -- --help lists the commands and their options)\n`);
     process.exit(2);
   }
   process.stderr.write(`keys: ${e instanceof KvError ? e.message : e instanceof Error ? e.message : String(e)}\n`);

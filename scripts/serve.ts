@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { buildCatalogue } from './catalog/build.ts';
 import { DECLARATIONS_FILE, declarationFiles, expandCatalogue, writeCatalogueDir } from './catalog/catalogue-files.ts';
 import { buildDeclarations, serializeDeclarations } from './catalog/declarations.ts';
+import { parsePort } from './lib/port.ts';
 import { DEFAULT_PORT, LOCAL_KEY, serve } from './lib/serve.ts';
 
 const USAGE = `usage: npm run serve -- --spec <file|url> [--upstream <url>] [--port <n>] [--key <key>]
@@ -64,8 +65,8 @@ const isUrl = (s: string) => /^https?:\/\//i.test(s);
 const spec = isUrl(args.spec) || isAbsolute(args.spec) ? args.spec : resolve(userCwd, args.spec);
 const upstream = args.upstream?.trim() || undefined;
 if (upstream && !isUrl(upstream)) fail(`--upstream must be an http(s) URL, not ${JSON.stringify(upstream)}`);
-const port = Number(args.port ?? (process.env.PORT || DEFAULT_PORT));
-if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`--port must be a TCP port number, not ${JSON.stringify(args.port)}`);
+const port = parsePort(args.port ?? (process.env.PORT || String(DEFAULT_PORT)), args.port === undefined && process.env.PORT ? 'PORT' : '--port');
+if (typeof port === 'string') fail(port);
 const passthrough = args.passthrough || (upstream !== undefined && args.key === undefined);
 const key = args.key ?? LOCAL_KEY;
 if (!passthrough && key.length < 16) fail('--key must be at least 16 characters');

@@ -63,5 +63,12 @@ describe('npm run serve', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--spec is required/);
     expect(r.stderr).toMatch(/usage: npm run serve/);
+    // Port 1 is free to bind but fetch() refuses it ("bad port"): refused up front, with the reason.
+    const bad = spawnSync('npm', ['run', '--silent', 'serve', '--', '--spec', 'x.json', '--port', '1'], { cwd: repoRoot, env: childEnv(), encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--port 1 is one of the ports fetch\(\) refuses to connect to .*choose another, such as 8787/);
+    const start = spawnSync('npm', ['start', '--silent'], { cwd: repoRoot, env: childEnv({ PORT: 'eighty' }), encoding: 'utf8' });
+    expect(start.status).toBe(2);
+    expect(start.stderr).toMatch(/PORT must be a TCP port number from 1 to 65535, not "eighty"/);
   });
 });

@@ -105,6 +105,9 @@ describe('keys usage --local', () => {
     const bad = await keysUsage(state, '--since', 'last-week');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--since: "last-week" is neither a duration/);
+    // The reason and a pointer to --help, not the whole usage text again.
+    expect(bad.stderr.trim().split('\n')).toHaveLength(2);
+    expect(bad.stderr).toContain('npm run keys -- --help');
     const empty = await mkdtemp(join(tmpdir(), 'mcp-usage-empty-'));
     try {
       const missing = await keysUsage(empty);
