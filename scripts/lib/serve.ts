@@ -1,7 +1,7 @@
 // The common path of `npm start` and `npm run serve`: upstream (Prism mock unless a real URL is given),
 // then `wrangler dev`, then the banner; Ctrl-C stops both children.
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,8 @@ interface ServeOptions {
   credentialMode: 'key' | 'passthrough';
   /** Extra worker vars, e.g. ALLOWED_HOSTS. */
   vars?: Record<string, string>;
+  /** Local state directory (scripts/lib/local-state.ts), and the keys CLI flags that reach it. */
+  state: { dir: string; keysFlags: string };
 }
 
 interface Banner {
@@ -93,10 +95,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
     log(`starting wrangler dev on 127.0.0.1:${opts.port} (${what}) …`);
     const vars: Record<string, string> = { ...opts.vars, UPSTREAM_URL: upstream, CREDENTIAL_MODE: opts.credentialMode };
     if (opts.credentialMode === 'key') vars.API_KEY = opts.key;
-    // Local state in wrangler's default place (or MCP_PERSIST_TO), so keys made with `npm run keys -- create --local`
-    // (and other `wrangler kv --local` writes) are seen here; see docs/keys.md.
-    const persistTo = process.env.MCP_PERSIST_TO || join(repoRoot, '.wrangler', 'state');
-    // The usage tables too, so `npm run keys -- usage --local` reads what this server records (docs/usage.md).
+    // This catalogue's own local state, where `npm run keys -- … --local` (with the same --spec, or none for
+    // npm start) writes keys and reads usage; the usage tables are created there (docs/keys.md, docs/usage.md).
+    const persistTo = opts.state.dir;
     const worker = await startWranglerDev({ port: opts.port, vars, catalogueDir: opts.catalogueDir, persistTo, migrateUsage: true, log });
     running.push(worker);
     log(`wrangler dev ready in ${(worker.startMs / 1000).toFixed(1)} s`);
@@ -118,6 +119,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
       `upstream: ${upstream}${opts.upstream ? '' : ' (Prism mock, dynamic responses)'}`,
       `endpoint: ${b.endpoint}`,
       `key: ${b.key}`,
+      `local state: ${relative(process.cwd(), persistTo) || '.'} (keys and usage: npm run keys -- list${opts.state.keysFlags}, npm run keys -- usage${opts.state.keysFlags})`,
       '',
       'Add this to your MCP client configuration:',
       b.snippet,
