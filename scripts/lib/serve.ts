@@ -1,11 +1,12 @@
 // The common path of `npm start` and `npm run serve`: upstream (Prism mock unless a real URL is given),
 // then `wrangler dev`, then the banner; Ctrl-C stops both children.
 import { readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
+import { readSpecDocument, startExamplesFirst } from './examples-first.ts';
 import { mockableSpec, startPrism, type Running } from './prism.ts';
 import { isPortFree, onShutdown, repoRoot, StartError, type Child } from './proc.ts';
 import { startWranglerDev } from './wrangler.ts';
@@ -82,12 +83,14 @@ export async function serve(opts: ServeOptions): Promise<void> {
     }
     let upstream = opts.upstream;
     if (!upstream) {
-      log(`starting Prism mock of ${opts.mockSpec} (dynamic responses; security requirements ignored) …`);
+      log(`starting Prism mock of ${opts.mockSpec} (the spec's examples, generated data where it has none; security requirements ignored) …`);
       const mockDir = opts.catalogueDir ?? (await mkdtemp(join(tmpdir(), 'mcp-mock-')));
       if (!opts.catalogueDir) process.on('exit', () => rmSync(mockDir, { recursive: true, force: true }));
-      const prism = await startPrism({ spec: await mockableSpec(opts.mockSpec, mockDir) });
-      running.push(prism);
-      upstream = prism.url;
+      const [prism, doc] = await Promise.all([startPrism({ spec: await mockableSpec(opts.mockSpec, mockDir), dynamic: false }), readSpecDocument(opts.mockSpec)]);
+      // Without a readable document (Prism read it, so rarely), every answer is Prism's static one.
+      const front = doc ? await startExamplesFirst(prism.url, doc) : undefined;
+      running.push(front ? { ...prism, url: front.url, stop: async () => (await front.close(), prism.stop()) } : prism);
+      upstream = front?.url ?? prism.url;
       log(`Prism ready at ${prism.url} in ${(prism.startMs / 1000).toFixed(1)} s`);
     } else {
       log(`no mock: tools call ${upstream} directly` + (opts.credentialMode === 'passthrough' ? ' (passthrough: each caller’s bearer token is forwarded upstream)' : ''));
@@ -116,10 +119,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
     const out = [
       '',
       `MCP server ready: ${what}`,
-      `upstream: ${upstream}${opts.upstream ? '' : ' (Prism mock, dynamic responses)'}`,
+      `upstream: ${upstream}${opts.upstream ? '' : " (Prism mock: the spec's examples, generated data where it has none)"}`,
       `endpoint: ${b.endpoint}`,
       `key: ${b.key}`,
-      `local state: ${relative(process.cwd(), persistTo) || '.'} (keys and usage: npm run keys -- list${opts.state.keysFlags}, npm run keys -- usage${opts.state.keysFlags})`,
+      `local state: ${shownPath(persistTo)} (keys and usage: npm run keys -- list${opts.state.keysFlags}, npm run keys -- usage${opts.state.keysFlags})`,
       '',
       'Add this to your MCP client configuration:',
       b.snippet,
@@ -142,4 +145,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
     process.stderr.write(`\nfailed to start: ${msg}\n`);
     process.exit(1);
   }
+}
+
+/** A path as the banner shows it: relative to the repo when inside it, else absolute. */
+function shownPath(p: string): string {
+  const rel = relative(repoRoot, p);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
 }
