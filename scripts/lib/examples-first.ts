@@ -32,7 +32,7 @@ export async function startExamplesFirst(prismUrl: string, doc: Record<string, a
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
     const opPath = basePath && path.startsWith(basePath) ? path.slice(basePath.length) || '/' : path;
-    const headers = { ...req.headers, host: target.host };
+    const headers: Record<string, string | string[] | undefined> = { ...req.headers, host: target.host };
     if (index.hasSuccessExample(req.method ?? 'GET', opPath) === false && !headers.prefer) headers.prefer = 'dynamic=true';
     const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
