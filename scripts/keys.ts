@@ -132,7 +132,7 @@ async function main(argv: string[]): Promise<void> {
   } else if (command === 'usage') {
     if (rest.length) throw new UsageError(`unexpected argument: ${rest[0]}`);
     const d1 = new WranglerD1(kv.target);
-    const out = await usageCommand({ d1, key: o.key, since: o.since, until: o.until, by: o.by, json: Boolean(o.json) }).catch((e: unknown) => {
+    const out = await usageCommand({ d1, keys: kv, key: o.key, since: o.since, until: o.until, by: o.by, json: Boolean(o.json) }).catch((e: unknown) => {
       throw e instanceof UsageQueryError ? new UsageError(e.message) : e;
     });
     process.stdout.write(out + '\n');
