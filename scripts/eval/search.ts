@@ -12,7 +12,15 @@ import { buildCatalogue } from '../catalog/build.ts';
 import { expandCatalogue } from '../catalog/catalogue-files.ts';
 import { buildDeclarations, serializeDeclarations } from '../catalog/declarations.ts';
 import { repoRoot } from '../lib/proc.ts';
-import { evaluateSet, formatTable, type QuerySet, type SetResult } from './search-run.ts';
+import type { QuerySet, SetResult } from './search-types.ts';
+
+// search-run.ts drives the Worker's own surfaces, so it is type-checked with the Worker's types (tsconfig.json), and
+// imported here by a specifier TypeScript does not follow.
+const runner = './search-run.ts';
+const { evaluateSet, formatTable } = (await import(runner)) as {
+  evaluateSet(id: string, set: QuerySet, text: string, declarations: string): Promise<SetResult>;
+  formatTable(results: SetResult[]): string;
+};
 
 const root = repoRoot;
 const { values: args } = parseArgs({

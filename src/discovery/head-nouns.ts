@@ -89,3 +89,18 @@ export function queryClauses(query: string, verbs: ReadonlySet<string>): Clause[
   }
   return clauses;
 }
+
+/** Verbs of everyday queries that titles rarely start with. */
+const QUERY_VERBS = ['show', 'find', 'fetch', 'read', 'view', 'retrieve', 'lookup', 'make', 'open', 'edit', 'change', 'modify', 'rename', 'erase', 'count', 'return', 'give', 'see', 'trigger', 'rerun', 'set', 'send', 'post', 'add', 'remove', 'delete', 'get', 'list', 'create', 'update'];
+
+/** Words that start at least two titles: the catalogue's verbs ("list", "get", "create", …). */
+export function titleVerbs(titles: string[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const title of titles) {
+    const first = title.toLowerCase().split(/[^a-z0-9]+/).find(Boolean);
+    if (first) counts.set(first, (counts.get(first) ?? 0) + 1);
+  }
+  const verbs = new Set(QUERY_VERBS);
+  for (const [word, n] of counts) if (n >= 2) verbs.add(word);
+  return verbs;
+}

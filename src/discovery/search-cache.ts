@@ -2,7 +2,7 @@
 // place: the decoded index of each catalogue (a few MB for GitHub's 1,223 tools), and which tools each slice holds.
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
-import { titlePhrase, type Phrase } from './head-nouns.ts';
+import { titlePhrase, titleVerbs, type Phrase } from './head-nouns.ts';
 import { buildSearchIndex, decodeSearchIndex, type SearchIndex } from './search-index.ts';
 import { stem } from './search-text.ts';
 
@@ -70,17 +70,3 @@ export function stemmedPhrase(p: Phrase): Phrase & { plural: boolean } {
   return out;
 }
 
-/** Verbs of everyday queries that titles rarely start with. */
-const QUERY_VERBS = ['show', 'find', 'fetch', 'read', 'view', 'retrieve', 'lookup', 'make', 'open', 'edit', 'change', 'modify', 'rename', 'erase', 'count', 'return', 'give', 'see', 'trigger', 'rerun', 'set', 'send', 'post', 'add', 'remove', 'delete', 'get', 'list', 'create', 'update'];
-
-/** Words that start at least two titles: the catalogue's verbs ("list", "get", "create", …). */
-function titleVerbs(titles: string[]): Set<string> {
-  const counts = new Map<string, number>();
-  for (const title of titles) {
-    const first = title.toLowerCase().split(/[^a-z0-9]+/).find(Boolean);
-    if (first) counts.set(first, (counts.get(first) ?? 0) + 1);
-  }
-  const verbs = new Set(QUERY_VERBS);
-  for (const [word, n] of counts) if (n >= 2) verbs.add(word);
-  return verbs;
-}

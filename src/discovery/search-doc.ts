@@ -25,7 +25,7 @@ export const FIELD_WEIGHT = {
 
 /** Words each HTTP method's operations do, so "remove …" meets a DELETE whose title says "Unlink …". */
 const METHOD_WORDS: Record<string, { item: string; collection: string }> = {
-  GET: { item: 'get show read view fetch', collection: 'list show find view fetch' },
+  GET: { item: 'get show read view fetch', collection: 'list get show find view fetch' },
   POST: { item: 'create add new make send submit start run', collection: 'create add new make open send submit start post publish' },
   PUT: { item: 'set update replace add put', collection: 'set update replace' },
   PATCH: { item: 'update edit change modify set', collection: 'update edit change modify set' },
@@ -49,7 +49,13 @@ export interface SearchDocument {
 export type DocumentTool = Pick<CatalogueTool, 'name' | 'title' | 'description' | 'toolsets' | 'http'> & { inputSchema?: JsonSchema; outputSchema?: JsonSchema; result?: CatalogueTool['result'] };
 
 /** The search document of a tool; `toolsetDescription` gives a toolset's description (the spec's tag description). */
-export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset: string) => string | undefined): SearchDocument {
+export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset: string) => string | undefined, memo: Map<string, string[]> = new Map()): SearchDocument {
+  // Texts repeat across tools (toolset descriptions, shared parameters, result fields): their terms once per build.
+  const termsOf = (text: string) => {
+    let t = memo.get(text);
+    if (!t) memo.set(text, (t = terms(text)));
+    return t;
+  };
   const tf = new Map<string, number>();
   const keyWords = new Set<string>();
   const addTerms = (list: string[], weight: number) => {
@@ -59,9 +65,9 @@ export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset:
   // repeats a word ten times does not outweigh a title that names it.
   const add = (text: string, weight: number, key = false) => {
     if (key) for (const w of words(text)) if (!STOP.has(w)) keyWords.add(w);
-    addTerms(terms(text), weight);
+    addTerms(termsOf(text), weight);
   };
-  const addOnce = (text: string, weight: number) => addTerms([...new Set(terms(text))], weight);
+  const addOnce = (text: string, weight: number) => addTerms([...new Set(termsOf(text))], weight);
   add(tool.title, FIELD_WEIGHT.title, true);
   add(tool.name.replace(/_[0-9a-f]{6}$/, ''), FIELD_WEIGHT.name, true);
 
@@ -71,8 +77,7 @@ export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset:
   const pathWords = segments.flatMap((s) => words(s));
   for (const w of pathWords) keyWords.add(w);
   addTerms(pathWords.map(stem), FIELD_WEIGHT.path);
-  const last = tool.http.path.replace(/\/\{[^}]*\}$/, '').split('/').pop() ?? '';
-  const resource = last.startsWith('{') ? [] : words(last.split('.').pop() ?? last);
+  const resource = resourceWords(tool.http.path);
   addTerms(resource.map(stem), FIELD_WEIGHT.resource);
 
   const summary = compactDescription(tool.description, tool.title, 200);
@@ -91,6 +96,18 @@ export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset:
   addOnce(parameterText(tool), FIELD_WEIGHT.parameter);
   addOnce(outputFieldNames(tool).join(' '), FIELD_WEIGHT.output);
   return { tf, resource, keyWords };
+}
+
+/** Last words of dotted RPC paths that say what is done, not to what: "/conversations.list" acts on conversations. */
+const ACTION_PARTS = new Set(Object.values(METHOD_WORDS).flatMap((v) => `${v.item} ${v.collection}`.split(' ')).concat(['info', 'lookup', 'search']));
+
+/** What the path names last: "/repos/{owner}/{repo}/stargazers" -> stargazers; "/conversations.members" -> members. */
+function resourceWords(path: string): string[] {
+  const last = path.replace(/\/\{[^}]*\}$/, '').split('/').pop() ?? '';
+  if (!last || last.startsWith('{')) return [];
+  const parts = last.split('.').filter(Boolean);
+  while (parts.length > 1 && ACTION_PARTS.has(words(parts[parts.length - 1]!)[0] ?? '')) parts.pop();
+  return words(parts[parts.length - 1] ?? last);
 }
 
 /** Markdown to words: links to their text, URLs, code and HTML tags out. */

@@ -3,6 +3,7 @@
 // without reading any tool record. Encoded compactly: terms are numbered in sorted order, and each tool's postings
 // are (term number delta in base 36, weight as one capital letter) pairs.
 import type { SearchIndexData } from '../catalogue/search-data.ts';
+import { titlePhrase, titleVerbs } from './head-nouns.ts';
 import { searchDocument, type DocumentTool } from './search-doc.ts';
 import { stem } from './search-text.ts';
 
@@ -48,14 +49,22 @@ export function decodePostings(text: string, scale: number, each: (id: number, w
 
 /** The index of these tools (catalogue order). Deterministic: same tools, same lexicon, same text. */
 export function buildSearchIndex(tools: readonly DocumentTool[], toolsets: Readonly<Record<string, { description: string }>>, lexicon?: Lexicon): SearchIndexData {
-  const docs = tools.map((t) => searchDocument(t, (s) => toolsets[s]?.description));
+  const memo = new Map<string, string[]>();
+  const docs = tools.map((t) => searchDocument(t, (s) => toolsets[s]?.description, memo));
   const vocabulary = new Set<string>();
   for (const d of docs) for (const t of d.tf.keys()) vocabulary.add(t);
   const terms = [...vocabulary].sort();
   const id = new Map(terms.map((t, i) => [t, i]));
   const encoded = docs.map((d) => encode([...d.tf].filter(([, w]) => w * DOC_SCALE >= 0.5).map(([t, w]) => [id.get(t)!, w]), DOC_SCALE));
   const resources = docs.map((d) => (d.resource.length ? (id.get(stem(d.resource[d.resource.length - 1]!)) ?? -1) : -1));
-  const kinds = docs.map((d) => (lexicon && d.resource.length && lexicon.person(singular(d.resource[d.resource.length - 1]!)) ? 'p' : '-')).join('');
+  // What a tool acts on: its title's head noun ("Add assignees to an issue": assignees), else its path's resource.
+  const verbs = titleVerbs(tools.map((t) => t.title));
+  const kinds = docs
+    .map((d, i) => {
+      const head = titlePhrase(tools[i]!.title, verbs).head ?? d.resource[d.resource.length - 1];
+      return lexicon && head && lexicon.person(singular(head)) ? 'p' : '-';
+    })
+    .join('');
 
   // Query words worth expanding into: the words of titles, names, paths and toolsets (what operations are about).
   const expand = new Map<string, Map<number, number>>();

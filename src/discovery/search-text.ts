@@ -17,13 +17,13 @@ export const STOP: ReadonlySet<string> = new Set(
 
 /** Words of a text: split at non-letters/digits and at camelCase humps, lower-cased. */
 export function words(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
+  const found = text.match(WORD);
+  if (!found) return [];
+  for (let i = 0; i < found.length; i++) found[i] = found[i]!.toLowerCase();
+  return found;
 }
+/** An acronym (up to the next capitalised word), a capitalised or lower-case word, or a number: "getHTTPStatus" -> get, http, status. */
+const WORD = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
 
 const stems = new Map<string, string>();
 

@@ -39,7 +39,7 @@ const B = 0.5;
 /** A tool acting on what the query asks for (a clause's head noun) wins over one merely mentioning it. */
 const HEAD_BOOST = 1.6;
 /** "who …" asks for people: tools acting on people (members, stargazers, collaborators) win close calls. */
-const PEOPLE_BOOST = 1.5;
+const PEOPLE_BOOST = 2.2;
 /** A tool doing what the query's verb says ("merge a pull request": Merge a pull request) wins close calls. */
 const VERB_BOOST = 1.3;
 /** Everyday operations (the catalogue's default toolsets) win close calls. */
@@ -56,6 +56,8 @@ const WHO = /\b(who|whom|whose)\b/;
 const QUESTION = /^\s*(who|whom|whose|what|what's|which|how|where|when|is|are|was|were|does|do|did|has|have)\b/;
 /** Verbs that read (what GET operations do); any other verb a clause starts with asks to change something. */
 const READ_VERBS = new Set(['get', 'list', 'show', 'find', 'search', 'see', 'view', 'read', 'fetch', 'retrieve', 'look', 'lookup', 'check', 'tell', 'browse', 'count', 'display', 'give', 'download', 'export', 'query', 'watch'].map(stem));
+/** A single item's operation when the query asks for several (a plural). */
+const SINGLE_FOR_PLURAL = 0.75;
 /** A tool that reads when the query asks to change something (or the other way round) loses this much. */
 const MODE_MISMATCH = 0.6;
 
@@ -81,6 +83,12 @@ export function rankTools(loaded: LoadedCatalogue, slice: Slice, query: string, 
   if (rankings.every((r) => !r.length)) rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, true));
   const out: RankedTool[] = [];
   const seen = new Set<number>();
+  // A tool's own name (or alias) names that tool.
+  const exact = loaded.indexOf(query.trim());
+  if (exact !== undefined && allowed(exact) && limit > 0) {
+    seen.add(exact);
+    out.push({ index: exact, name: loaded.name(exact), title: loaded.title(exact), score: Number.MAX_VALUE });
+  }
   for (let i = 0; out.length < limit && rankings.some((r) => i < r.length); i++) {
     for (const r of rankings) {
       const hit = r[i];
@@ -184,6 +192,8 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     s *= 0.25 + 0.75 * coverage * coverage;
     const phrase = data.phrases[d]!;
     if (actsOn(data, phrase, clause, d)) s *= HEAD_BOOST;
+    // "get their repositories" asks for a list: one item's operation loses close calls.
+    else if (clause.plural && clause.verb && READ_VERBS.has(clause.verb) && phrase.verb !== 'list' && !phrase.plural) s *= SINGLE_FOR_PLURAL;
     if (verbs && doesVerb(loaded, data, phrase, verbs, d)) s *= VERB_BOOST;
     if (who && data.people[d]) s *= PEOPLE_BOOST;
     if (data.everyday[d]) s *= EVERYDAY_BOOST;
