@@ -4,6 +4,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import type { JsonSchema } from '../../src/catalogue/types.ts';
+import { freshSocketFetch } from '../lib/fresh-socket-fetch.ts';
 import { besideData, explainedByTypeDrift } from './type-drift.ts';
 
 export type CallClass = 'ok' | 'type_drift' | 'upstream_error' | 'invalid_arguments' | 'schema_mismatch' | 'error_on_2xx' | 'protocol_error' | 'transport_failure';
@@ -66,20 +67,6 @@ async function listAll(page: (cursor: string | undefined) => Promise<{ tools: un
   } while (cursor);
   return all;
 }
-
-/**
- * fetch that sends a request again when the keep-alive socket it was given had been closed by the server: a client that
- * compiles a large tool list blocks the event loop for longer than wrangler dev keeps an idle socket open, and the
- * next request then meets a socket that closed meanwhile (undici "other side closed"). Nothing reached the server.
- */
-const freshSocketFetch: typeof fetch = async (input, init) => {
-  try {
-    return await fetch(input, init);
-  } catch (err) {
-    if ((err as { cause?: { code?: unknown } }).cause?.code !== 'UND_ERR_SOCKET') throw err;
-    return fetch(input, init);
-  }
-};
 
 export async function connectClient(name: ClientName, endpoint: string, key: string): Promise<SweepClient> {
   const headers = { Authorization: `Bearer ${key}` };

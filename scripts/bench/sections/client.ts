@@ -1,4 +1,5 @@
 // The v1 strict client's listTools time (it compiles every outputSchema with Ajv) per toolset size.
+import { freshSocketFetch } from '../../lib/fresh-socket-fetch.ts';
 import type { BenchContext } from '../context.ts';
 import { AUTH, DEFAULTS, sectionNumber, SLICE } from '../plan.ts';
 import type { Server } from '../servers.ts';
@@ -26,7 +27,7 @@ export async function benchClient(ctx: BenchContext, worker: Server, fetchMs: Ma
     for (let i = 0; i < reps; i++) {
       // A fresh client each time: the v1 client's Ajv cache grows with repeated listTools calls.
       const client = new Client({ name: 'bench-v1', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${worker.url}${path}`), { requestInit: { headers: AUTH } }));
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${worker.url}${path}`), { requestInit: { headers: AUTH }, fetch: freshSocketFetch }));
       const t0 = performance.now();
       const res = await client.listTools();
       times.push(performance.now() - t0);
