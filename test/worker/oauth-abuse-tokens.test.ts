@@ -6,6 +6,7 @@ import { env as bindings } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { metadataOf, newKey, RECORD_PREFIX, type NewKeyOptions } from '../../src/auth/keys-core.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
+import { sha256Hex } from '../../src/lib/bytes.ts';
 import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { ConsentSession, redirectParams } from '../support/oauth-consent.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
@@ -70,6 +71,9 @@ describe('spent refresh tokens end the grant', () => {
     const first = await refresh(retrying, t.clientId, t.refresh_token);
     const retry = await refresh(retrying, t.clientId, t.refresh_token);
     expect(retry).toEqual(first);
+    // What makes the retry possible is stored sealed: no token of the answer is readable in storage.
+    const stored = (await bindings.OAUTH_KV.get(`refresh-spent:${await sha256Hex(t.refresh_token)}`))!;
+    for (const secret of [first.body.refresh_token as string, first.body.access_token as string, t.refresh_token]) expect(stored).not.toContain(secret.split(':')[2]);
     expect(await mcpStatus(retrying, first.body.access_token as string)).toBe(200);
     const next = await refresh(retrying, t.clientId, first.body.refresh_token as string);
     expect(next.status).toBe(200);
