@@ -53,10 +53,11 @@ export function createApp(loaded: LoadedCatalogue, options: AppOptions = {}): Ho
   // Toolsets by URL, for clients that cannot send custom headers: /mcp/x/repos+issues
   app.all('/mcp/x/:toolsets', ...mcp((c) => ({ toolsets: splitList(c.req.param('toolsets') ?? '', '+') })));
 
-  registerAdmin(app, loaded);
+  // Every /admin route: one gate (src/admin/guard.ts), the Host/Origin guard and ADMIN_TOKEN, before the route.
+  registerAdmin(app, loaded, config);
   const grants = grantAdminHandlers(loaded);
-  app.get('/admin/grants', config, oauthOn, grants.list);
-  app.delete('/admin/grants/:id', config, oauthOn, grants.revoke);
+  app.get('/admin/grants', oauthOn, grants.list);
+  app.delete('/admin/grants/:id', oauthOn, grants.revoke);
 
   app.notFound((c) => c.json({ error: 'not_found', message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}. The MCP endpoint is /mcp.` }, 404));
   app.onError((err, c) => {

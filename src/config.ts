@@ -70,6 +70,12 @@ export interface Env {
   OAUTH_REFRESH_IDLE_TTL?: string;
   /** Key submissions per client IP on the consent page, `<n>/<sec|min|hour>` (default 10/min). */
   OAUTH_KEY_ATTEMPTS?: string;
+  /** Client registrations (POST /register) per client IP, `<n>/<sec|min|hour>` (default 60/hour). */
+  OAUTH_REGISTER_RATE?: string;
+  /** Consent pages opened (GET /authorize) per client IP, `<n>/<sec|min|hour>` (default 60/hour). */
+  OAUTH_AUTHORIZE_RATE?: string;
+  /** Seconds in which a retried refresh gets the same answer instead of ending the grant (default 30; 0: never). */
+  OAUTH_REFRESH_RETRY_SECONDS?: string;
   /** Browser origins allowed to call /mcp and the OAuth endpoints, comma separated (src/pipeline/cors.ts). */
   ALLOWED_ORIGINS?: string;
   /** "off" records no usage; /admin/usage and the CLI still read the store (default on). */

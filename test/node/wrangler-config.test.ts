@@ -23,6 +23,8 @@ describe('writeCatalogueConfig', () => {
       main: string;
       alias: Record<string, string>;
       d1_databases: Array<{ binding: string; database_id: string; migrations_dir: string }>;
+      find_additional_modules?: boolean;
+      rules?: unknown[];
     };
     expect(config.main).toBe(join(repoRoot, 'src', 'index.ts'));
     // Each data file behind a module of its own that imports it, so the bundler keeps it a Text module.
@@ -30,6 +32,8 @@ describe('writeCatalogueConfig', () => {
     expect(await readFile(config.alias['catalog-data']!, 'utf8')).toBe("export { default } from './catalog.txt';\n");
     expect(await readFile(config.alias['declarations-data']!, 'utf8')).toBe("export { default } from './declarations.txt';\n");
     expect(config.d1_databases).toEqual([expect.objectContaining({ binding: 'USAGE', migrations_dir: join(repoRoot, 'migrations') })]);
+    // The OAuth library stays a module of its own there too (src/oauth-library.ts).
+    expect(config).toMatchObject({ find_additional_modules: true, rules: expect.arrayContaining([expect.objectContaining({ type: 'ESModule', globs: ['**/oauth-provider.js'] })]) });
   });
 });
 
