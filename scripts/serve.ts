@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { buildCatalogue } from './catalog/build.ts';
 import { DECLARATIONS_FILE, declarationFiles, expandCatalogue, writeCatalogueDir } from './catalog/catalogue-files.ts';
 import { buildDeclarations, serializeDeclarations } from './catalog/declarations.ts';
+import { withSpecOperations } from './catalog/spec-operations-asset.ts';
 import { DEFAULT_PORT, LOCAL_KEY, serve } from './lib/serve.ts';
 
 const USAGE = `usage: npm run serve -- --spec <file|url> [--upstream <url>] [--port <n>] [--key <key>]
@@ -83,7 +84,8 @@ try {
   const result = await buildCatalogue(spec, { overrides, shardAboveBytes, progress: (l) => process.stderr.write(`  ${l}\n`) });
   // Code mode (/mcp/code) searches these declarations of the same catalogue.
   const written = declarationFiles(serializeDeclarations(buildDeclarations(await expandCatalogue(result))), { hash: result.report.hash, shards: result.shards });
-  await writeCatalogueDir(dir, { text: result.text, shards: written.shards });
+  // spec-operations.json beside the shards: the baseline of the drift check (docs/operations.md, "Spec drift").
+  await writeCatalogueDir(dir, { text: result.text, shards: withSpecOperations(written.shards, result.specOperations) });
   await writeFile(join(dir, DECLARATIONS_FILE), written.embedded);
   title = result.catalogue.source.title;
   const r = result.report;
@@ -108,4 +110,6 @@ await serve({
   port,
   key,
   credentialMode: passthrough ? 'passthrough' : 'key',
+  // The drift check watches the spec URL as given (the catalogue header keeps it without its query string).
+  ...(isUrl(spec) ? { vars: { SPEC_URL: spec } } : {}),
 });
