@@ -2,11 +2,12 @@
 // external $refs bundled into the document (@apidevtools/json-schema-ref-parser). Local refs stay as
 // `#/...` pointers: the schema converter resolves them lazily (so it keeps ref names for cycle/depth
 // control and never builds a cyclic object graph).
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
-import { operationFingerprints, specDigest } from '../../src/spec-drift/spec-document.ts';
+import { operationFingerprints, sortedDocument, specDigest } from '../../src/spec-drift/spec-document.ts';
 
 export interface LoadOptions {
   /** Fetch timeout in ms (default 30 s). */
@@ -141,8 +142,9 @@ export async function loadSpec(spec: string, opts: LoadOptions = {}): Promise<Lo
   // Keys sorted, so the same document in JSON or YAML, reformatted or reordered, is the same spec. Taken before the
   // 2.0 conversion: a new converter release is a generator change, not a new spec. The Worker's drift check computes
   // both from the live spec with the same functions (docs/operations.md, "Spec drift").
-  const digest = await specDigest(doc);
-  const operations = await operationFingerprints(doc);
+  const sorted = sortedDocument(doc);
+  const digest = await specDigest(sorted);
+  const operations = await operationFingerprints(sorted, (text) => createHash('sha256').update(text).digest('hex'));
 
   if (originalVersion === '2.0') {
     const { default: s2o } = (await import('swagger2openapi')) as any;

@@ -9,7 +9,7 @@ import { log } from '../lib/log.ts';
 import { loadBaseline } from './baseline.ts';
 import { fetchSpec } from './fetch-spec.ts';
 import { driftSettings, YAML_MAX_BYTES } from './settings.ts';
-import { compareOperations, hasExternalRef, openApiVersion, operationFingerprints, parseSpecText, specDigest, SpecDocumentError } from './spec-document.ts';
+import { compareOperations, hasExternalRef, openApiVersion, operationFingerprints, parseSpecText, sortedDocument, specDigest, SpecDocumentError } from './spec-document.ts';
 import { NAMED_MAX, readDrift, writeDrift, type DriftRecord } from './store.ts';
 
 type CheckEnv = Pick<Env, 'SPEC_URL' | 'SPEC_AUTH_HEADER' | 'SPEC_CHECK_CRON' | 'SPEC_CHECK_TIMEOUT_MS' | 'SPEC_MAX_BYTES' | 'CONFIG' | 'KEYS' | 'ASSETS'>;
@@ -45,7 +45,7 @@ export async function runDriftCheck(env: CheckEnv, loaded: LoadedCatalogue, fetc
       outcome = 'not_modified';
     } else {
       bytes = fetched.bytes;
-      const compared = await compare(fetched.text, fetched.bytes, catalogueDigest, prev, loaded, env.ASSETS);
+      const compared = await compare(fetched, catalogueDigest, prev, loaded, env.ASSETS);
       record = { ...record, ...compared, readAt: checkedAt, etag: fetched.etag, lastModified: fetched.lastModified };
       outcome = compared.stale ? 'stale' : 'current';
     }
@@ -77,14 +77,17 @@ const validators = (v: { etag?: string; lastModified?: string }) => ({ etag: v.e
 
 type Comparison = Pick<DriftRecord, 'stale' | 'added' | 'removed' | 'changed' | 'digest' | 'baseline' | 'operations'>;
 
-async function compare(text: string, bytes: number, catalogueDigest: string, prev: DriftRecord | undefined, loaded: LoadedCatalogue, assets: Fetcher | undefined): Promise<Comparison> {
-  const isJson = text.replace(/^\uFEFF/, '').trimStart().startsWith('{');
-  if (!isJson && bytes > YAML_MAX_BYTES) {
+/** `body.text` is emptied once parsed, so the text and the parsed document are not both kept while comparing. */
+async function compare(body: { text: string; bytes: number }, catalogueDigest: string, prev: DriftRecord | undefined, loaded: LoadedCatalogue, assets: Fetcher | undefined): Promise<Comparison> {
+  const isJson = body.text.replace(/^\uFEFF/, '').trimStart().startsWith('{');
+  if (!isJson && body.bytes > YAML_MAX_BYTES) {
     throw new SpecDocumentError(`a YAML spec over ${YAML_MAX_BYTES} bytes is not parsed in the Worker (serve it as JSON, or watch it with npm run catalog -- --if-changed)`);
   }
-  const doc = await parseSpecText(text);
-  openApiVersion(doc);
-  if (hasExternalRef(doc)) throw new SpecDocumentError('the spec has external $refs, which the Worker does not resolve (watch it with npm run catalog -- --if-changed)');
+  const parsed = await parseSpecText(body.text);
+  body.text = '';
+  openApiVersion(parsed);
+  if (hasExternalRef(parsed)) throw new SpecDocumentError('the spec has external $refs, which the Worker does not resolve (watch it with npm run catalog -- --if-changed)');
+  const doc = sortedDocument(parsed, { consume: true });
   const digest = await specDigest(doc);
   if (digest === catalogueDigest) return { stale: false, added: 0, removed: 0, changed: 0, digest, baseline: undefined, operations: undefined };
   // The same document as at the last read (a server without ETag or Last-Modified): the comparison stands.

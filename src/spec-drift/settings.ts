@@ -7,7 +7,7 @@ import { positiveInt } from '../limit-defaults.ts';
 export type DriftEnv = Pick<Env, 'SPEC_URL' | 'SPEC_AUTH_HEADER' | 'SPEC_CHECK_CRON' | 'SPEC_CHECK_TIMEOUT_MS' | 'SPEC_MAX_BYTES'>;
 
 export const DRIFT_DEFAULTS = { timeoutMs: 15_000, maxBytes: 16 * 1024 * 1024 } as const;
-/** YAML above this is not parsed in the Worker: the yaml library needs ~30x the text in transient memory and seconds of CPU. */
+/** YAML above this is not parsed in the Worker: the yaml library allocates ~30x the text while parsing and takes seconds of CPU. */
 export const YAML_MAX_BYTES = 4 * 1024 * 1024;
 
 export type DriftSettings =

@@ -11,7 +11,7 @@ import { main } from '../../scripts/catalog/cli.ts';
 import { sortKeys } from '../../scripts/catalog/sort-keys.ts';
 import { loadSpec } from '../../scripts/catalog/spec-loader.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
-import { operationFingerprints, parseSpecText, specDigest, SPEC_OPERATIONS_ASSET } from '../../src/spec-drift/spec-document.ts';
+import { operationFingerprints, parseSpecText, sortedDocument, specDigest, SPEC_OPERATIONS_ASSET } from '../../src/spec-drift/spec-document.ts';
 
 const MINI = new URL('./fixtures/mini.yaml', import.meta.url).pathname;
 
@@ -114,6 +114,22 @@ describe('npm run catalog -- --if-changed', () => {
   });
 });
 
+describe('.github/workflows/catalogue-refresh.yml', () => {
+  it('runs nightly and calls only npm scripts the suite tests, with flags it tests, and opens the PR with report.md', () => {
+    const flow = YAML.parse(readFileSync('.github/workflows/catalogue-refresh.yml', 'utf8'));
+    expect(flow.on.schedule[0].cron).toMatch(/^\d+ \d+ \* \* \*$/);
+    const steps = flow.jobs.refresh.steps as Array<{ run?: string; uses?: string; with?: Record<string, string>; if?: string }>;
+    const commands = steps.flatMap((s) => (s.run ?? '').split('\n')).map((l) => l.trim()).filter((l) => l.startsWith('npm'));
+    // --if-changed: this file; --check: generator.cli.test.ts and CI; the sweep: test/e2e/sweep.test.ts, and CI (.ci/run)
+    // runs exactly this command on the embedded catalogue.
+    expect(commands).toEqual(['npm ci', 'npm run --silent catalog -- --if-changed > summary.txt', 'npm run catalog -- --check', 'npm run sweep -- --sample 30 --calls 2']);
+    const pr = steps.find((s) => s.uses?.startsWith('peter-evans/create-pull-request@'))!;
+    expect(pr.with).toMatchObject({ 'body-path': 'catalog/report.md', 'add-paths': 'catalog/' });
+    expect(pr.if).toBe("steps.regen.outputs.changed == 'true'");
+    expect(readFileSync('docs/deploy.md', 'utf8')).toContain('.github/workflows/catalogue-refresh.yml');
+  });
+});
+
 describe('the Worker reads a spec as the generator does', () => {
   const specs = [
     'node_modules/@octokit/openapi/generated/api.github.com.json',
@@ -129,10 +145,12 @@ describe('the Worker reads a spec as the generator does', () => {
       const text = readFileSync(file, 'utf8');
       const generator = await loadSpec(file);
       const doc = await parseSpecText(text);
-      expect(await specDigest(doc)).toBe(generator.digest);
       // The digest is the one catalogues have always recorded: sha256 of the document with keys sorted.
       expect(generator.digest).toBe(createHash('sha256').update(JSON.stringify(sortKeys(doc))).digest('hex').slice(0, 16));
-      expect(await operationFingerprints(doc)).toEqual(generator.operations);
+      // The Worker's way: its parsed copy sorted in place, Web Crypto digests.
+      const sorted = sortedDocument(doc, { consume: true });
+      expect(await specDigest(sorted)).toBe(generator.digest);
+      expect(await operationFingerprints(sorted)).toEqual(generator.operations);
       expect(Object.keys(generator.operations).length).toBeGreaterThan(0);
     });
   }

@@ -11,7 +11,7 @@ import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { loadBaseline } from '../../src/spec-drift/baseline.ts';
 import { runDriftCheck, specDriftScheduled } from '../../src/spec-drift/check.ts';
 import { driftSettings } from '../../src/spec-drift/settings.ts';
-import { canonicalJson, compareOperations, hasExternalRef, openApiVersion, operationFingerprints, parseSpecText, specDigest } from '../../src/spec-drift/spec-document.ts';
+import { canonicalJson, compareOperations, hasExternalRef, openApiVersion, operationFingerprints as fingerprintsOf, parseSpecText, sortedDocument, specDigest as digestOf } from '../../src/spec-drift/spec-document.ts';
 import { DRIFT_KEY, writeDrift, type DriftRecord } from '../../src/spec-drift/store.ts';
 import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
@@ -49,11 +49,20 @@ const petstore = {
   },
 };
 const clone = <T>(v: T): T => structuredClone(v);
+const specDigest = (doc: unknown) => digestOf(sortedDocument(doc));
+const operationFingerprints = (doc: unknown) => fingerprintsOf(sortedDocument(doc));
 
 describe('the spec document as the generator and the Worker read it', () => {
   it('canonical JSON sorts keys at every level and drops undefined members, whatever the input order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: undefined, x: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[{"x":2,"z":1}]},"b":1}');
+    const value = { b: 1, a: { d: [{ z: 1, y: undefined, x: 2 }], c: null } };
+    expect(canonicalJson(value)).toBe('{"a":{"c":null,"d":[{"x":2,"z":1}]},"b":1}');
     expect(canonicalJson({ a: 1, b: 2 })).toBe(canonicalJson({ b: 2, a: 1 }));
+    // The Worker sorts its own parsed copy in place; the generator sorts a copy and builds from the original.
+    const mine = clone(petstore);
+    expect(JSON.stringify(sortedDocument(mine, { consume: true }).root)).toBe(canonicalJson(petstore));
+    const kept = clone(value);
+    expect(JSON.stringify(sortedDocument(kept).root)).toBe(canonicalJson(value));
+    expect(Object.keys(kept)).toEqual(['b', 'a']);
   });
 
   it('digests the same document alike from JSON and from YAML, and differently once anything changes', async () => {
