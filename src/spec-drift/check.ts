@@ -22,7 +22,7 @@ export async function specDriftScheduled(controller: Pick<ScheduledController, '
 }
 
 /** Runs one check and stores its outcome; undefined when the check is off (no SPEC_URL and no URL source). */
-export async function runDriftCheck(env: CheckEnv, loaded: LoadedCatalogue, fetcher: typeof fetch = fetch): Promise<DriftRecord | undefined> {
+export async function runDriftCheck(env: CheckEnv, loaded: LoadedCatalogue): Promise<DriftRecord | undefined> {
   const settings = driftSettings(env, loaded.catalogue.source.spec);
   if (!settings.enabled) return undefined;
   const t0 = Date.now();
@@ -38,7 +38,7 @@ export async function runDriftCheck(env: CheckEnv, loaded: LoadedCatalogue, fetc
   try {
     if (settings.invalid) throw new SpecDocumentError(settings.invalid);
     if (!catalogueDigest) throw new SpecDocumentError('the catalogue records no spec digest; regenerate it with npm run catalog');
-    const fetched = await fetchSpec(settings, prev?.digest ? { etag: prev.etag, lastModified: prev.lastModified } : {}, fetcher);
+    const fetched = await fetchSpec(settings, prev?.digest ? { etag: prev.etag, lastModified: prev.lastModified } : {});
     if (fetched.status === 'not_modified') {
       if (!prev?.digest) throw new SpecDocumentError('the spec answered HTTP 304 to a request without validators');
       record = { ...record, readAt: checkedAt, ...validators(fetched) };
