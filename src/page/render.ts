@@ -132,7 +132,7 @@ ${snippetHtml}
 ${withOutput > 0 ? RESULTS_NOTE(input.compactResults !== false) : ''}</section>
 <section id="toolsets"><h2>Toolsets</h2><table><thead><tr><th>Toolset</th><th>Tools</th><th>About</th><th>Slice endpoint</th></tr></thead><tbody>${setRows}</tbody></table></section>
 <section id="search"><h2>Tools</h2>
-<div class="bar"><input id="q" type="search" placeholder="Search tools by name or title" aria-label="Search tools" autocomplete="off">
+<div class="bar"><input id="q" type="search" placeholder="Search tools: what do you want to do?" aria-label="Search tools" autocomplete="off">
 <select id="ts" aria-label="Toolset"><option value="">All toolsets</option>${setNames.map((n) => `<option>${esc(n)}</option>`).join('')}</select>
 <span id="count">${tools.length} tools</span></div>
 <ul id="tools">
