@@ -138,6 +138,8 @@ export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<R
     '--inspector-port', String(await freePort()),
     '--persist-to', persistTo,
     '--show-interactive-dev-session=false',
+    // GET /__scheduled runs the cron handler (usage cleanup, spec drift check) on demand.
+    '--test-scheduled',
     '--log-level', opts.logLevel ?? 'info',
   ];
   for (const [k, v] of Object.entries(opts.vars ?? {})) args.push('--var', `${k}:${v}`);

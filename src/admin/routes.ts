@@ -11,6 +11,7 @@ import { applyDrops, currentDrops, dropsTtlMs } from '../catalogue/schema-drops.
 import { autoDropSettings } from '../catalogue/schema-mismatch-window.ts';
 import type { Env } from '../config.ts';
 import type { PipelineEnv } from '../pipeline/vars.ts';
+import { specDriftHealth } from '../spec-drift/health.ts';
 import { schemaDriftCounts } from '../tools/checked-schema.ts';
 import { schemaMismatchCounts } from '../upstream/execute.ts';
 import { requireAdmin } from './guard.ts';
@@ -60,6 +61,7 @@ export function registerAdmin(app: Hono<PipelineEnv>, loaded: LoadedCatalogue, c
       {
         isolate: { firstAdminRequestAt: startedAt },
         catalogue: { title: loaded.catalogue.source.title, hash: await loaded.hash(), tools: loaded.count },
+        specDrift: await specDriftHealth(loaded, env, { detail: true }),
         mismatches: { total, tools: schemaMismatchCounts.size },
         drops: {
           key: DROPS_KEY,

@@ -59,7 +59,9 @@ type LogEvent =
   | 'usage_lost'
   /** The hourly retention cleanup of the usage store ran (cron trigger). */
   | 'usage_cleanup'
-  | 'usage_cleanup_failed';
+  | 'usage_cleanup_failed'
+  /** One per scheduled check of the live spec against the catalogue's (src/spec-drift/check.ts); never a secret. */
+  | 'spec_drift_check';
 
 export function log(event: LogEvent, fields: Record<string, unknown> = {}): void {
   try {
