@@ -5,10 +5,10 @@
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
-import { compactAnnotations, compactDescription, compactInputSchema, DEFAULT_COMPACT, listedOutputSchema, type CompactOptions } from './compact.ts';
+import { compactAnnotations, compactDescription, compactInputSchema, DEFAULT_COMPACT, type CompactOptions } from './compact.ts';
 import { applyDialect } from './dialects.ts';
+import { advertisedOutputSchema } from './listed-output.ts';
 import { PROFILES, type Profile } from './profiles.ts';
-import { withContentId } from './schema-id.ts';
 
 export interface WireTool {
   name: string;
@@ -78,7 +78,7 @@ class View implements ProfileView {
   advertised(i: number): JsonSchema | undefined {
     if (this.outputs.has(i)) return this.outputs.get(i);
     const tool = this.loaded.tool(i);
-    const schema = tool.outputSchema && this.profile.carry === 'both' ? withContentId(applyDialect(listedOutputSchema(tool.outputSchema, this.options), this.profile, true)) : undefined;
+    const schema = tool.outputSchema && this.profile.carry === 'both' ? advertisedOutputSchema(tool.outputSchema, this.profile, this.options) : undefined;
     this.outputs.set(i, schema);
     return schema;
   }
