@@ -19,7 +19,7 @@ export interface OutputSection {
   /** Listed properties typed integer/number, and those that also allow a string. */
   numeric: number;
   numericWithString: number;
-  /** Distinct listed outputSchemas (each compiled once by the SDK clients, which cache by $id). */
+  /** Distinct listed outputSchemas (identical ones are shared in memory; clients compile each tool's own). */
   distinct: number;
   bytes: number;
 }
@@ -41,7 +41,7 @@ export function outputSection(loaded: LoadedCatalogue, listing: WireTool[]): Out
     if (!w.outputSchema || !full) continue;
     out.listed++;
     out.bytes += JSON.stringify(w.outputSchema).length;
-    ids.add(String(w.outputSchema.$id ?? JSON.stringify(w.outputSchema)));
+    ids.add(JSON.stringify(w.outputSchema));
     if (namesFields(full) && !namesFields(w.outputSchema)) out.thinned.push(w.name);
     if (!outputSchemaFits(clippedOutputSchema(full, DEFAULT_COMPACT))) out.fallback.push(w.name);
     countNumeric(w.outputSchema, out);
@@ -81,7 +81,7 @@ export function formatOutputSection(o: OutputSection): string[] {
   return [
     '## Output schemas (whole catalogue, default profile)',
     '',
-    `- listed with an outputSchema: ${o.listed} tools, ${o.bytes.toLocaleString('en-US')} bytes of outputSchema JSON; ${o.distinct} distinct schemas (each compiled once by SDK clients, which cache by \`$id\`)`,
+    `- listed with an outputSchema: ${o.listed} tools, ${o.bytes.toLocaleString('en-US')} bytes of outputSchema JSON; ${o.distinct} distinct schemas`,
     `- thinned to a bare object although the catalogue schema names fields: ${o.thinned.length}${o.thinned.length ? ` (${o.thinned.slice(0, 10).join(', ')})` : ''}`,
     `- over the ${OUTPUT_SCHEMA_MAX / 1024} KB size limit, listed cut to fewer levels: ${o.fallback.length}${o.fallback.length ? ` (${o.fallback.slice(0, 10).join(', ')})` : ''}`,
     `- numeric properties: ${o.numeric}; of them also allowing a string (as the spec declares): ${o.numericWithString} (${pct}%)`,

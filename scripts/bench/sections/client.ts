@@ -47,5 +47,5 @@ export async function benchClient(ctx: BenchContext, worker: Server, fetchMs: Ma
     });
     ctx.log(`client ${path}: ${fmtSpread(s)}`);
   }
-  results.note('client', `Time of \`client.listTools()\` in \`@modelcontextprotocol/sdk\` 1.32.2 (Client + StreamableHTTPClientTransport, protocol 2025-era), run in the bench process against the worker; connect (initialize) is not timed. A fresh client per repeat. The listTools time includes the HTTP round trip and the client's Ajv compilation of every outputSchema (once per distinct schema: the SDK caches by the \`$id\` each listed outputSchema carries); the HTTP share is the p50 of the same request measured in section ${sectionNumber('list')} where available.`);
+  results.note('client', `Time of \`client.listTools()\` in \`@modelcontextprotocol/sdk\` 1.32.2 (Client + StreamableHTTPClientTransport, protocol 2025-era), run in the bench process against the worker; connect (initialize) is not timed. A fresh client per repeat. The listTools time includes the HTTP round trip and the client's Ajv compilation of every tool's outputSchema (listed schemas carry no \`$id\`, so identical ones are compiled again); the HTTP share is the p50 of the same request measured in section ${sectionNumber('list')} where available.`);
 }
