@@ -14,7 +14,7 @@ import { estimateTokens, fitTokens } from './result-tokens.ts';
 import { closeRun, openRun, type CodeModeApiProps } from './runs.ts';
 import { LOCKDOWN_MODULE, LOCKDOWN_SOURCE } from './sandbox-lockdown.ts';
 import { MEMORY_MODULE, MEMORY_SOURCE } from './sandbox-memory.ts';
-import { RE2_MODULE, REGEX_MODULE, REGEX_SOURCE } from './sandbox-regex.ts';
+import { ENGINE_MODULE, engineSource, RE2_MODULE, REGEX_MODULE, REGEX_SOURCE } from './sandbox-regex.ts';
 
 /** The sandbox's compatibility date; no compatibility flags (no nodejs_compat). */
 export const SANDBOX_COMPATIBILITY_DATE = '2026-10-01';
@@ -124,9 +124,10 @@ export function sandboxModules(program: string, regex: boolean, limits: CodeLimi
     [LOCKDOWN_MODULE]: LOCKDOWN_SOURCE,
     [MEMORY_MODULE]: MEMORY_SOURCE,
     [REGEX_MODULE]: REGEX_SOURCE,
+    [ENGINE_MODULE]: engineSource(regex),
     ...(regex ? { [RE2_MODULE]: RE2_SOURCE } : {}),
     'guards.js': GUARDS_SOURCE,
-    'limits.js': `export default ${JSON.stringify({ ...limits, regex })};\n`,
+    'limits.js': `export default ${JSON.stringify(limits)};\n`,
     [PROGRAM_MODULE]: program,
   };
 }

@@ -20,7 +20,7 @@ import LIMITS from './limits.js';
 import { install } from './guards.js';
 import { lockdown, safeError } from './lockdown.js';
 import { meter } from './memory.js';
-import { regexEngine, provideEngine } from './regex.js';
+import { regexEngine } from './regex.js';
 import program from './program.js';
 
 const L = Object.freeze(Object.assign(Object.create(null), LIMITS));
@@ -173,15 +173,7 @@ export default class Sandbox extends WorkerEntrypoint {
         try { running = program(api); } catch (e) { finish(false, e); return; }
         apply(promiseThen, running, [(v) => finish(true, v), (e) => finish(false, e)]);
       };
-      if (!L.regex) { start(); return; }
-      // The engine's own start-up runs through the metered built-ins: it is not the program's, so it is not counted.
-      st.start = st.last = now();
-      apply(promiseThen, import('./re2.js'), [(lib) => {
-        provideEngine(lib.RE2JS);
-        st.steps = st.bytes = st.built = st.cpu = 0;
-        st.tripped = null;
-        start();
-      }, (e) => finish(false, e)]);
+      start();
     });
   }
 }

@@ -6,11 +6,18 @@
 // says so. Each match charges steps for the text it scans times the pattern's size, and reads the clock on big inputs.
 export const REGEX_MODULE = 'regex.js';
 export const RE2_MODULE = 're2.js';
+export const ENGINE_MODULE = 'engine.js';
+
+/** engine.js: the RegExp engine when the program may use one, else null (see above). */
+export function engineSource(regex: boolean): string {
+  return regex ? `export { RE2JS } from './${RE2_MODULE}';\n` : 'export const RE2JS = null;\n';
+}
 
 export const REGEX_SOURCE = String.raw`
-// Loaded by the harness (import('./re2.js')) only for programs that may use regular expressions (compile.ts).
-let RE2JS = null;
-export function provideEngine(lib) { RE2JS = lib; }
+// engine.js re-exports re2.js for programs that may use regular expressions (compile.ts), else exports null: a
+// static import, so the engine starts before the lockdown, at native speed and outside the program's budget.
+import { RE2JS } from './engine.js';
+
 const MISSING = 'This program cannot build a regular expression here: write it as a literal (/…/) or call RegExp, match, matchAll or search by name, so the sandbox loads its regular-expression engine.';
 
 const { apply, construct, defineProperty } = Reflect;
