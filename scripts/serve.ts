@@ -9,6 +9,8 @@ import { parseArgs } from 'node:util';
 import { buildCatalogue } from './catalog/build.ts';
 import { DECLARATIONS_FILE, declarationFiles, expandCatalogue, writeCatalogueDir } from './catalog/catalogue-files.ts';
 import { buildDeclarations, serializeDeclarations } from './catalog/declarations.ts';
+import { serveState, specLocation } from './lib/local-state.ts';
+import { parsePort } from './lib/port.ts';
 import { DEFAULT_PORT, LOCAL_KEY, serve } from './lib/serve.ts';
 
 const USAGE = `usage: npm run serve -- --spec <file|url> [--upstream <url>] [--port <n>] [--key <key>]
@@ -61,11 +63,11 @@ if (!args.spec) fail('--spec is required');
 // npm runs scripts from the package root; relative paths are meant relative to where the user typed the command.
 const userCwd = process.env.INIT_CWD ?? process.cwd();
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
-const spec = isUrl(args.spec) || isAbsolute(args.spec) ? args.spec : resolve(userCwd, args.spec);
+const spec = specLocation(args.spec, userCwd);
 const upstream = args.upstream?.trim() || undefined;
 if (upstream && !isUrl(upstream)) fail(`--upstream must be an http(s) URL, not ${JSON.stringify(upstream)}`);
-const port = Number(args.port ?? (process.env.PORT || DEFAULT_PORT));
-if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`--port must be a TCP port number, not ${JSON.stringify(args.port)}`);
+const port = parsePort(args.port ?? (process.env.PORT || String(DEFAULT_PORT)), args.port === undefined && process.env.PORT ? 'PORT' : '--port');
+if (typeof port === 'string') fail(port);
 const passthrough = args.passthrough || (upstream !== undefined && args.key === undefined);
 const key = args.key ?? LOCAL_KEY;
 if (!passthrough && key.length < 16) fail('--key must be at least 16 characters');
@@ -108,4 +110,5 @@ await serve({
   port,
   key,
   credentialMode: passthrough ? 'passthrough' : 'key',
+  state: { dir: serveState(spec), keysFlags: process.env.MCP_PERSIST_TO?.trim() ? ` --state ${process.env.MCP_PERSIST_TO.trim()}` : ` --spec ${/\s/.test(args.spec) ? JSON.stringify(args.spec) : args.spec}` },
 });

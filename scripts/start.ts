@@ -4,7 +4,9 @@
 //     token (Authorization: Bearer ghp_…) reaches the API.
 // Env: PORT (default 8787), UPSTREAM_URL, CREDENTIAL_MODE (key|passthrough), API_KEY (default: the local key),
 //      ALLOWED_HOSTS, ALLOWED_ORIGINS, OAUTH (on|off; on by default: the consent page takes the local key).
+import { startState } from './lib/local-state.ts';
 import { GITHUB_SPEC } from './lib/prism.ts';
+import { parsePort } from './lib/port.ts';
 import { DEFAULT_PORT, LOCAL_KEY, serve } from './lib/serve.ts';
 
 const env = process.env;
@@ -14,9 +16,9 @@ if (mode !== 'key' && mode !== 'passthrough') {
   process.stderr.write(`CREDENTIAL_MODE must be "key" or "passthrough", not ${JSON.stringify(mode)}\n`);
   process.exit(2);
 }
-const port = Number(env.PORT || DEFAULT_PORT);
-if (!Number.isInteger(port) || port <= 0 || port > 65535) {
-  process.stderr.write(`PORT must be a TCP port number, not ${JSON.stringify(env.PORT)}\n`);
+const port = parsePort(env.PORT || String(DEFAULT_PORT), 'PORT');
+if (typeof port === 'string') {
+  process.stderr.write(`${port}\n`);
   process.exit(2);
 }
 
@@ -27,5 +29,6 @@ await serve({
   port,
   key: env.API_KEY?.trim() || LOCAL_KEY,
   credentialMode: mode,
+  state: { dir: startState(), keysFlags: env.MCP_PERSIST_TO?.trim() ? ` --state ${env.MCP_PERSIST_TO.trim()}` : '' },
   vars: Object.fromEntries(['ALLOWED_HOSTS', 'ALLOWED_ORIGINS', 'OAUTH'].filter((k) => env[k]).map((k) => [k, env[k]!])),
 });

@@ -7,6 +7,7 @@ import type { LoadedCatalogue } from './catalogue/loaded-catalogue.ts';
 import { log } from './lib/log.ts';
 import { oauthHandlers, oauthOn } from './oauth/routes.ts';
 import { pageHandlers } from './page/route.ts';
+import { searchHandler } from './page/search-route.ts';
 import { configure, cors, hostGuard, mcpPipeline, splitList } from './pipeline/steps.ts';
 import type { PipelineEnv } from './pipeline/vars.ts';
 import { VERSION } from './version.ts';
@@ -27,6 +28,7 @@ export function createApp(loaded: LoadedCatalogue, options: AppOptions = {}): Ho
   const page = pageHandlers(loaded);
   app.get('/', config, hostGuard, page.home);
   app.get('/catalogue/tools/:file', config, hostGuard, page.toolJson);
+  app.get('/catalogue/search', config, hostGuard, searchHandler(loaded));
 
   // RFC 9728 metadata and, with OAuth on, the authorization server it names (docs/oauth.md). OPTIONS routes exist
   // for CORS preflights only; without an ALLOWED_ORIGINS match they are the 404 they always were.

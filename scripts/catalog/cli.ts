@@ -123,7 +123,7 @@ export async function main(argv: string[]): Promise<number> {
   const n = report.names;
   const where = shards.size ? ` and ${shards.size} shards in ${join(out, SHARD_DIR)}` : '';
   process.stderr.write(
-    `catalog: wrote ${catalogueFile}${where} (${report.tools} tools, ${n.shortened} names shortened, ${n.hashed.length} hashed, ${n.deprecated.length} deprecated aliases; ${report.bytes} bytes, hash ${report.hash}) in ${report.ms} ms, and ${shards.size ? `code mode's declarations (${declarations.length} bytes) in ${join(out, SHARD_DIR)}` : `${declarationsFile} (${declarations.length} bytes)`}\n`,
+    `catalog: wrote ${catalogueFile}${where} (${report.tools} tools, ${n.shortened} names shortened, ${n.hashed.length} hashed, ${n.deprecated.length} deprecated aliases; ${report.bytes} bytes, hash ${report.hash}; search index ${report.search.bytes} bytes in ${report.search.ms} ms) in ${report.ms} ms, and ${shards.size ? `code mode's declarations (${declarations.length} bytes) in ${join(out, SHARD_DIR)}` : `${declarationsFile} (${declarations.length} bytes)`}\n`,
   );
   return 0;
 }

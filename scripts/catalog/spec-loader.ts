@@ -83,20 +83,37 @@ async function readSource(spec: string, opts: LoadOptions): Promise<{ text: stri
 }
 
 function parseSpecText(text: string, label: string): any {
-  const trimmed = text.replace(/^\uFEFF/, '').trimStart();
-  if (trimmed.startsWith('{')) {
+  // Parse the text as given (only a BOM removed), so the line numbers in an error are the file's own.
+  const body = text.replace(/^\uFEFF/, '');
+  if (body.trimStart().startsWith('{')) {
     try {
-      return JSON.parse(trimmed);
+      return JSON.parse(body);
     } catch (e) {
-      throw new SpecError(`Spec ${label} is not valid JSON: ${(e as Error).message}`);
+      const message = (e as Error).message;
+      const at = /position (\d+)/.exec(message);
+      throw new SpecError(`Spec ${label} is not valid JSON: ${message}${at ? `\n${excerptAt(body, Number(at[1]))}` : ''}`);
     }
   }
   try {
-    const doc = YAML.parse(trimmed, { maxAliasCount: -1, merge: true, intAsBigInt: false });
-    return doc;
+    return YAML.parse(body, { maxAliasCount: -1, merge: true, intAsBigInt: false });
   } catch (e) {
-    throw new SpecError(`Spec ${label} is neither JSON nor valid YAML: ${(e as Error).message.split('\n')[0]}`);
+    // The yaml library's message is one line ending "at line L, column C:" followed by the offending lines and a caret.
+    const [first = '', ...context] = (e as Error).message.replace(/\s+$/, '').split('\n');
+    const excerpt = context.filter((l, i) => l.trim() || i > 0).join('\n');
+    throw new SpecError(`Spec ${label} is neither JSON nor valid YAML: ${first.replace(/:$/, '')}${excerpt ? `\n${excerpt}` : ''}`);
   }
+}
+
+/** The line holding character `pos` of `text`, with a caret under it. */
+function excerptAt(text: string, pos: number): string {
+  const start = text.lastIndexOf('\n', pos - 1) + 1;
+  const end = text.indexOf('\n', pos);
+  const line = text.slice(start, end < 0 ? undefined : end);
+  const col = pos - start;
+  // A minified spec is one long line: show the 120 characters around the position.
+  const from = Math.max(0, col - 60);
+  const shown = line.slice(from, from + 120);
+  return `    ${from > 0 ? '…' : ''}${shown}\n    ${' '.repeat(col - from + (from > 0 ? 1 : 0))}^`;
 }
 
 function hasExternalRef(node: unknown): boolean {

@@ -24,6 +24,7 @@ const INSPECTOR_CWD = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'i
 let upstream: Awaited<ReturnType<typeof startUpstream>>;
 let dir: string;
 let tarball: string;
+let absoluteTarball: string;
 let cataloguePath: string;
 const timings: Record<string, number> = {};
 
@@ -61,6 +62,7 @@ beforeAll(async () => {
   tarball = `./${info[0]!.filename}`;
   timings.tarballBytes = info[0]!.size;
   expect(info[0]!.files.map((f) => f.path).sort()).toEqual(['README.md', 'bin/mcp-catalogue.js', 'catalog/catalog.txt', 'dist/stdio/main.mjs', 'package.json']);
+  absoluteTarball = join(dir, info[0]!.filename);
 }, 180_000);
 
 afterAll(async () => {
@@ -88,6 +90,38 @@ describe('stdio package', () => {
       expect(bad.isError).toBe(true);
     } finally {
       await client.close();
+    }
+  });
+
+  it('the package is self-contained: no runtime dependencies to install, and the bundle imports only Node built-ins', async () => {
+    const { stdout } = await run('tar', ['-xOzf', absoluteTarball, 'package/package.json']);
+    const pkg = JSON.parse(stdout) as Record<string, unknown>;
+    for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies', 'bundleDependencies']) expect(pkg[field], field).toBeUndefined();
+    const bundle = (await run('tar', ['-xOzf', absoluteTarball, 'package/dist/stdio/main.mjs'], { maxBuffer: 64 << 20 })).stdout;
+    const specifiers = new Set([...bundle.matchAll(/(?:^|[;\s])(?:import\s[^;'"]*?from|import\s*\(|__require\()\s*["']([@\w][\w@/.:-]*)["']/gm)].map((m) => m[1]!));
+    const foreign = [...specifiers].filter((s) => !s.startsWith('node:') && s !== 'cloudflare:sockets');
+    expect(foreign).toEqual([]);
+  });
+
+  it('npx -y --package <absolute path> mcp-catalogue works from any folder (a bare absolute path would be run as a command)', async () => {
+    const elsewhere = await mkdtemp(join(tmpdir(), 'mcp-stdio-elsewhere-'));
+    try {
+      const transport = new StdioClientTransport({
+        command: 'npx',
+        args: ['-y', '--package', absoluteTarball, 'mcp-catalogue'],
+        cwd: elsewhere,
+        env: env({ MCP_CATALOG: cataloguePath, UPSTREAM_URL: upstream.url, API_KEY: TOKEN }),
+        stderr: 'pipe',
+      });
+      const client = new Client({ name: 'stdio-e2e-abs', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo_get', 'echo_remove']);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
     }
   });
 
