@@ -9,7 +9,7 @@
 // This module is bundled with sucrase and acorn into src/codemode/generated/compiler.txt (npm run build:codemode),
 // which runs in its own Dynamic Worker: the Worker script itself carries no compiler.
 import { parse, tokenizer, type AnyNode, type Program, type Token } from 'acorn';
-import { full, simple } from 'acorn-walk';
+import { full, fullAncestor, simple } from 'acorn-walk';
 import { transform } from 'sucrase';
 
 export const PROGRAM_MODULE = 'program.js';
@@ -103,10 +103,16 @@ function instrument(js: string, main: AnyNode, regex: boolean, clampLine: (line:
     open(node.start, `${fn}(`, node);
     close(node.end, ')', node);
   };
+  const weights = allocationWeights(main);
+  // A body that makes many objects, arrays or closures per run charges them with its step (see allocationWeights).
+  const guardCall = (body: AnyNode) => {
+    const w = weights.get(body) ?? 0;
+    return w >= FREE_ALLOCATIONS ? `${GUARD}(${w * BYTES_PER_ALLOCATION})` : `${GUARD}()`;
+  };
   const guardBody = (body: AnyNode) => {
-    if (body.type === 'BlockStatement') open(body.start + 1, `${GUARD}();`, body);
+    if (body.type === 'BlockStatement') open(body.start + 1, `${guardCall(body)};`, body);
     else {
-      open(body.start, `{${GUARD}();`, body);
+      open(body.start, `{${guardCall(body)};`, body);
       close(body.end, '}', body);
     }
   };
@@ -130,7 +136,7 @@ function instrument(js: string, main: AnyNode, regex: boolean, clampLine: (line:
       case 'ArrowFunctionExpression':
         if (node.body.type === 'BlockStatement') guardBody(node.body);
         else {
-          open(node.body.start, `(${GUARD}(), `, node.body);
+          open(node.body.start, `(${guardCall(node.body)}, `, node.body);
           close(node.body.end, ')', node.body);
         }
         break;
@@ -166,6 +172,37 @@ function instrument(js: string, main: AnyNode, regex: boolean, clampLine: (line:
   });
   if (refused) return { ok: false, error: { ...refused, line: clampLine(refused.line) } };
   return { ok: true, module: applyEdits(js, edits), regex };
+}
+
+const FREE_ALLOCATIONS = 8;
+const BYTES_PER_ALLOCATION = 16;
+const LOOPS = new Set(['WhileStatement', 'DoWhileStatement', 'ForStatement', 'ForInStatement', 'ForOfStatement']);
+const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
+
+/**
+ * For each loop or function body, the objects, arrays, elements, properties and closures its literals make each time
+ * it runs (nested bodies count for themselves). Memory the program's own syntax allocates is invisible to the
+ * built-in meters: a loop pushing a 30,000-element array literal would hold gigabytes within the step limit.
+ */
+function allocationWeights(main: AnyNode): Map<AnyNode, number> {
+  const weights = new Map<AnyNode, number>();
+  fullAncestor(main, (node, _state, ancestors) => {
+    let w = 0;
+    if (node.type === 'ArrayExpression') w = node.elements.length + 1;
+    else if (node.type === 'ObjectExpression') w = node.properties.length + 1;
+    else if (FUNCTIONS.has(node.type) || node.type === 'ClassExpression') w = 4;
+    else if (node.type === 'NewExpression') w = 2;
+    if (!w) return;
+    for (let i = ancestors.length - 2; i > 0; i--) {
+      const body = ancestors[i]!;
+      const owner = ancestors[i - 1]! as AnyNode & { body?: AnyNode };
+      if (owner.body === body && (LOOPS.has(owner.type) || (FUNCTIONS.has(owner.type) && owner !== main))) {
+        weights.set(body, (weights.get(body) ?? 0) + w);
+        return;
+      }
+    }
+  });
+  return weights;
 }
 
 /** Applies insertions; a '\u0000' insertion starts a cut that runs to the next insertion (a replaced literal). */

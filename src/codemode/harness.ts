@@ -80,8 +80,9 @@ const steps = (n) => {
 };
 // A reading is due until one completes: near the stack limit the call to mark() itself can overflow (and the
 // program catch that RangeError), so the next guard, at a shallower depth, tries again.
-const guard = () => {
+const guard = (bytes) => {
   if (st.tripped) throw st.tripped;
+  if (bytes) charge(bytes);
   if (++st.steps > L.maxSteps) steps(0);
   if ((st.steps & 63) === 0) st.due = true;
   if (st.due) {

@@ -63,21 +63,25 @@ export function meter(budget) {
   const ArrayProto = Array.prototype;
   const ELEMENTS = { concat: (a, args) => (len(a) + args.reduce((n, x) => n + (isArray(x) ? x.length : 1), 0)) * 8, slice: (a) => len(a) * 8, fill: (a) => len(a) * 8, toSorted: (a) => len(a) * 8, toReversed: (a) => len(a) * 8, toSpliced: (a) => len(a) * 8, with: (a) => len(a) * 8 };
   const RESULT = { map: 1, filter: 1, flat: 1, flatMap: 1 };
+  const CONSTANT_TIME = new Set(['push', 'pop', 'at', 'keys', 'values', 'entries', Symbol.iterator]);
   for (const name of ownKeys(ArrayProto)) {
     if (name === 'constructor' || (typeof name !== 'string' && name !== Symbol.iterator)) continue;
     const original = ArrayProto[name];
     if (typeof original !== 'function') continue;
     const sorts = name === 'sort' || name === 'toSorted';
+    // Constant-time methods and lazy iterators walk nothing: only the length check applies.
+    const walks = !CONSTANT_TIME.has(name);
     const pre = ELEMENTS[name];
     const post = RESULT[name] === 1;
     const joins = name === 'join' || name === 'toString' || name === 'toLocaleString';
     define(ArrayProto, name, function (...args) {
       const n = len(this);
       if (n > maxElements) trip('Memory limit: an array of ' + n + ' elements is over the ' + maxElements + '-element limit.');
-      if (n > BIG) steps(sorts ? mathCeil((n * mathLog2(n)) / 32) : mathCeil(n / 64));
+      const big = walks && n > BIG;
+      if (big) steps(sorts ? mathCeil((n * mathLog2(n)) / 32) : mathCeil(n / 64));
       if (pre) charge(pre(this, args));
       if (joins) charge(n * (args[0] === undefined ? 1 : toStr(args[0]).length + 1));
-      const r = call(original, this, args, n);
+      const r = call(original, this, args, big ? n : 0);
       if (post && isArray(r)) charge(r.length * 8);
       if (typeof r === 'string') charge(checkString(r).length);
       return r;
@@ -190,6 +194,32 @@ export function meter(budget) {
   }
   wrap(Object, 'assign', { after: (r, _, args) => args.reduce((n, x) => n + (x !== null && typeof x === 'object' ? len(x) || 0 : 0), 0) * 8 });
   if (typeof Map.groupBy === 'function') wrap(Map, 'groupBy', { after: (r) => (r && typeof r.size === 'number' ? r.size * 48 : 0) });
+
+  // Natives that copy their input into new strings, arrays or promises: charged after, by what they made.
+  wrap(Function.prototype, 'toString', { after: (r) => strLen(r) });
+  wrap(String, 'raw', { after: (r) => strLen(r) });
+  wrap(Reflect, 'ownKeys', { after: (r) => len(r) * 16 });
+  wrap(Object, 'getOwnPropertyDescriptors', { after: (r) => (r && typeof r === 'object' ? ownKeys(r).length * 64 : 0) });
+  for (const name of ['all', 'allSettled', 'any', 'race']) wrap(Promise, name, { cost: (_, args) => len(args[0]) * 64 });
+  for (const name of ['union', 'intersection', 'difference', 'symmetricDifference']) {
+    if (Set.prototype[name]) wrap(Set.prototype, name, { after: (r) => (r && typeof r.size === 'number' ? r.size * 32 : 0) });
+  }
+  if (globalThis.Intl && Intl.ListFormat) for (const name of ['format', 'formatToParts']) wrap(Intl.ListFormat.prototype, name, { cost: (_, args) => len(args[0]) * 16, after: (r) => (typeof r === 'string' ? r.length : len(r) * 32) });
+  if (typeof URLSearchParams === 'function') wrap(URLSearchParams.prototype, 'toString', { after: (r) => strLen(r) });
+  // Errors copy their message into the stack they carry; URLs copy (and may escape) their input.
+  const inputSize = (args, factor) => (args[0] === undefined || args[0] === null ? 0 : toStr(args[0]).length * factor);
+  for (const [name, factor] of [['Error', 2], ['TypeError', 2], ['RangeError', 2], ['SyntaxError', 2], ['ReferenceError', 2], ['EvalError', 2], ['URIError', 2], ['AggregateError', 2], ['URL', 6]]) {
+    const Original = globalThis[name];
+    if (typeof Original !== 'function') continue;
+    const at = name === 'AggregateError' ? 1 : 0;
+    const cost = (args) => checkLength(inputSize(at ? [args[at]] : args, 1)) * factor;
+    const Wrapped = new Proxy(Original, {
+      apply: (target, self, args) => { charge(cost(args)); return apply(target, self, args); },
+      construct: (target, args, newTarget) => { charge(cost(args)); return construct(target, args, newTarget === Wrapped ? target : newTarget); },
+    });
+    define(globalThis, name, Wrapped);
+    define(Original.prototype, 'constructor', Wrapped);
+  }
 
   function checkLength(n) {
     if (n > maxString) trip('Memory limit: a string of ' + n + ' characters is over the ' + maxString + '-character limit.');

@@ -63,6 +63,27 @@ describe('hostile programs: memory counts what a program holds', () => {
     }
   });
 
+  it("the program's own literals and the copies natives make are counted", async () => {
+    const big = `[${Array(20_000).fill('0').join(',')}]`;
+    const programs = [
+      `const k = [];\nfor (;;) k.push(${big});`,
+      `const k = [];\nconst f = () => ${big};\nfor (;;) k.push(f());`,
+      'const m = "e".repeat(1e6);\nconst k = [];\nfor (;;) k.push(new Error(m).stack);',
+      'const m = "u".repeat(1e6);\nconst k = [];\nfor (;;) k.push(new URL("http://h/" + m).href);',
+      `function f() { return ${big}; }\nconst k = [];\nfor (;;) k.push(f.toString());`,
+      'const s = new Set(Array.from({ length: 2e5 }, (_, i) => i));\nconst k = [];\nfor (;;) k.push(s.union(new Set([-1])));',
+      'const a = Array.from({ length: 2e5 }, (_, i) => ({ ["k" + i]: i }));\nconst o = Object.assign({}, ...a.slice(0, 5e4));\nconst k = [];\nfor (;;) k.push(Reflect.ownKeys(o));',
+    ];
+    for (const code of programs) {
+      const error = await failure(code);
+      expect(error.kind, code.slice(0, 80)).toBe('limit');
+      expect(error.message, code.slice(0, 80)).toMatch(/^(Memory|Step|CPU) limit: /);
+    }
+    // Ordinary loops that build small objects are not charged for them.
+    const ok = await runCode('const out = [];\nfor (let i = 0; i < 100000; i++) out.push({ n: i, title: "t" + i, open: i % 2 === 0 });\nreturn out.length;');
+    expect(ok).toMatchObject({ ok: true, json: '100000' });
+  });
+
   it('a memory bomb does not fail another execution running at the same time', async () => {
     const [bomb, other] = await Promise.all([
       runCode('const k = [];\nfor (let j = 0; j < 64; j++) { let s = "x" + j; for (let i = 0; i < 26; i++) s = s + s; s.indexOf("z"); k.push(s); }\nreturn k.length;'),
@@ -70,6 +91,27 @@ describe('hostile programs: memory counts what a program holds', () => {
     ]);
     expect(bomb.error?.message).toMatch(MEMORY);
     expect(other).toMatchObject({ ok: true, json: '42' });
+  });
+});
+
+describe('ordinary programs are not refused by the guards', () => {
+  beforeAll(warmUp, 60_000);
+
+  it('big but ordinary data work runs to its result', async () => {
+    const programs: Array<[string, unknown]> = [
+      ['const out = [];\nfor (let i = 0; i < 200000; i++) out.push({ n: i, t: "t" + i });\nreturn out.filter((x) => x.n % 2).map((x) => x.n).reduce((a, b) => a + b, 0);', 10000000000],
+      ['const a = Array.from({ length: 20000 }, (_, i) => ({ id: (i * 7919) % 20000 }));\na.sort((x, y) => x.id - y.id);\nreturn a[19999].id;', 19999],
+      ['const ids = Array.from({ length: 2000 }, (_, i) => i);\nlet hits = 0;\nfor (let i = 0; i < 2000; i++) if (ids.includes(i * 3)) hits++;\nreturn hits;', 667],
+      ['let out = "";\nfor (let i = 0; i < 3000; i++) out += `| ${i} | issue title number ${i} |\\n`;\nreturn out.length;', 102780],
+      ['const rows = [];\nfor (let i = 0; i < 5000; i++) rows.push(["#" + i, "label-" + (i % 7), "open"].join(","));\nreturn rows.join("\\n").split("\\n").filter((r) => /label-3,/.test(r)).length;', 714],
+      ['const data = Array.from({ length: 20000 }, (_, i) => ({ id: i, body: "x".repeat(50) }));\nconst s = JSON.stringify(data);\nreturn JSON.parse(s).length + Object.keys(data[0]).length;', 20002],
+      ['const byLabel = new Map();\nfor (let i = 0; i < 50000; i++) { const k = "l" + (i % 100); byLabel.set(k, (byLabel.get(k) ?? 0) + 1); }\nreturn Object.fromEntries(byLabel).l7;', 500],
+    ];
+    for (const [code, expected] of programs) {
+      const out = await runCode(code);
+      expect(out.error, code).toBeUndefined();
+      expect(JSON.parse(out.json!), code).toEqual(expected);
+    }
   });
 });
 
