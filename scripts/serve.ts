@@ -11,6 +11,7 @@ import { DECLARATIONS_FILE, declarationFiles, expandCatalogue, writeCatalogueDir
 import { buildDeclarations, serializeDeclarations } from './catalog/declarations.ts';
 import { serveState, specLocation } from './lib/local-state.ts';
 import { parsePort } from './lib/port.ts';
+import { withSpecOperations } from './catalog/spec-operations-asset.ts';
 import { DEFAULT_PORT, LOCAL_KEY, serve } from './lib/serve.ts';
 
 const USAGE = `usage: npm run serve -- --spec <file|url> [--upstream <url>] [--port <n>] [--key <key>]
@@ -85,7 +86,8 @@ try {
   const result = await buildCatalogue(spec, { overrides, shardAboveBytes, progress: (l) => process.stderr.write(`  ${l}\n`) });
   // Code mode (/mcp/code) searches these declarations of the same catalogue.
   const written = declarationFiles(serializeDeclarations(buildDeclarations(await expandCatalogue(result))), { hash: result.report.hash, shards: result.shards });
-  await writeCatalogueDir(dir, { text: result.text, shards: written.shards });
+  // spec-operations.json beside the shards: the baseline of the drift check (docs/operations.md, "Spec drift").
+  await writeCatalogueDir(dir, { text: result.text, shards: withSpecOperations(written.shards, result.specOperations) });
   await writeFile(join(dir, DECLARATIONS_FILE), written.embedded);
   title = result.catalogue.source.title;
   const r = result.report;
@@ -111,4 +113,6 @@ await serve({
   key,
   credentialMode: passthrough ? 'passthrough' : 'key',
   state: { dir: serveState(spec), keysFlags: process.env.MCP_PERSIST_TO?.trim() ? ` --state ${process.env.MCP_PERSIST_TO.trim()}` : ` --spec ${/\s/.test(args.spec) ? JSON.stringify(args.spec) : args.spec}` },
+  // The drift check watches the spec URL as given (the catalogue header keeps it without its query string).
+  ...(isUrl(spec) ? { vars: { SPEC_URL: spec } } : {}),
 });

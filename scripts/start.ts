@@ -3,7 +3,8 @@
 //   - UPSTREAM_URL=https://api.github.com: no mock; CREDENTIAL_MODE=passthrough, so each caller's GitHub
 //     token (Authorization: Bearer ghp_…) reaches the API.
 // Env: PORT (default 8787), UPSTREAM_URL, CREDENTIAL_MODE (key|passthrough), API_KEY (default: the local key),
-//      ALLOWED_HOSTS, ALLOWED_ORIGINS, OAUTH (on|off; on by default: the consent page takes the local key).
+//      ALLOWED_HOSTS, ALLOWED_ORIGINS, OAUTH (on|off; on by default: the consent page takes the local key),
+//      SPEC_URL (a spec for the drift check to watch; GET /__scheduled runs it, docs/operations.md).
 import { startState } from './lib/local-state.ts';
 import { GITHUB_SPEC } from './lib/prism.ts';
 import { parsePort } from './lib/port.ts';
@@ -30,5 +31,5 @@ await serve({
   key: env.API_KEY?.trim() || LOCAL_KEY,
   credentialMode: mode,
   state: { dir: startState(), keysFlags: env.MCP_PERSIST_TO?.trim() ? ` --state ${env.MCP_PERSIST_TO.trim()}` : '' },
-  vars: Object.fromEntries(['ALLOWED_HOSTS', 'ALLOWED_ORIGINS', 'OAUTH'].filter((k) => env[k]).map((k) => [k, env[k]!])),
+  vars: Object.fromEntries(['ALLOWED_HOSTS', 'ALLOWED_ORIGINS', 'OAUTH', 'SPEC_URL'].filter((k) => env[k]).map((k) => [k, env[k]!])),
 });

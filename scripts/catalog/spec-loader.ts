@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
-import { sortKeys } from './sort-keys.ts';
+import { operationFingerprints, sortedDocument, specDigest } from '../../src/spec-drift/spec-document.ts';
 
 export interface LoadOptions {
   /** Fetch timeout in ms (default 30 s). */
@@ -27,6 +27,8 @@ interface LoadedSpec {
   baseUrl?: string;
   /** sha256 (16 hex) of the document as the spec's author wrote it (external refs bundled, before any conversion). */
   digest: string;
+  /** Per-operation fingerprints of the same document (src/spec-drift/spec-document.ts), for the Worker's drift check. */
+  operations: Record<string, string>;
   warnings: string[];
 }
 
@@ -155,8 +157,11 @@ export async function loadSpec(spec: string, opts: LoadOptions = {}): Promise<Lo
   }
 
   // Keys sorted, so the same document in JSON or YAML, reformatted or reordered, is the same spec. Taken before the
-  // 2.0 conversion: a new converter release is a generator change, not a new spec.
-  const digest = createHash('sha256').update(JSON.stringify(sortKeys(doc))).digest('hex').slice(0, 16);
+  // 2.0 conversion: a new converter release is a generator change, not a new spec. The Worker's drift check computes
+  // both from the live spec with the same functions (docs/operations.md, "Spec drift").
+  const sorted = sortedDocument(doc);
+  const digest = await specDigest(sorted);
+  const operations = await operationFingerprints(sorted, (text) => createHash('sha256').update(text).digest('hex'));
 
   if (originalVersion === '2.0') {
     const { default: s2o } = (await import('swagger2openapi')) as any;
@@ -167,5 +172,5 @@ export async function loadSpec(spec: string, opts: LoadOptions = {}): Promise<Lo
       throw new SpecError(`Spec ${label}: Swagger 2.0 conversion failed: ${(e as Error).message}`);
     }
   }
-  return { doc, originalVersion, label, baseUrl, digest, warnings };
+  return { doc, originalVersion, label, baseUrl, digest, operations, warnings };
 }

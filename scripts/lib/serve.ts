@@ -104,6 +104,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
     const worker = await startWranglerDev({ port: opts.port, vars, catalogueDir: opts.catalogueDir, persistTo, migrateUsage: true, log });
     running.push(worker);
     log(`wrangler dev ready in ${(worker.startMs / 1000).toFixed(1)} s`);
+    // A first drift check, so /healthz describes the spec as it is now rather than a check kept in the local state
+    // from an earlier run (docs/operations.md, "Spec drift"); GET /__scheduled runs it again at any time.
+    if (vars.SPEC_URL) await fetch(`${worker.url}/__scheduled`).then((r) => r.body?.cancel(), () => {});
 
     for (const r of running) {
       pipeLogs(r.child, r.child.name === 'prism' ? '[mock]  ' : '[worker]');

@@ -9,14 +9,11 @@ import { customerNames, type KeyListing } from '../usage/customers.ts';
 import { isolateUsageStats } from '../usage/isolate.ts';
 import { UsageQueryError } from '../usage/query.ts';
 import { readUsage } from '../usage/read.ts';
-import { refuseNonAdmin } from './guard.ts';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
 export async function usageRoute(c: Context<PipelineEnv>): Promise<Response> {
   const env: Env = c.env ?? {};
-  const refused = await refuseNonAdmin(c, env);
-  if (refused) return refused;
   const isolate = isolateUsageStats() ?? null;
   if (!env.USAGE) {
     return c.json({ error: 'usage_unavailable', message: 'There is no USAGE binding: add the [[d1_databases]] binding USAGE (docs/usage.md).', isolate }, 503, NO_STORE);

@@ -195,6 +195,36 @@ describe('stdio package', () => {
     expect(result.structuredContent.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
+  it('switches take the same words as the Worker URL: MCP_READONLY=yes, on or TRUE serves read-only tools only', async () => {
+    for (const value of ['yes', 'on', 'TRUE']) {
+      // Other programs' MCP_* variables (Claude Code's MCP_TIMEOUT) are left alone.
+      const { client } = await connect('node', [BIN], { MCP_CATALOG: cataloguePath, UPSTREAM_URL: upstream.url, MCP_READONLY: value, MCP_TIMEOUT: '30000' });
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name), value).toEqual(['echo_get']);
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it('a switch with another value, a list naming nothing or a misspelt MCP_* variable exits with status 2 naming what is valid', async () => {
+    const fail = (extra: Record<string, string>) => run('node', [BIN], { cwd: repoRoot, env: childEnv({ MCP_CATALOG: cataloguePath, ...extra }) }).catch((e: { code: number; stderr: string }) => e);
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [{ MCP_READONLY: 'maybe' }, /MCP_READONLY must be one of 1, 0, true, false, yes, no, on, off \(any case\); got "maybe"/],
+      [{ COMPACT_RESULTS: 'of' }, /COMPACT_RESULTS must be one of/],
+      [{ MCP_READONY: '1' }, /MCP_READONY is not a variable this server reads; did you mean MCP_READONLY\? Valid: MCP_UPSTREAM_URL, MCP_TOOLSETS, MCP_TOOLS, MCP_READONLY, MCP_CATALOG/],
+      [{ mcp_readonly: 'yes' }, /mcp_readonly is not a variable this server reads; did you mean MCP_READONLY\?/],
+      [{ MCP_READ_ONLY: 'yes' }, /did you mean MCP_READONLY\?/],
+      [{ MCP_TOOLSET: 'echo' }, /MCP_TOOLSET is not a variable this server reads; did you mean MCP_TOOLSETS\?/],
+      [{ MCP_TOOLS: ' , ' }, /MCP_TOOLS names nothing/],
+    ];
+    for (const [extra, message] of cases) {
+      const err = (await fail(extra)) as { code: number; stderr: string };
+      expect(err.code, JSON.stringify(extra)).toBe(2);
+      expect(err.stderr, JSON.stringify(extra)).toMatch(message);
+    }
+  });
+
   it('configuration mistakes exit with status 2 and say what is valid', async () => {
     const err = await run('node', [BIN], { cwd: repoRoot, env: childEnv({ MCP_CATALOG: cataloguePath, MCP_TOOLSETS: 'nope' }) }).catch((e: { code: number; stderr: string }) => e);
     expect((err as { code: number }).code).toBe(2);
