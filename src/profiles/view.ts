@@ -6,8 +6,9 @@ import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { chargeSlice, slicePart, type Slice } from '../catalogue/slices.ts';
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { roughBytes } from '../lib/lru.ts';
-import { compactAnnotations, compactDescription, compactInputSchema, compactOutputSchema, DEFAULT_COMPACT, type CompactOptions } from './compact.ts';
+import { compactAnnotations, compactDescription, compactInputSchema, DEFAULT_COMPACT, type CompactOptions } from './compact.ts';
 import { applyDialect } from './dialects.ts';
+import { advertisedOutputSchema } from './listed-output.ts';
 import { PROFILES, type Profile } from './profiles.ts';
 
 export interface WireTool {
@@ -31,8 +32,6 @@ export interface ProfileView {
   warning?: string;
 }
 
-/** Largest outputSchema (JSON chars) a compact listing keeps at depth 2, then 1; above that only the root type. */
-const OUTPUT_SCHEMA_BUDGET = 600;
 
 export function viewOf(loaded: LoadedCatalogue, slice: Slice, profile: Profile = PROFILES.default): ProfileView {
   return slicePart(slice, `view ${profile.id}`, () => buildView(loaded, slice, profile), (v) => 256 + 2 * (v.warning?.length ?? 0));
@@ -80,7 +79,7 @@ class View implements ProfileView {
   advertised(i: number): JsonSchema | undefined {
     if (this.outputs.has(i)) return this.outputs.get(i);
     const tool = this.loaded.tool(i);
-    const schema = tool.outputSchema && this.profile.carry === 'both' ? applyDialect(fitOutput(tool.outputSchema, this.options.outputDepth), this.profile, true) : undefined;
+    const schema = tool.outputSchema && this.profile.carry === 'both' ? advertisedOutputSchema(tool.outputSchema, this.profile, this.options) : undefined;
     this.outputs.set(i, schema);
     chargeSlice(this.slice, 32 + (schema ? roughBytes(schema) : 0));
     return schema;
@@ -97,14 +96,4 @@ function wireTool(tool: CatalogueTool, profile: Profile, options: CompactOptions
   };
   if (outputSchema) wire.outputSchema = outputSchema;
   return wire;
-}
-
-function fitOutput(schema: JsonSchema, maxDepth: number): JsonSchema {
-  // Each shallower cut is taken from the previous (already small) one: same result, less work.
-  let out = compactOutputSchema(schema, maxDepth);
-  for (let d = maxDepth; d >= 1; d--) {
-    if (JSON.stringify(out).length <= OUTPUT_SCHEMA_BUDGET) return out;
-    out = compactOutputSchema(out, d - 1);
-  }
-  return out;
 }
