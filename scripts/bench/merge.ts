@@ -59,6 +59,12 @@ export function mergeMarkdown(previous: string, fresh: string, rerun: number[], 
   const before = old.before.filter((l) => !l.startsWith(`Sections ${ids} rerun`) && !(rerun.length === 1 && l.startsWith(`Section ${ids} rerun`)));
   const at = before.findIndex((l) => l.startsWith('Written by'));
   before.splice(at + 2, 0, stamp, '');
-  // The options paragraph is generated from the section list, not measured: the fresh one is always right.
-  return [...before, ...rows, ...middle, ...[...subs.keys()].sort((a, b) => a - b).flatMap((n) => subs.get(n)!), ...now.after].join('\n');
+  // The options paragraph is generated from the section list, not measured: the fresh one is always right. Sections
+  // after it (written by other tools, such as the search evaluation) are kept.
+  const nextHeading = (lines: string[]) => {
+    const i = lines.findIndex((l, k) => k > 0 && l.startsWith('## '));
+    return i < 0 ? lines.length : i;
+  };
+  const after = [...now.after.slice(0, nextHeading(now.after)), ...old.after.slice(nextHeading(old.after))];
+  return [...before, ...rows, ...middle, ...[...subs.keys()].sort((a, b) => a - b).flatMap((n) => subs.get(n)!), ...after].join('\n');
 }

@@ -113,6 +113,10 @@ describe('bench stats', () => {
     expect(merged).toContain('new notes');
     expect(merged).toContain('**Missed targets:** call ((> 5)).');
     expect(merged).not.toContain('a | b ((< 3×))');
+    // A section another tool wrote after the options paragraph is kept; the options paragraph is the fresh one.
+    const withEval = mergeMarkdown(previous.replace('opts\n', 'old opts\n\n## Search quality\n\neval table\n'), fresh, [2], 'Section 2 rerun on NOW.');
+    expect(withEval).toContain('## Options\n\nopts\n\n## Search quality\n\neval table\n');
+    expect(withEval).not.toContain('old opts');
     // Rerunning again replaces the stamp rather than stacking them.
     expect(mergeMarkdown(merged, fresh, [2], 'Section 2 rerun on LATER.').match(/Section 2 rerun/g)).toHaveLength(1);
   });

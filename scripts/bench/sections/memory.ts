@@ -97,6 +97,12 @@ async function floodOne(ctx: BenchContext, label: string, catalogueDir: string, 
   }
 }
 
+/** One verdict for the heap and the RSS bounds, starting with MISSED when either is (the report's missed-targets line reads that). */
+function both(heap: string, rss: string): string {
+  const missed = [['heap', heap], ['RSS', rss]].filter(([, v]) => v!.startsWith('MISSED')).map(([what, v]) => `${what} ${v!.replace(/^MISSED \((.*)\)$/, '$1')}`);
+  return `${missed.length ? `MISSED (${missed.join(', ')}); ` : ''}heap ${heap}; RSS ${rss}`;
+}
+
 /** The heap after a full GC; a heap of gigabytes cannot be snapshot in time, so then the used heap as it is. */
 async function heapOrUsage(cdp: Cdp): Promise<{ heap: number; uncollected: boolean }> {
   const used = (await cdp.send<{ usedSize: number }>('Runtime.getHeapUsage')).usedSize;
@@ -136,7 +142,7 @@ export async function benchMemory(ctx: BenchContext, upstream: Server): Promise<
       measure: `isolate heap after ${fmtInt(slices)} distinct ?tools= slices (${PER_SLICE} random tools each), ${c.label}`,
       result: `${heap} (${fmtBytes(f.heapBefore)} in use before, no GC) · ${rss} · ${outcome}${f.failures[0] ? ` (first failure: ${f.failures[0].slice(0, 120)})` : ''}`,
       target: `heap ≤ ${HEAP_BOUND_MB} MB, RSS growth ≤ ${RSS_GROWTH_BOUND_MB} MB, every request answered`,
-      verdict: answered ? `heap ${verdict(f.heapAfter! / 1e6, HEAP_BOUND_MB, `${HEAP_BOUND_MB} MB`)}; RSS ${verdict(growth / 1e6, RSS_GROWTH_BOUND_MB, `+${RSS_GROWTH_BOUND_MB} MB`)}` : 'MISSED (requests failed)',
+      verdict: answered ? both(verdict(f.heapAfter! / 1e6, HEAP_BOUND_MB, `${HEAP_BOUND_MB} MB`), verdict(growth / 1e6, RSS_GROWTH_BOUND_MB, `+${RSS_GROWTH_BOUND_MB} MB`)) : 'MISSED (requests failed)',
       reproduce: plan.reproduce('memory'),
     });
   }
