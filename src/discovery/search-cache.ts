@@ -4,6 +4,7 @@ import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import { titlePhrase, titleVerbs, type Phrase } from './head-nouns.ts';
 import { buildSearchIndex, decodeSearchIndex, type SearchIndex } from './search-index.ts';
+import { nounCounts } from './search-fit.ts';
 import { stem } from './search-text.ts';
 
 /** The index plus what ranking derives from the catalogue's titles, once per catalogue. */
@@ -14,6 +15,8 @@ export interface RankingData extends SearchIndex {
   verbs: Set<string>;
   /** Per tool: in one of the catalogue's default toolsets. */
   everyday: Uint8Array;
+  /** Per term: in how many tools' paths it is a noun. */
+  nounCount: Uint32Array;
 }
 
 /** Catalogues served by one isolate: one, or a few in tests; the oldest is dropped past this. */
@@ -42,7 +45,7 @@ export function rankingData(loaded: LoadedCatalogue): RankingData {
   const everydaySets = new Set(loaded.catalogue.defaultToolsets ?? []);
   const everyday = new Uint8Array(loaded.count);
   for (let i = 0; i < loaded.count; i++) everyday[i] = loaded.toolsetsOf(i).some((s) => everydaySets.has(s)) ? 1 : 0;
-  data = { ...index, phrases: titles.map((t) => stemmedPhrase(titlePhrase(t, verbs))), verbs, everyday };
+  data = { ...index, phrases: titles.map((t) => stemmedPhrase(titlePhrase(t, verbs))), verbs, everyday, nounCount: nounCounts(index) };
   if (byCatalogue.size >= MAX_CATALOGUES) byCatalogue.delete(byCatalogue.keys().next().value!);
   byCatalogue.set(loaded.identity, data);
   return data;

@@ -3,6 +3,7 @@
 // and at run time for a catalogue written before the index existed.
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { compactDescription } from '../profiles/compact.ts';
+import type { Shape } from './search-shape.ts';
 import { stem, STOP, terms, words } from './search-text.ts';
 
 /**
@@ -40,7 +41,7 @@ const NOT_FILTERS = new Set(['page', 'per_page', 'sort', 'direction', 'order', '
 export interface SearchDocument {
   /** term -> field-weighted frequency */
   tf: Map<string, number>;
-  /** The words of the resource the path names last ("/repos/{owner}/{repo}/stargazers" -> stargazers), unstemmed. */
+  /** The word of the resource the path names last ("/repos/{owner}/{repo}/stargazers" -> stargazers), unstemmed. */
   resource: string[];
   /** Words of the fields a query word is worth expanding into (title, name, path, toolsets), unstemmed. */
   keyWords: Set<string>;
@@ -49,7 +50,7 @@ export interface SearchDocument {
 export type DocumentTool = Pick<CatalogueTool, 'name' | 'title' | 'description' | 'toolsets' | 'http'> & { inputSchema?: JsonSchema; outputSchema?: JsonSchema; result?: CatalogueTool['result'] };
 
 /** The search document of a tool; `toolsetDescription` gives a toolset's description (the spec's tag description). */
-export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset: string) => string | undefined, memo: Map<string, string[]> = new Map()): SearchDocument {
+export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset: string) => string | undefined, memo: Map<string, string[]>, shape: Shape): SearchDocument {
   // Texts repeat across tools (toolset descriptions, shared parameters, result fields): their terms once per build.
   const termsOf = (text: string) => {
     let t = memo.get(text);
@@ -71,14 +72,16 @@ export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset:
   add(tool.title, FIELD_WEIGHT.title, true);
   add(tool.name.replace(/_[0-9a-f]{6}$/, ''), FIELD_WEIGHT.name, true);
 
-  // The path: every literal segment, the last one (what the operation acts on) again as the resource. Path words
-  // are never function words ("/me/player" is the caller's player).
-  const segments = tool.http.path.split('/').filter((s) => s && !s.startsWith('{'));
-  const pathWords = segments.flatMap((s) => words(s));
-  for (const w of pathWords) keyWords.add(w);
-  addTerms(pathWords.map(stem), FIELD_WEIGHT.path);
-  const resource = resourceWords(tool.http.path);
+  // The path: the nouns it names, the last one (what the operation acts on) again as the resource, and its own action
+  // ("merge") as strongly as the resource. Path words are never function words ("/me/player" is the caller's player).
+  for (const w of shape.nouns) keyWords.add(w);
+  addTerms(shape.nouns.map(stem), FIELD_WEIGHT.path);
+  const resource = shape.target;
   addTerms(resource.map(stem), FIELD_WEIGHT.resource);
+  if (shape.action) {
+    keyWords.add(shape.action);
+    addTerms([stem(shape.action)], FIELD_WEIGHT.resource);
+  }
 
   const summary = compactDescription(tool.description, tool.title, 200);
   add(summary, FIELD_WEIGHT.summary);
@@ -96,18 +99,6 @@ export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset:
   addOnce(parameterText(tool), FIELD_WEIGHT.parameter);
   addOnce(outputFieldNames(tool).join(' '), FIELD_WEIGHT.output);
   return { tf, resource, keyWords };
-}
-
-/** Last words of dotted RPC paths that say what is done, not to what: "/conversations.list" acts on conversations. */
-const ACTION_PARTS = new Set(Object.values(METHOD_WORDS).flatMap((v) => `${v.item} ${v.collection}`.split(' ')).concat(['info', 'lookup', 'search']));
-
-/** What the path names last: "/repos/{owner}/{repo}/stargazers" -> stargazers; "/conversations.members" -> members. */
-function resourceWords(path: string): string[] {
-  const last = path.replace(/\/\{[^}]*\}$/, '').split('/').pop() ?? '';
-  if (!last || last.startsWith('{')) return [];
-  const parts = last.split('.').filter(Boolean);
-  while (parts.length > 1 && ACTION_PARTS.has(words(parts[parts.length - 1]!)[0] ?? '')) parts.pop();
-  return words(parts[parts.length - 1] ?? last);
 }
 
 /** Markdown to words: links to their text, URLs, code and HTML tags out. */
