@@ -4,7 +4,8 @@ import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
 import { rankTools } from '../../src/discovery/search.ts';
-import { clearSearchCaches } from '../../src/discovery/search-cache.ts';
+import { clearSearchCaches, rankingData } from '../../src/discovery/search-cache.ts';
+import { queryClauses } from '../../src/discovery/head-nouns.ts';
 import { buildSearchIndex, type Lexicon } from '../../src/discovery/search-index.ts';
 import type { HalfResult, Query, QuerySet } from './search-types.ts';
 
@@ -17,6 +18,25 @@ export interface FastResult {
   misses: string[];
   indexBytes: number;
   indexMs: number;
+}
+
+/** The first hits of one query, with what the ranker knows of each (for looking into a miss). */
+export function explain(text: string, tools: CatalogueTool[], toolsets: Record<string, { description: string }>, lexicon: Lexicon, query: string): string {
+  const loaded = loadCatalogue(text);
+  const index = buildSearchIndex(tools, toolsets, lexicon);
+  (loaded as { searchData(): unknown }).searchData = () => index;
+  clearSearchCaches();
+  const data = rankingData(loaded);
+  const clauses = queryClauses(query, data.verbs);
+  const out = [`clauses: ${JSON.stringify(clauses)}`];
+  for (const h of rankTools(loaded, sliceOf(loaded, {}), query, { limit: 10 })) {
+    const d = h.index;
+    const t = tools[d]!;
+    const nouns = [...(data.nouns?.[d] ?? [])].map((n) => data.terms[n]).join(',');
+    const action = (data.actions?.[d] ?? -1) >= 0 ? data.terms[data.actions![d]!] : '';
+    out.push(`${h.score.toFixed(2).padStart(7)} ${t.name} (${t.http.method} ${t.http.path}) act=${data.acts?.[d]}${action ? `:${action}` : ''} nouns=${nouns} phrase=${JSON.stringify(data.phrases[d])} title="${t.title}"`);
+  }
+  return out.join('\n');
 }
 
 export function rankSet(id: string, set: QuerySet, text: string, tools: CatalogueTool[], toolsets: Record<string, { description: string }>, lexicon: Lexicon): FastResult {

@@ -13,11 +13,13 @@ import { expandCatalogue } from '../catalog/catalogue-files.ts';
 import { wordnetLexicon } from '../catalog/lexicon.ts';
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
 import type { Lexicon } from '../../src/discovery/search-index.ts';
+import { PARAMS } from '../../src/discovery/search-params.ts';
 import { repoRoot } from '../lib/proc.ts';
 import type { QuerySet } from './search-types.ts';
 
 const runner = './search-fast-run.ts';
-const { rankSet, summarise } = (await import(runner)) as {
+const { rankSet, summarise, explain } = (await import(runner)) as {
+  explain(text: string, tools: CatalogueTool[], toolsets: Record<string, { description: string }>, lexicon: Lexicon, query: string): string;
   rankSet(id: string, set: QuerySet, text: string, tools: CatalogueTool[], toolsets: Record<string, { description: string }>, lexicon: Lexicon): { misses: string[] };
   summarise(results: unknown[], quiet?: boolean): string;
 };
@@ -28,6 +30,8 @@ const { values: args } = parseArgs({
     misses: { type: 'boolean', default: false },
     rebuild: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
+    set: { type: 'string' },
+    explain: { type: 'string' },
   },
 });
 
@@ -39,6 +43,12 @@ const files = readdirSync(dir)
   .filter((f) => f.endsWith('.json') && (!wanted || wanted.includes(f.replace(/\.json$/, ''))))
   .sort();
 const lexicon = wordnetLexicon();
+// --set head=1.5,pathExtra=0.85: try the ranker's numbers (src/discovery/search-params.ts) without editing them.
+for (const pair of args.set?.split(',') ?? []) {
+  const [key, value] = pair.split('=') as [keyof typeof PARAMS, string];
+  if (!(key in PARAMS)) throw new Error(`--set: no parameter ${key}; there are ${Object.keys(PARAMS).join(', ')}`);
+  PARAMS[key] = Number(value);
+}
 const results = [];
 for (const file of files) {
   const set = JSON.parse(readFileSync(join(dir, file), 'utf8')) as QuerySet;
@@ -51,8 +61,12 @@ for (const file of files) {
   }
   const { text, shards } = JSON.parse(readFileSync(cached, 'utf8')) as { text: string; shards: Array<[string, string]> };
   const catalogue = await expandCatalogue({ text, shards: new Map(shards) });
+  if (args.explain) {
+    process.stdout.write(`${id}: ${explain(text, catalogue.tools, catalogue.toolsets, lexicon, args.explain)}\n`);
+    continue;
+  }
   const result = rankSet(id, set, text, catalogue.tools, catalogue.toolsets, lexicon);
   if (args.misses) for (const m of result.misses) process.stderr.write(`  miss ${m}\n`);
   results.push(result);
 }
-process.stdout.write(summarise(results, args.quiet) + '\n');
+if (!args.explain) process.stdout.write(summarise(results, args.quiet) + '\n');

@@ -2,6 +2,8 @@
 // "List labels for an issue" acts on labels; "List repository issues" on issues. A query "list issues with a label
 // and their comments" asks for issues and comments (one head per clause), so the operations listing issues and
 // comments should win over "List labels for an issue", which matches the same words.
+import { stem } from './search-text.ts';
+import { verbClass } from './verb-classes.ts';
 
 /** Words that end a noun phrase. */
 const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over']);
@@ -9,6 +11,8 @@ const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'withou
 const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'your', 'our', 'their', 'its', 'his', 'her', 'each', 'every', 'all', 'any', 'some', 'this', 'that', 'these', 'those', 'one', 'them', 'it', 'me', 'us', 'someone', 'somebody', 'everyone', 'him']);
 /** In a query, a participle after a noun starts a reduced relative clause: "issues labelled bug", "repos starred by me". */
 const PARTICIPLE = /^[a-z]{3,}(ed|ing)$/;
+/** A count: "log two hours". */
+const NUMBER = /^(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|hundred)$/;
 /** Clause separators in a query: each clause may ask for one more thing. */
 const CLAUSES = /\band\b|\bthen\b|\bplus\b|[,;]/;
 
@@ -43,9 +47,15 @@ function phrase(list: string[], verbs: ReadonlySet<string>, participlesEnd = tru
   if (participlesEnd) while (i < list.length - 1 && LEADING.has(list[i]!)) i++;
   while (i < list.length && DETERMINERS.has(list[i]!)) i++;
   const out: Phrase = {};
-  // A query word followed by a determiner is a verb whatever it is: "assign an issue", "kick someone out".
-  const imperative = participlesEnd && i < list.length - 1 && DETERMINERS.has(list[i + 1]!);
-  if (i < list.length && (verbs.has(list[i]!) || imperative)) out.verb = list[i++];
+  // A word followed by a determiner is a verb whatever it is: "assign an issue", "kick someone out", and in titles
+  // "Removes a calendar". A request's first word followed by a preposition or a number is one too: "comment on a
+  // pull request", "log two hours"; so is any first word the verb classes know ("book", "spin", "issue").
+  const next = list[i + 1];
+  const first = i === 0 || (participlesEnd && i > 0 && LEADING.has(list[i - 1]!));
+  const imperative =
+    next !== undefined && (DETERMINERS.has(next) || (participlesEnd && first && (BOUNDARY.has(next) || NUMBER.test(next))));
+  const known = participlesEnd && first && verbClass(stem(list[i] ?? '')) !== undefined;
+  if (i < list.length && (verbs.has(list[i]!) || imperative || known)) out.verb = list[i++];
   const head = headFrom(list, i, participlesEnd);
   if (head) out.head = head;
   return out;

@@ -9,6 +9,8 @@ import { reads, verbClass, type ActClass } from './verb-classes.ts';
 export interface ClauseIntent {
   /** What the clause asks to do; undefined when neither its verb nor its form says. */
   cls?: ActClass;
+  /** A verb outside the classes ("merge", "star", "comment on"): the clause asks to change something. */
+  writes?: boolean;
 }
 
 /** Questions read: "who …", "what …", "is the CI green …", "how many …". */
@@ -22,7 +24,8 @@ export function clauseIntent(text: string, verb: string | undefined, plural: boo
   let cls = verbClass(verb);
   if (QUESTION.test(lower) && (!cls || !reads(cls))) cls = 'get';
   if (cls === 'get' && (plural || MANY.test(lower))) cls = 'list';
-  return cls ? { cls } : {};
+  if (cls) return { cls };
+  return verb ? { writes: true } : {};
 }
 
 /** Per catalogue: in how many tools' paths each term is a noun (what makes `repos` too common to count). */
@@ -34,12 +37,14 @@ export function nounCounts(data: Pick<RankingData, 'terms' | 'nouns'>): Uint32Ar
 
 /**
  * The factor for tool `d`: 1 when its shape fits, less for each way it does not. `covered`: the terms the clause's
- * words stand for; `ownVerb`: the clause's verb is the tool's own (its title's verb or its path's action).
+ * words stand for.
  */
 export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, intent: ClauseIntent, covered: ReadonlyMap<number, number>): number {
   let f = 1;
   const cls = intent.cls;
-  if (cls) {
+  if (intent.writes) {
+    if (loaded.readOnly(d)) f *= PARAMS.modeMismatch;
+  } else if (cls) {
     const classes = toolClasses(data, d);
     if (classes.size && !classes.has(cls)) {
       const toolReads = loaded.readOnly(d);

@@ -22,6 +22,8 @@ export interface Lexicon {
 }
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/** A title's head noun in the plural ("members", "replies"; not "status"). */
+const PLURAL_HEAD = /[^su]s$|ies$/;
 /** Document weights are stored in quarters (0.25 … 6.5); expansion weights in 26ths. */
 const DOC_SCALE = 4;
 const EXPAND_SCALE = 26;
@@ -60,7 +62,10 @@ export function buildSearchIndex(tools: readonly DocumentTool[], toolsets: Reado
   const memo = new Map<string, string[]>();
   const verbs = titleVerbs(tools.map((t) => t.title));
   const isVerb = lexicon?.verb ? (w: string) => lexicon.verb!(w) : undefined;
-  const shapes = tools.map((t) => operationShape(t.http.method, t.http.path, titlePhrase(t.title, verbs).verb, isVerb));
+  const shapes = tools.map((t) => {
+    const phrase = titlePhrase(t.title, verbs);
+    return operationShape(t.http.method, t.http.path, phrase.verb, phrase.head !== undefined && PLURAL_HEAD.test(phrase.head), isVerb);
+  });
   const docs = tools.map((t, i) => searchDocument(t, (s) => toolsetDescription(toolsets, s), memo, shapes[i]!));
   const vocabulary = new Set<string>();
   for (const d of docs) for (const t of d.tf.keys()) vocabulary.add(t);

@@ -23,9 +23,10 @@ const PLURAL = /[^su]s$|ies$|[sxz]es$|ches$|shes$/;
 
 /**
  * The operation's shape. `titleVerb`: its title's first word when that is a verb of the catalogue's titles;
+ * `titlePlural`: the title's head noun is a plural;
  * `isVerb`: whether a word is an English verb (WordNet, at build time), to tell `/merge` (an action) from `/members`.
  */
-export function operationShape(method: string, path: string, titleVerb: string | undefined, isVerb?: (word: string) => boolean): Shape {
+export function operationShape(method: string, path: string, titleVerb: string | undefined, titlePlural: boolean, isVerb?: (word: string) => boolean): Shape {
   const m = method.toUpperCase();
   const [bare, fragment] = path.split('#') as [string, string | undefined];
   const raw = bare.split('/').filter(Boolean);
@@ -83,7 +84,9 @@ export function operationShape(method: string, path: string, titleVerb: string |
 
   let act: ActClass;
   const target = literals[literals.length - 1]?.words.at(-1) ?? '';
-  if (m === 'GET') act = endsWithParam || !PLURAL.test(target) ? 'get' : 'list';
+  // A GET of a collection lists: its path ends in a plural (`/members`) or a list (`/calendarList`), or its title
+  // names a plural ("Returns the calendars on the user's calendar list").
+  if (m === 'GET') act = !endsWithParam && (PLURAL.test(target) || target === 'list' || titlePlural) ? 'list' : 'get';
   else if (m === 'DELETE') act = 'delete';
   else if (m === 'POST') act = endsWithParam ? 'update' : 'create';
   else act = 'update';

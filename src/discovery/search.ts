@@ -185,7 +185,8 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     if (actsOn(data, phrase, clause, d)) s *= PARAMS.head;
     // "get their repositories" asks for a list: one item's operation loses close calls.
     else if (!intent && clause.plural && clause.verb && READ_VERBS.has(clause.verb) && phrase.verb !== 'list' && !phrase.plural) s *= SINGLE_FOR_PLURAL;
-    if (verbs && doesVerb(loaded, data, phrase, verbs, d)) s *= PARAMS.verb;
+    const ownVerb = verbs !== undefined && doesVerb(loaded, data, phrase, verbs, d);
+    if (ownVerb) s *= PARAMS.verb;
     if (who && data.people[d]) s *= PARAMS.people;
     if (data.everyday[d]) s *= PARAMS.everyday;
     if (intent) s *= shapeFit(loaded, data, d, intent, covered);

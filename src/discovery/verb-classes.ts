@@ -7,7 +7,7 @@ import { stem } from './search-text.ts';
 export type ActClass = 'get' | 'list' | 'create' | 'update' | 'delete';
 
 const CLASSES: Record<ActClass, string> = {
-  get: 'get show see view read fetch retrieve check look lookup display inspect describe download tell',
+  get: 'get return show see view read fetch retrieve check look lookup display inspect describe download tell',
   list: 'list find search browse enumerate query count',
   create:
     'create add make new open post publish raise book register upload invite write compose draft issue generate launch spin ' +
