@@ -16,7 +16,7 @@ export interface ClauseIntent {
 /** Questions read: "who …", "what …", "is the CI green …", "how many …". */
 const QUESTION = /^\s*(who|whom|whose|what|what's|whats|which|how|where|when|is|are|was|were|does|do|did|has|have|am)\b/;
 /** Questions whose answer is many things. */
-const MANY = /^\s*(who|whom|which)\b|\b(all|every|each)\b/;
+const MANY = /^\s*(who|whom|which)\b(?!\s+(am|is|was)\b)|\b(all|every|each)\b/;
 
 /** The clause's intent from its (stemmed) verb, its form and whether its head is a plural. */
 export function clauseIntent(text: string, verb: string | undefined, plural: boolean): ClauseIntent {

@@ -238,8 +238,9 @@ function doesVerb(loaded: LoadedCatalogue, data: RankingData, phrase: RankingDat
   if (own !== undefined && verbs.has(own)) return true;
   const action = data.actions?.[d] ?? -1;
   if (action >= 0 && verbs.has(action)) return true;
+  // "comment on …", "vote for …", "remind me …": the verb asks to add what it names, so only a tool creating it does it.
   const resource = data.resources[d]!;
-  return resource >= 0 && verbs.has(resource) && !loaded.readOnly(d);
+  return resource >= 0 && verbs.has(resource) && !loaded.readOnly(d) && (data.acts === undefined || data.acts[d] === 'create');
 }
 
 /** "who …" with nothing else the catalogue knows: the operations about people. */
