@@ -6,7 +6,7 @@ import { stem } from './search-text.ts';
 import { verbClass } from './verb-classes.ts';
 
 /** Words that end a noun phrase. */
-const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'can', 'will', 'should']);
+const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over', 'against', 'between', 'across', 'through', 'via', 'like', 'until', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'can', 'will', 'should']);
 /** Words before a noun phrase that are not part of it. */
 const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'your', 'our', 'their', 'its', 'his', 'her', 'each', 'every', 'all', 'any', 'some', 'this', 'that', 'these', 'those', 'one', 'them', 'it', 'me', 'us', 'someone', 'somebody', 'everyone', 'him']);
 /** In a query, a participle after a noun starts a reduced relative clause: "issues labelled bug", "repos starred by me". */
@@ -35,6 +35,8 @@ function headFrom(list: string[], from: number, participlesEnd: boolean): string
 /** What a title or a query clause says: its verb (when it starts with one of `verbs`) and its head noun, unstemmed. */
 export interface Phrase {
   verb?: string;
+  /** A second verb joined by "or"/"and" ("Create or update …"). */
+  also?: string;
   head?: string;
 }
 
@@ -55,7 +57,14 @@ function phrase(list: string[], verbs: ReadonlySet<string>, participlesEnd = tru
   const imperative =
     next !== undefined && (DETERMINERS.has(next) || (participlesEnd && first && (BOUNDARY.has(next) || NUMBER.test(next))));
   const known = participlesEnd && first && verbClass(stem(list[i] ?? '')) !== undefined;
-  if (i < list.length && (verbs.has(list[i]!) || imperative || known)) out.verb = list[i++];
+  if (i < list.length && (verbs.has(list[i]!) || imperative || known)) {
+    out.verb = list[i++];
+    // "Create or update a secret": both verbs are the title's.
+    if ((list[i] === 'or' || list[i] === 'and') && list[i + 1] !== undefined && verbs.has(list[i + 1]!)) {
+      out.also = list[i + 1];
+      i += 2;
+    }
+  }
   const head = headFrom(list, i, participlesEnd);
   if (head) out.head = head;
   return out;

@@ -66,6 +66,7 @@ export function sliceMembers(loaded: LoadedCatalogue, slice: Slice): Uint8Array 
 export function stemmedPhrase(p: Phrase): Phrase & { plural: boolean } {
   const out: Phrase & { plural: boolean } = { plural: false };
   if (p.verb) out.verb = stem(p.verb);
+  if (p.also) out.also = stem(p.also);
   if (p.head) {
     out.head = stem(p.head);
     out.plural = /[^s]s$|ies$/.test(p.head);

@@ -68,7 +68,9 @@ function toolClasses(data: RankingData, d: number): Set<ActClass> {
   const a = data.actions?.[d] ?? -1;
   const byAction = a >= 0 ? verbClass(data.terms[a]) : undefined;
   if (byAction) out.add(byAction);
-  const byTitle = verbClass(data.phrases[d]!.verb);
-  if (byTitle) out.add(byTitle);
+  for (const v of [data.phrases[d]!.verb, data.phrases[d]!.also]) {
+    const byTitle = verbClass(v);
+    if (byTitle) out.add(byTitle);
+  }
   return out;
 }

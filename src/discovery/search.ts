@@ -234,8 +234,10 @@ function actsOn(data: RankingData, phrase: RankingData['phrases'][number], claus
  * writes the resource the verb names ("assign" -> assignees, "remind" -> reminders, "subscribe" -> subscriptions).
  */
 function doesVerb(loaded: LoadedCatalogue, data: RankingData, phrase: RankingData['phrases'][number], verbs: Map<number, number>, d: number): boolean {
-  const own = phrase.verb === undefined ? undefined : data.termId.get(phrase.verb);
-  if (own !== undefined && verbs.has(own)) return true;
+  for (const v of [phrase.verb, phrase.also]) {
+    const own = v === undefined ? undefined : data.termId.get(v);
+    if (own !== undefined && verbs.has(own)) return true;
+  }
   const action = data.actions?.[d] ?? -1;
   if (action >= 0 && verbs.has(action)) return true;
   // "comment on …", "vote for …", "remind me …": the verb asks to add what it names, so only a tool creating it does it.
