@@ -41,19 +41,23 @@ export interface Phrase {
 }
 
 /** Words a question or request starts with before its verb: "who starred …", "can you list …", "please add …". */
-const LEADING = new Set(['who', 'whom', 'what', 'which', 'how', 'where', 'when', 'is', 'are', 'was', 'do', 'does', 'did', 'can', 'could', 'would', 'will', 'should', 'am', 'i', 'you', 'we', 'please', 'to', 'want', 'need', 'like']);
+const LEADING = new Set(['who', 'whom', 'what', 'which', 'how', 'where', 'when', 'is', 'are', 'was', 'do', 'does', 'did', 'can', 'could', 'would', 'will', 'should', 'am', 'i', 'you', 'we', 'please', 'to', 'want', 'need', 'like', 'd']);
+/** Leading words of a request (not of a question): the word after them is its verb when the verb classes know it. */
+const REQUEST = new Set(['can', 'could', 'would', 'will', 'you', 'please', 'to', 'i', 'we']);
+/** Leading words that lead only before "to": "I want to …", "I'd like to …" ("like a video" is a request). */
+const BEFORE_TO = new Set(['want', 'need', 'like']);
 
 function phrase(list: string[], verbs: ReadonlySet<string>, participlesEnd = true): Phrase {
   let i = 0;
   // A query's leading question words; a title starts with its verb or its noun.
-  if (participlesEnd) while (i < list.length - 1 && LEADING.has(list[i]!)) i++;
+  if (participlesEnd) while (i < list.length - 1 && LEADING.has(list[i]!) && (!BEFORE_TO.has(list[i]!) || list[i + 1] === 'to')) i++;
   while (i < list.length && DETERMINERS.has(list[i]!)) i++;
   const out: Phrase = {};
   // A word followed by a determiner is a verb whatever it is: "assign an issue", "kick someone out", and in titles
   // "Removes a calendar". A request's first word followed by a preposition or a number is one too: "comment on a
   // pull request", "log two hours"; so is any first word the verb classes know ("book", "spin", "issue").
   const next = list[i + 1];
-  const first = i === 0 || (participlesEnd && i > 0 && LEADING.has(list[i - 1]!));
+  const first = i === 0 || (participlesEnd && REQUEST.has(list[i - 1]!));
   const imperative =
     next !== undefined && (DETERMINERS.has(next) || (participlesEnd && first && (BOUNDARY.has(next) || NUMBER.test(next))));
   const known = participlesEnd && first && verbClass(stem(list[i] ?? '')) !== undefined;
