@@ -43,6 +43,9 @@ const INTENTS: Array<{ match: RegExp; terms: string[]; weight: number }> = [
   { match: /\bhow (many|much)\b|\bnumber of\b|\bcount\b/, terms: ['count', 'total', 'number', 'statistics', 'stats', 'summary', 'usage', 'metrics', 'traffic', 'balance'], weight: 0.5 },
 ];
 const WHO = /\b(who|whom|whose)\b/;
+/** "who am I", "who am I logged in as": the caller's own user, whatever else the words say. */
+const IDENTITY = /\bwho\s+am\s+i\b|\bwho\s+i\s+am\b/i;
+const WHO_AM_I = 'get my own current authenticated user profile';
 /** A question asks to read: "who …", "what …", "is the CI green …", "how many …". */
 const QUESTION = /^\s*(who|whom|whose|what|what's|which|how|where|when|is|are|was|were|does|do|did|has|have)\b/;
 /** Verbs that read (what GET operations do); any other verb a clause starts with asks to change something. */
@@ -67,7 +70,7 @@ export function rankTools(loaded: LoadedCatalogue, slice: Slice, query: string, 
   const limit = options.limit ?? 8;
   const members = sliceMembers(loaded, slice);
   const allowed = (i: number) => members[i] === 1 && (!options.toolset || loaded.toolsetsOf(i).includes(options.toolset));
-  const clauses = queryClauses(query, data.verbs).map((c) => ({ ...c, ...stemmedPhrase(c) }));
+  const clauses = queryClauses(IDENTITY.test(query) ? WHO_AM_I : query, data.verbs).map((c) => ({ ...c, ...stemmedPhrase(c) }));
   let rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, false));
   if (rankings.every((r) => !r.length)) rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, true));
   const out: RankedTool[] = [];
