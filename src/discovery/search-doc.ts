@@ -10,7 +10,7 @@ import { stem, STOP, terms, words } from './search-text.ts';
  * What each field counts for. The title and the resource the path names say what an operation is; the description
  * and parameters say more, in many more words; response fields only hint (most operations return similar objects).
  */
-export const FIELD_WEIGHT = {
+export const FIELD_WEIGHT: Record<'title' | 'name' | 'resource' | 'path' | 'summary' | 'description' | 'parameter' | 'output' | 'toolset' | 'toolsetDescription' | 'method', number> = {
   title: 3,
   name: 1,
   resource: 2,
@@ -22,7 +22,7 @@ export const FIELD_WEIGHT = {
   toolset: 0.7,
   toolsetDescription: 0.15,
   method: 0.4,
-} as const;
+};
 
 /** Words each HTTP method's operations do, so "remove …" meets a DELETE whose title says "Unlink …". */
 const METHOD_WORDS: Record<string, { item: string; collection: string }> = {
