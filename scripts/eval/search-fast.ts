@@ -14,6 +14,7 @@ import { wordnetLexicon } from '../catalog/lexicon.ts';
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
 import type { Lexicon } from '../../src/discovery/search-index.ts';
 import { PARAMS } from '../../src/discovery/search-params.ts';
+import { FIELD_WEIGHT } from '../../src/discovery/search-doc.ts';
 import { repoRoot } from '../lib/proc.ts';
 import type { QuerySet } from './search-types.ts';
 
@@ -44,10 +45,13 @@ const files = readdirSync(dir)
   .sort();
 const lexicon = wordnetLexicon();
 // --set head=1.5,pathExtra=0.85: try the ranker's numbers (src/discovery/search-params.ts) without editing them.
+// field.title=4 sets the index's field weights (search-doc.ts).
 for (const pair of args.set?.split(',') ?? []) {
-  const [key, value] = pair.split('=') as [keyof typeof PARAMS, string];
-  if (!(key in PARAMS)) throw new Error(`--set: no parameter ${key}; there are ${Object.keys(PARAMS).join(', ')}`);
-  PARAMS[key] = Number(value);
+  const [key, value] = pair.split('=') as [string, string];
+  const [group, name] = key.includes('.') ? (key.split('.') as [string, string]) : ['', key];
+  const target = ({ '': PARAMS, field: FIELD_WEIGHT } as Record<string, Record<string, number>>)[group];
+  if (!target || !(name in target)) throw new Error(`--set: no parameter ${key}; there are ${Object.keys(PARAMS).join(', ')}, field.*`);
+  target[name] = Number(value);
 }
 const results = [];
 for (const file of files) {
