@@ -19,4 +19,6 @@ export interface SearchIndexData {
   actions?: number[];
   /** Per tool: the term numbers of the nouns its path names, as postings without weights (base-36 deltas, each followed by A). */
   nouns?: string[];
+  /** The tools the spec deprecates (catalogue indexes). */
+  deprecated?: number[];
 }

@@ -103,7 +103,9 @@ export function buildSearchIndex(tools: readonly DocumentTool[], toolsets: Reado
   const acts = shapes.map((sh) => ACT_CODE[sh.act]).join('');
   const actions = shapes.map((sh) => (sh.action ? (id.get(stem(sh.action)) ?? -1) : -1));
   const nouns = shapes.map((sh) => encode([...new Set(sh.nouns.map((w) => id.get(stem(w))).filter((t) => t !== undefined))].map((t) => [t, 1]), 1));
-  return { v: 1, terms, docs: encoded, kinds, resources, expand: expandOut, acts, actions, nouns };
+  // Operations the spec deprecates (the generator marks their descriptions) lose close calls.
+  const deprecated = tools.flatMap((t, i) => (t.description.startsWith('[Deprecated]') ? [i] : []));
+  return { v: 1, terms, docs: encoded, kinds, resources, expand: expandOut, acts, actions, nouns, deprecated };
 }
 
 /** A plural path or title word's singular, for looking it up in a dictionary ("stargazers" -> "stargazer"). */
@@ -131,8 +133,16 @@ export interface SearchIndex {
   actions?: Int32Array;
   /** Per tool: the terms of the nouns its path names. */
   nouns?: Int32Array[];
+  /** Per tool: 1 when the spec deprecates it. */
+  deprecated: Uint8Array;
   /** Query stem -> [term number, weight] pairs. */
   expansions(queryStem: string): ReadonlyArray<readonly [number, number]>;
+}
+
+function flagged(n: number, tools: readonly number[]): Uint8Array {
+  const out = new Uint8Array(n);
+  for (const i of tools) if (i >= 0 && i < n) out[i] = 1;
+  return out;
 }
 
 export function decodeSearchIndex(data: SearchIndexData): SearchIndex {
@@ -159,6 +169,7 @@ export function decodeSearchIndex(data: SearchIndexData): SearchIndex {
     avgLen: n ? total / n : 1,
     people,
     resources: Int32Array.from(data.resources),
+    deprecated: flagged(n, data.deprecated ?? []),
     ...(data.acts && data.actions && data.nouns
       ? {
           acts: Array.from(data.acts, (c) => CODE_ACT[c] ?? 'get'),

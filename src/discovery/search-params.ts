@@ -13,6 +13,8 @@ export const PARAMS = {
   verb: 1.3,
   /** Everyday operations (the catalogue's default toolsets) win close calls. */
   everyday: 1.15,
+  /** An operation the spec deprecates. */
+  deprecated: 0.7,
   /** A tool that reads when the query asks to change something (or the other way round). */
   modeMismatch: 0.6,
   /** A tool that writes otherwise than the query's verb class says (creates when asked to delete). */

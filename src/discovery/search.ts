@@ -192,6 +192,7 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     if (ownVerb) s *= PARAMS.verb;
     if (who && data.people[d]) s *= PARAMS.people;
     if (data.everyday[d]) s *= PARAMS.everyday;
+    if (data.deprecated[d]) s *= PARAMS.deprecated;
     if (intent) s *= shapeFit(loaded, data, d, intent, covered);
     else if (reads !== undefined && reads !== loaded.readOnly(d)) s *= PARAMS.modeMismatch;
     hits.push({ index: d, name: loaded.name(d), title: loaded.title(d), score: s });
