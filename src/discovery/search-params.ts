@@ -3,26 +3,26 @@
 // leaving each spec out in turn; general weights, never per query.
 export const PARAMS = {
   /** BM25 term-frequency saturation and length normalisation. */
-  k1: 1.2,
-  b: 0.5,
+  k1: 2.4,
+  b: 0.375,
   /** A tool acting on what the query asks for (a clause's head noun) wins over one merely mentioning it. */
   head: 1.6,
   /** "who …" asks for people: tools acting on people (members, stargazers, collaborators) win close calls. */
-  people: 2.2,
+  people: 4.4,
   /** The query's verb is the tool's own (title verb or path action: "merge" / Merge a pull request). */
-  verb: 1.3,
+  verb: 1.73,
   /** Everyday operations (the catalogue's default toolsets) win close calls. */
   everyday: 1.15,
   /** An operation the spec deprecates. */
   deprecated: 0.7,
   /** A tool that reads when the query asks to change something (or the other way round). */
-  modeMismatch: 0.6,
+  modeMismatch: 0.2,
   /** A tool that writes otherwise than the query's verb class says (creates when asked to delete). */
-  writeMismatch: 0.75,
+  writeMismatch: 0.5,
   /** One item read when the query asks for many, or many when it asks for one. */
-  readMismatch: 0.8,
+  readMismatch: 0.9,
   /** Each noun of the tool's path the query does not mention ("pullrequests" in …/pullrequests/{id}/commits). */
-  pathExtra: 0.9,
+  pathExtra: 0.8,
   /** Path nouns in more than this share of the catalogue's paths say nothing (`repos`, `accounts`). */
-  commonNoun: 0.2,
+  commonNoun: 0.15,
 };
