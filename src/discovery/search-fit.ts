@@ -18,10 +18,18 @@ const QUESTION = /^\s*(who|whom|whose|what|what's|whats|which|how|where|when|is|
 /** Questions whose answer is many things. */
 const MANY = /^\s*(who|whom|which)\b(?!\s+(am|is|was)\b)|\b(all|every|each)\b/;
 
+/** Phrasal verbs whose particle changes the class: "set up" and "spin up" create, "hang up" ends, "look up" reads. */
+const PHRASAL: Array<[RegExp, ActClass]> = [
+  [/^\s*(?:please\s+)?(set|spin|sign|kick|start|fire|stand|open)\s+(up|off)\b/, 'create'],
+  [/^\s*(?:please\s+)?(hang\s+up|shut\s+down|take\s+down|tear\s+down|wipe\s+out|get\s+rid\s+of)\b/, 'delete'],
+  [/^\s*(?:please\s+)?(turn|switch)\s+(on|off)\b/, 'update'],
+  [/^\s*(?:please\s+)?(look\s+up|find\s+out|pull\s+up)\b/, 'get'],
+];
+
 /** The clause's intent from its (stemmed) verb, its form and whether its head is a plural. */
 export function clauseIntent(text: string, verb: string | undefined, plural: boolean): ClauseIntent {
   const lower = text.toLowerCase();
-  let cls = verbClass(verb);
+  let cls = PHRASAL.find(([re]) => re.test(lower))?.[1] ?? verbClass(verb);
   if (QUESTION.test(lower) && (!cls || !reads(cls))) cls = 'get';
   if (cls === 'get' && (plural || MANY.test(lower))) cls = 'list';
   if (cls) return { cls };
