@@ -6,7 +6,7 @@ import { stem } from './search-text.ts';
 import { verbClass } from './verb-classes.ts';
 
 /** Words that end a noun phrase. */
-const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over', 'against', 'between', 'across', 'through', 'via', 'like', 'until', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'can', 'will', 'should']);
+const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over', 'against', 'between', 'across', 'through', 'via', 'like', 'until', 'or', 'and', 'i', 'we', 'you', 'they', 'he', 'she', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'can', 'will', 'should']);
 /** Words before a noun phrase that are not part of it. */
 const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'your', 'our', 'their', 'its', 'his', 'her', 'each', 'every', 'all', 'any', 'some', 'this', 'that', 'these', 'those', 'one', 'them', 'it', 'me', 'us', 'someone', 'somebody', 'everyone', 'him']);
 /** In a query, a participle after a noun starts a reduced relative clause: "issues labelled bug", "repos starred by me". */
