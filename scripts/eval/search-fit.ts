@@ -1,4 +1,4 @@
-// npm run eval:search:fit [-- --rounds 2] [--only runtime|fields]
+// npm run eval:search:fit [-- --rounds 2] [--only runtime|fields] [--no-cv]
 //
 // Fits the ranker's general numbers (src/discovery/search-params.ts, the field weights of search-doc.ts) to the
 // tuning halves of test/search-eval/ by coordinate search: each number in turn is scaled up and down, and a change is
@@ -29,7 +29,7 @@ const { Bench } = (await import(runner)) as {
   Bench: new (id: string, set: QuerySet, text: string, tools: CatalogueTool[], toolsets: Record<string, { description: string }>, lexicon: Lexicon) => BenchLike;
 };
 
-const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '2' }, only: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '2' }, only: { type: 'string' }, 'no-cv': { type: 'boolean', default: false } } });
 
 // The catalogues npm run eval:search:fast keeps (run it once first).
 const cacheDir = join(repoRoot, '.cache/search-eval');
@@ -78,7 +78,7 @@ function candidates(k: Knob): number[] {
   const round = (x: number) => Math.round(x * 1000) / 1000;
   if (k.factor) return [0.5, 0.75, 1.5, 2].map((m) => round(Math.min(1, Math.max(0.05, 1 - (1 - v) * m)))).filter((x) => x !== v);
   if (v === 0) return [0.1, 0.3];
-  return [0, 0.5, 0.75, 1.33, 2].map((m) => round(v * m)).filter((x) => x !== v);
+  return (k.index ? [0.5, 1.5] : [0, 0.5, 0.75, 1.33, 2]).map((m) => round(v * m)).filter((x) => x !== v);
 }
 
 function reindexAll(of: BenchLike[]) {
@@ -120,7 +120,7 @@ const rounds = Number(args.rounds);
 
 // Two-fold cross-validation over specs.
 const folds = [tuned.filter((_, i) => i % 2 === 0), tuned.filter((_, i) => i % 2 === 1)];
-for (const [a, b] of [folds, [folds[1]!, folds[0]!]] as Array<[BenchLike[], BenchLike[]]>) {
+for (const [a, b] of (args['no-cv'] ? [] : [folds, [folds[1]!, folds[0]!]]) as Array<[BenchLike[], BenchLike[]]>) {
   restore(defaults);
   reindexAll(tuned);
   const before = objective(b);
