@@ -10,18 +10,19 @@ import { stem, STOP, terms, words } from './search-text.ts';
  * What each field counts for. The title and the resource the path names say what an operation is; the description
  * and parameters say more, in many more words; response fields only hint (most operations return similar objects).
  */
-export const FIELD_WEIGHT: Record<'title' | 'name' | 'resource' | 'path' | 'summary' | 'description' | 'parameter' | 'output' | 'toolset' | 'toolsetDescription' | 'method', number> = {
+export const FIELD_WEIGHT: Record<'title' | 'name' | 'resource' | 'path' | 'summary' | 'description' | 'parameter' | 'nested' | 'output' | 'toolset' | 'toolsetDescription' | 'method', number> = {
   title: 3,
-  name: 1,
+  name: 1.5,
   resource: 2,
   path: 0.8,
-  summary: 1,
+  summary: 0.5,
   description: 0.35,
   parameter: 0.5,
+  nested: 0.3,
   output: 0.15,
   toolset: 0.7,
-  toolsetDescription: 0.15,
-  method: 0.4,
+  toolsetDescription: 0.075,
+  method: 0.2,
 };
 
 /** Words each HTTP method's operations do, so "remove …" meets a DELETE whose title says "Unlink …". */
@@ -97,6 +98,7 @@ export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset:
   if (verbs) add(tool.http.path.endsWith('}') ? verbs.item : verbs.collection, FIELD_WEIGHT.method);
 
   addOnce(parameterText(tool), FIELD_WEIGHT.parameter);
+  addOnce(nestedFieldNames(tool.inputSchema).join(' '), FIELD_WEIGHT.nested);
   addOnce(outputFieldNames(tool).join(' '), FIELD_WEIGHT.output);
   return { tf, resource, keyWords };
 }
@@ -122,6 +124,37 @@ function parameterText(tool: DocumentTool): string {
     if (d) out.push(d.split(/\s+/).slice(0, 12).join(' '));
   }
   return out.join(' ');
+}
+
+/** How many nested argument names count: enough for an object's fields, not a whole API's schema. */
+const NESTED_NAMES = 40;
+
+/**
+ * The names of the fields inside the operation's object arguments ("completed" and "due_on" in Asana's `data`, a
+ * customer's `phones`), so "mark a task complete" meets the operation that updates tasks. Breadth first, through
+ * allOf/anyOf/oneOf and arrays, at most NESTED_NAMES.
+ */
+function nestedFieldNames(schema: JsonSchema | undefined): string[] {
+  const out = new Set<string>();
+  const top = new Set(Object.keys((schema?.properties ?? {}) as object));
+  let level: unknown[] = Object.values((schema?.properties ?? {}) as object);
+  for (let depth = 0; depth < 3 && level.length && out.size < NESTED_NAMES; depth++) {
+    const next: unknown[] = [];
+    const visit = (node: unknown): void => {
+      if (!node || typeof node !== 'object') return;
+      const n = node as JsonSchema;
+      for (const k of ['allOf', 'anyOf', 'oneOf'] as const) if (Array.isArray(n[k])) for (const c of n[k] as unknown[]) visit(c);
+      if (n.items && typeof n.items === 'object') visit(n.items);
+      for (const [name, child] of Object.entries((n.properties ?? {}) as Record<string, unknown>)) {
+        if (out.size >= NESTED_NAMES) return;
+        if (!top.has(name) && !name.startsWith('_')) out.add(name);
+        next.push(child);
+      }
+    };
+    for (const node of level) visit(node);
+    level = next;
+  }
+  return [...out];
 }
 
 /** Property names of the result (of one item, for a list), links left out: they name other resources. */
