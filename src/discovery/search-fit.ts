@@ -58,7 +58,10 @@ export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, 
       const toolReads = loaded.readOnly(d);
       if (reads(cls) !== toolReads) f *= PARAMS.modeMismatch;
       else f *= toolReads ? PARAMS.readMismatch : PARAMS.writeMismatch;
-    } else if (!classes.size && reads(cls) !== loaded.readOnly(d)) f *= PARAMS.modeMismatch;
+    } else if (!classes.size) {
+      // An action of its own ("link", "verify") is not what a verb of a known class asks for.
+      f *= reads(cls) !== loaded.readOnly(d) ? PARAMS.modeMismatch : PARAMS.writeMismatch;
+    }
   }
   const nouns = data.nouns?.[d];
   if (nouns) {
