@@ -5,6 +5,8 @@ export const PARAMS = {
   /** BM25 term-frequency saturation and length normalisation. */
   k1: 2.4,
   b: 0.375,
+  /** What a tool matching none of the query's words keeps of its score (coverage: matching all keeps all). */
+  coverage: 0.25,
   /** A tool acting on what the query asks for (a clause's head noun) wins over one merely mentioning it. */
   head: 1.6,
   /** "who …" asks for people: tools acting on people (members, stargazers, collaborators) win close calls. */

@@ -183,7 +183,7 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     let s = score[d]!;
     // Coverage: a tool matching every word of the query beats one matching the rarest word twice.
     const coverage = required ? matched[d]! / required : 1;
-    s *= 0.25 + 0.75 * coverage * coverage;
+    s *= PARAMS.coverage + (1 - PARAMS.coverage) * coverage * coverage;
     const phrase = data.phrases[d]!;
     if (actsOn(data, phrase, clause, d)) s *= PARAMS.head;
     // "get their repositories" asks for a list: one item's operation loses close calls.
