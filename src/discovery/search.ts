@@ -177,6 +177,7 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
   // Whether the clause asks to read or to change something; undefined when it does not say.
   const reads = QUESTION.test(text) ? true : clause.verb ? READ_VERBS.has(clause.verb) : undefined;
   const intent = data.acts ? clauseIntent(text, clause.verb, clause.plural) : undefined;
+  const readingVerb = intent?.cls !== undefined && (intent.cls === 'get' || intent.cls === 'list');
   const hits: RankedTool[] = [];
   for (const d of touched) {
     if (!allowed(d) || score[d]! <= 0) continue;
@@ -188,7 +189,8 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     if (actsOn(data, phrase, clause, d)) s *= PARAMS.head;
     // "get their repositories" asks for a list: one item's operation loses close calls.
     else if (!intent && clause.plural && clause.verb && READ_VERBS.has(clause.verb) && phrase.verb !== 'list' && !phrase.plural) s *= SINGLE_FOR_PLURAL;
-    const ownVerb = verbs !== undefined && doesVerb(loaded, data, phrase, verbs, d);
+    // Reading verbs say little beyond their class ("get" their repositories is "List repositories …").
+    const ownVerb = verbs !== undefined && !readingVerb && doesVerb(loaded, data, phrase, verbs, d);
     if (ownVerb) s *= PARAMS.verb;
     if (who && data.people[d]) s *= PARAMS.people;
     if (data.everyday[d]) s *= PARAMS.everyday;
