@@ -4,7 +4,6 @@ import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import { titlePhrase, titleVerbs, type Phrase } from './head-nouns.ts';
 import { buildSearchIndex, decodeSearchIndex, type SearchIndex } from './search-index.ts';
-import { nounCounts } from './search-fit.ts';
 import { stem } from './search-text.ts';
 
 /** The index plus what ranking derives from the catalogue's titles, once per catalogue. */
@@ -49,6 +48,13 @@ export function rankingData(loaded: LoadedCatalogue): RankingData {
   if (byCatalogue.size >= MAX_CATALOGUES) byCatalogue.delete(byCatalogue.keys().next().value!);
   byCatalogue.set(loaded.identity, data);
   return data;
+}
+
+/** In how many tools' paths each term is a noun (what makes `repos` too common to count). */
+function nounCounts(index: SearchIndex): Uint32Array {
+  const counts = new Uint32Array(index.terms.length);
+  for (const list of index.nouns ?? []) for (const t of list) counts[t]!++;
+  return counts;
 }
 
 /** Which tools (by catalogue index) a slice holds. */

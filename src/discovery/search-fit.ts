@@ -36,13 +36,6 @@ export function clauseIntent(text: string, verb: string | undefined, plural: boo
   return verb ? { writes: true } : {};
 }
 
-/** Per catalogue: in how many tools' paths each term is a noun (what makes `repos` too common to count). */
-export function nounCounts(data: Pick<RankingData, 'terms' | 'nouns'>): Uint32Array {
-  const counts = new Uint32Array(data.terms.length);
-  for (const list of data.nouns ?? []) for (const t of list) counts[t]!++;
-  return counts;
-}
-
 /**
  * The factor for tool `d`: 1 when its shape fits, less for each way it does not. `covered`: the terms the clause's
  * words stand for.
