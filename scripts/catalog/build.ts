@@ -24,6 +24,7 @@ import { operationToolsets, ToolsetDescriptions } from './toolsets.ts';
 import { trimText } from './trim-text.ts';
 import { readCatalogue } from './catalogue-files.ts';
 import { wordnetLexicon } from './lexicon.ts';
+import type { SpecOperations } from '../../src/spec-drift/spec-document.ts';
 import { writeCatalogue, type CatalogueFiles } from './write-catalogue.ts';
 
 export { OverridesError } from './overrides.ts';
@@ -89,6 +90,8 @@ export interface BuildResult {
   /** Shard files (name -> content); empty unless the catalogue is sharded. */
   shards: CatalogueFiles['shards'];
   report: BuildReport;
+  /** The spec's digest and operation fingerprints: the drift check's baseline (scripts/catalog/spec-operations-asset.ts). */
+  specOperations: SpecOperations;
 }
 
 export async function buildCatalogue(spec: string, options: BuildOptions = {}): Promise<BuildResult> {
@@ -192,7 +195,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     ms: Math.round(performance.now() - t0),
   };
   progress(`[catalog] ${visible.length} tools, ${(report.bytes / 1e6).toFixed(2)} MB in ${report.ms} ms`);
-  return { catalogue, text, shards: files.shards, report };
+  return { catalogue, text, shards: files.shards, report, specOperations: { format: 1, digest: loaded.digest, operations: loaded.operations } };
 }
 
 /**

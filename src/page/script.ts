@@ -134,7 +134,10 @@ export const PAGE_SCRIPT = `(() => {
       const t = await res.json();
       body.textContent = '';
       body.append(el('p', 'http', t.http.method + ' ' + t.http.path));
-      body.append(el('p', 'tdesc', t.description));
+      // descriptionHtml is the server's escaped Markdown subset (src/page/markdown.ts): no markup of the spec's own.
+      const desc = el('div', 'tdesc');
+      desc.innerHTML = t.descriptionHtml;
+      body.append(desc);
       const o = el('p', 'out ' + (t.output.on ? 'on' : 'off'));
       o.append(el('b', null, 'outputSchema ' + (t.output.on ? 'on' : 'off') + ': '), document.createTextNode(t.output.reason));
       body.append(o);

@@ -1,13 +1,14 @@
 // The catalogue page at `/`, in headless Chromium (Debian `chromium` + playwright-core) against a real
 // `wrangler dev` serving the embedded catalogue. Screenshots go to test-results/ (a CI artifact).
-import { mkdir, readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCatalogueDir } from '../../scripts/catalog/catalogue-files.ts';
-import { repoRoot } from '../../scripts/lib/proc.ts';
+import { binDir, repoRoot } from '../../scripts/lib/proc.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { Catalogue } from '../../src/catalogue/types.ts';
 import { renderPage } from '../../src/page/render.ts';
@@ -176,6 +177,53 @@ describe('catalogue page', () => {
       // OAuth is on (wrangler.toml), so the connector snippet tells customers to sign in with their key.
       expect((await page.locator('p.note').allTextContents()).some((n) => n.includes('paste your API key'))).toBe(true);
       await page.screenshot({ path: join(ARTIFACTS, 'catalogue-page.png') });
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('the SDK v2 snippet runs as shown (with a real key): it lists the tools and calls one that needs no arguments', async () => {
+    const { page } = await openPage();
+    let text: string;
+    try {
+      text = (await page.locator('pre[data-snippet="sdk-v2"]').textContent()) ?? '';
+    } finally {
+      await page.close();
+    }
+    const called = /callTool\(\{ name: '([a-z0-9_]+)', arguments: \{\} \}\)/.exec(text)?.[1];
+    expect(called, text).toBeDefined();
+    // A read-only tool of bare /mcp (the default toolsets) whose arguments are all optional.
+    const tool = catalogue.tools.find((t) => t.name === called)!;
+    expect(tool.annotations?.readOnlyHint).toBe(true);
+    expect(tool.toolsets.some((s) => catalogue.defaultToolsets!.includes(s))).toBe(true);
+    expect((tool.inputSchema.required as string[] | undefined) ?? []).toEqual([]);
+    // Run it where @modelcontextprotocol/client resolves, as a customer's own module would.
+    const file = join(ARTIFACTS, 'sdk-v2-snippet.mjs');
+    await writeFile(file, text.replace('YOUR_API_KEY', worker.apiKey));
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(join(binDir, 'node'), [file], { cwd: repoRoot, timeout: 60_000 }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    });
+    await rm(file, { force: true });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim().length).toBeGreaterThan(0);
+  });
+
+  it('shows a tool description as rendered Markdown (links, code, emphasis), not raw text', async () => {
+    const withLink = catalogue.tools.find((t) => /\[[^\]]+\]\(https:\/\/[^)]+\)/.test(t.description ?? '') && /`[^`]+`/.test(t.description ?? ''))!;
+    expect(withLink).toBeDefined();
+    const { page, problems } = await openPage();
+    try {
+      await page.fill('#q', withLink.name);
+      const row = page.locator('#tools details', { has: page.locator(`summary code:text-is("${withLink.name}")`) });
+      await row.locator('summary').click();
+      await row.locator('div.tdesc').waitFor();
+      const links = await row.locator('div.tdesc a').evaluateAll((els) => els.map((a) => ({ href: a.getAttribute('href') ?? '', rel: a.getAttribute('rel') })));
+      expect(links.length).toBeGreaterThan(0);
+      for (const l of links) expect(l).toEqual({ href: expect.stringMatching(/^https:\/\//), rel: 'nofollow noopener noreferrer' });
+      expect(await row.locator('div.tdesc code').count()).toBeGreaterThan(0);
+      const shown = (await row.locator('div.tdesc').textContent()) ?? '';
+      expect(shown).not.toMatch(/\]\(https?:|`/);
       expect(problems).toEqual([]);
     } finally {
       await page.close();
