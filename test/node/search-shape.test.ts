@@ -2,6 +2,7 @@
 // asks to do): the two halves of search's structural fit (src/discovery/search-shape.ts, search-fit.ts).
 import { describe, expect, it } from 'vitest';
 import { wordnetLexicon } from '../../scripts/catalog/lexicon.ts';
+import { queryClauses, titlePhrase, titleVerbs } from '../../src/discovery/head-nouns.ts';
 import { clauseIntent } from '../../src/discovery/search-fit.ts';
 import { buildSearchIndex, decodeSearchIndex } from '../../src/discovery/search-index.ts';
 import { operationShape } from '../../src/discovery/search-shape.ts';
@@ -25,6 +26,10 @@ describe('operation shapes', () => {
     expect(operationShape('PUT', '/repos/{owner}/{repo}/collaborators/{username}', 'add', false).act).toBe('create');
     // A read keeps its method's meaning whatever the title says.
     expect(operationShape('GET', '/repos/{owner}/{repo}/pulls', 'create', false).act).toBe('list');
+    // A POST whose title removes deletes; a GET of a singular path lists only when its title names a plural.
+    expect(operationShape('POST', '/repos/{owner}/{repo}/issues/{n}/labels', 'remove', false).act).toBe('delete');
+    expect(operationShape('GET', '/calendars/{id}/acl', 'returns', true).act).toBe('list');
+    expect(operationShape('GET', '/calendars/{id}/acl', 'returns', false).act).toBe('get');
   });
 
   it('finds actions of their own: path verbs, RPC parts, Google suffixes and fragments', () => {
@@ -63,6 +68,29 @@ describe('clause intents', () => {
     expect(clauseIntent('hang up a call', stem('hang'), false)).toEqual({ cls: 'delete' });
     expect(clauseIntent('merge this pull request', stem('merge'), false)).toEqual({ writes: true });
     expect(clauseIntent('pull request files', undefined, true)).toEqual({});
+    expect(clauseIntent('turn on notifications for a repo', stem('turn'), false)).toEqual({ cls: 'update' });
+    expect(clauseIntent('look up a user by email', stem('look'), false)).toEqual({ cls: 'get' });
+    // A question reads even when its first word is no verb; "who is" asks for one person, "which …" for several.
+    expect(clauseIntent('is the CI green on this commit', undefined, false)).toEqual({ cls: 'get' });
+    expect(clauseIntent('who is the owner of this repo', undefined, false)).toEqual({ cls: 'get' });
+    expect(clauseIntent('which repos have I starred', undefined, true)).toEqual({ cls: 'list' });
+    expect(clauseIntent('delete all my drafts', stem('delete'), true)).toEqual({ cls: 'delete' });
+  });
+
+  it("finds a request's verb: before a preposition or a count, after 'I want to', and in two-verb titles", () => {
+    const verbs = titleVerbs([]);
+    const verbOf = (q: string) => queryClauses(q, verbs)[0]!.verb;
+    expect(verbOf('comment on a pull request')).toBe('comment');
+    expect(verbOf('log two hours on a ticket')).toBe('log');
+    expect(verbOf('I want to delete a repository')).toBe('delete');
+    expect(verbOf("I'd like to rename a channel")).toBe('rename');
+    // "like" leads only before "to": here it is the request's verb.
+    expect(verbOf('like a video')).toBe('like');
+    expect(queryClauses('list issues with a label and their comments', verbs).map((c) => [c.verb, c.head, c.context])).toEqual([
+      ['list', 'issues', undefined],
+      ['list', 'comments', 'issues'],
+    ]);
+    expect(titlePhrase('Create or update a repository secret', titleVerbs(['Create a thing', 'Create b', 'Update a', 'Update b']))).toEqual({ verb: 'create', also: 'update', head: 'secret' });
   });
 });
 
