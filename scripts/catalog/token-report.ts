@@ -232,8 +232,15 @@ export function formatReport(r: TokenReport, results?: ResultSection | string): 
   out.push(`- longest name: ${r.names.longest} characters (budget ${NAME_BUDGET}); aliases (deprecated renames and hand renames, never listed): ${r.names.aliases}`);
   if (typeof results === 'string') out.push('', '## Results (response examples)', '', results);
   else if (results) out.push('', formatResultSection(results, r.defaults));
-  out.push('', '## Targets', '');
-  for (const c of [...r.checks, ...(results && typeof results !== 'string' ? resultTargets(results) : [])]) out.push(`- ${c.ok ? 'met' : 'MISSED'}: ${c.target} (${c.measured})`);
+  out.push(
+    '',
+    '## Checks',
+    '',
+    'Each line is a limit that MCP clients impose or a size this service aims for, with what this catalogue measures. ' +
+      'A line marked "over" is where some clients may see fewer tools, longer lists or larger results than intended; docs/generator.md (overrides) and docs/slices-profiles-discovery.md (toolsets and profiles) say what changes it.',
+    '',
+  );
+  for (const c of [...r.checks, ...(results && typeof results !== 'string' ? resultTargets(results) : [])]) out.push(`- ${c.ok ? 'ok' : 'over'}: ${c.target} (${c.measured})`);
   return out.join('\n') + '\n';
 }
 
