@@ -9,6 +9,7 @@ import { oauthHandlers, oauthOn } from './oauth/routes.ts';
 import { pageHandlers } from './page/route.ts';
 import { configure, cors, hostGuard, mcpPipeline, splitList } from './pipeline/steps.ts';
 import type { PipelineEnv } from './pipeline/vars.ts';
+import { SchemaHealth } from './schema-health/health.ts';
 import { VERSION } from './version.ts';
 
 export interface AppOptions {
@@ -42,7 +43,9 @@ export function createApp(loaded: LoadedCatalogue, options: AppOptions = {}): Ho
   app.on(['POST', 'OPTIONS'], ['/token', '/register'], config, oauthOn, hostGuard, cors, oauth.libraryEndpoint);
   app.on(['GET', 'POST'], '/authorize', config, oauthOn, hostGuard, oauth.authorize);
 
-  const mcp = mcpPipeline(loaded, config, options.declarations);
+  // This isolate's schema health of the catalogue: the MCP routes report to it, /admin/schema-health reads it.
+  const health = new SchemaHealth(loaded);
+  const mcp = mcpPipeline(loaded, config, health, options.declarations);
   app.all('/mcp', ...mcp(() => ({})));
   // Typed discovery (search_tools, describe_tool, call_tool) over the whole catalogue; ?mode=discover works on any slice.
   app.all('/mcp/discover', ...mcp(() => ({ toolsets: ['all'], mode: 'discover' })));
@@ -51,7 +54,7 @@ export function createApp(loaded: LoadedCatalogue, options: AppOptions = {}): Ho
   // Toolsets by URL, for clients that cannot send custom headers: /mcp/x/repos+issues
   app.all('/mcp/x/:toolsets', ...mcp((c) => ({ toolsets: splitList(c.req.param('toolsets') ?? '', '+') })));
 
-  registerAdmin(app, loaded);
+  registerAdmin(app, loaded, health);
   const grants = grantAdminHandlers(loaded);
   app.get('/admin/grants', config, oauthOn, grants.list);
   app.delete('/admin/grants/:id', config, oauthOn, grants.revoke);

@@ -32,6 +32,6 @@ export default {
 };
 // Durable Object classes must be exported by the Worker entry.
 export { KeyRateLimiter } from './auth/rate-limit.ts';
-export { SchemaMismatchCounter } from './catalogue/schema-mismatch-counter.ts';
+export { SchemaMismatchCounter } from './schema-health/mismatch-counter.ts';
 // Code mode's sandbox binding (ctx.exports.CodeModeApi): the entry must export it (src/codemode/host-api.ts).
 export { CodeModeApi } from './codemode/host-api.ts';

@@ -7,8 +7,6 @@ import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType, readRequestBody } fro
 import type { Context, MiddlewareHandler } from 'hono';
 import { assetShards } from '../catalogue/asset-shards.ts';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
-import { noteSchemaMismatch } from '../catalogue/schema-autodrop.ts';
-import { withSchemaDrops } from '../catalogue/schema-drops.ts';
 import { intersect, sliceOf, UnknownNamesError, validateSliceSpec, type SliceSpec } from '../catalogue/slices.ts';
 import { codeModeHost } from '../codemode/host.ts';
 import { readConfig, type Config, type Env } from '../config.ts';
@@ -19,6 +17,7 @@ import { readOAuthSettings, type OAuthSettings } from '../oauth/settings.ts';
 import { clientNameOf, inferProfile, PROFILE_IDS, PROFILES, profileById } from '../profiles/profiles.ts';
 import { issueSessionId, profileFromSessionId } from '../profiles/session-id.ts';
 import { serveMcp } from '../protocol/dispatch.ts';
+import type { SchemaHealth } from '../schema-health/health.ts';
 import { URL_MODES, type EndpointMode, type RequestScope } from '../tools/scope.ts';
 import { parseAllowedOrigins, preflightResponse, withCors } from './cors.ts';
 import { meterFor } from '../usage/isolate.ts';
@@ -87,10 +86,11 @@ const statelessMethods: Step = async (c, next) => {
 
 /**
  * The MCP routes' pipeline over one catalogue. The returned function gives one route's steps, in order, ending with
- * the handler that serves the request; `select` reads what the route's path selects. `declarations`: the
- * catalogue's code-mode declarations (catalog/declarations.txt), empty when none were built.
+ * the handler that serves the request; `select` reads what the route's path selects. `health`: the catalogue's schema
+ * health in this isolate (src/schema-health), which serves the drop list and takes the calls' reports.
+ * `declarations`: the catalogue's code-mode declarations (catalog/declarations.txt), empty when none were built.
  */
-export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations = ''): (select: (c: Context<PipelineEnv>) => RouteSelection) => [Step, ...Step[]] {
+export function mcpPipeline(loaded: LoadedCatalogue, config: Step, health: SchemaHealth, declarations = ''): (select: (c: Context<PipelineEnv>) => RouteSelection) => [Step, ...Step[]] {
   /** HTTP 400 listing the valid names when a slice names toolsets or tools the catalogue lacks. */
   const unknownNames = (spec: SliceSpec): Response | undefined => {
     try {
@@ -145,7 +145,7 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations 
 
   /** The catalogue as this isolate serves it: the runtime schema drop list applied. */
   const servedCatalogue: Step = async (c, next) => {
-    c.set('catalogue', await withSchemaDrops(loaded, c.env));
+    c.set('catalogue', await health.served(c.env));
     await next();
   };
 
@@ -165,14 +165,16 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations 
     await next();
   };
 
+  /** The request's scope, built once and passed explicitly to everything that serves it (the client's signal included). */
   const serve: Step = (c) => {
-    const { catalogue, config, caller, slice, profile, mode, body } = c.var;
-    const scope: RequestScope = { catalogue, config, caller, slice, profile, mode };
+    const config = c.get('config');
+    const mode = c.get('mode');
+    const request = c.req.raw;
+    const scope: RequestScope = { catalogue: c.get('catalogue'), config, caller: c.get('caller'), slice: c.get('slice'), profile: c.get('profile'), mode, signal: request.signal, health: health.reporter(c.env) };
     const meter = meterFor(c.env ?? {}, config.usage, waitUntilOf(c));
     if (meter) scope.meter = meter;
-    scope.reportSchemaMismatch = (tool: string, errors: readonly string[]) => noteSchemaMismatch(loaded, c.env, tool, errors);
     if (mode === 'code') scope.code = codeModeHost(c.env, declarations);
-    return serveMcp(scope, c.req.raw, body);
+    return serveMcp(scope, request, c.get('body'));
   };
 
   return (select) => [config, hostGuard, cors, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, listingMode, loadShards, serve];

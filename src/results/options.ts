@@ -22,18 +22,19 @@ export type ResultCatalogue = Pick<Catalogue, 'results' | 'defaultUpstream'>;
 
 const cache = new WeakMap<ResultCatalogue, Map<string, ResultOptions>>();
 
-export function resultOptions(catalogue: ResultCatalogue, upstreamUrl: string, compact: boolean): ResultOptions {
+/** `shortenEmbedded`: false for code mode (see ResultOptions). */
+export function resultOptions(catalogue: ResultCatalogue, upstreamUrl: string, compact: boolean, shortenEmbedded = true): ResultOptions {
   let perCatalogue = cache.get(catalogue);
   if (!perCatalogue) cache.set(catalogue, (perCatalogue = new Map()));
-  const key = `${compact ? 1 : 0} ${upstreamUrl}`;
+  const key = `${compact ? 1 : 0}${shortenEmbedded ? 1 : 0} ${upstreamUrl}`;
   let hit = perCatalogue.get(key);
-  if (!hit) perCatalogue.set(key, (hit = build(catalogue, upstreamUrl, compact)));
+  if (!hit) perCatalogue.set(key, (hit = build(catalogue, upstreamUrl, compact, shortenEmbedded)));
   return hit;
 }
 
-function build(catalogue: ResultCatalogue, upstreamUrl: string, compact: boolean): ResultOptions {
+function build(catalogue: ResultCatalogue, upstreamUrl: string, compact: boolean, shortenEmbedded: boolean): ResultOptions {
   const r = catalogue.results ?? { origins: [catalogue.defaultUpstream] };
-  return { compact, rules: compactRules(r, [upstreamUrl]) };
+  return { compact, rules: compactRules(r, [upstreamUrl]), ...(shortenEmbedded ? {} : { shortenEmbedded: false }) };
 }
 
 /** The compiled rules of a catalogue; `moreOrigins` (the configured upstream) count as the API's own too. */

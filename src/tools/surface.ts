@@ -1,26 +1,20 @@
 // What one endpoint mode serves over MCP: its tools/list entries, its server instructions and its tools/call.
-// The MCP server (src/protocol/mcp-server.ts) wires a surface into the SDK; each mode supplies one.
-import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { JsonSchema } from '../catalogue/types.ts';
+// The MCP server (src/protocol/mcp-server.ts) wires a surface into the SDK; each mode supplies one. A surface resolves
+// each call's tool into a handle (src/tools/handle.ts) with what it listed; below it nothing depends on the mode.
+import { PROFILES } from '../profiles/profiles.ts';
 import { viewOf, type WireTool } from '../profiles/view.ts';
-import { callTool } from './call.ts';
+import { callTool, type ToolAnswer } from './call.ts';
+import { resolveTool, typedHandle, UnknownToolError } from './handle.ts';
 import type { RequestScope } from './scope.ts';
 
 export interface ToolSurface {
   readonly tools: WireTool[];
   instructions: string;
-  /** Runs one tools/call. Throws UnknownToolError (src/tools/call.ts) for a name this surface does not serve. */
-  call(name: string, args: Record<string, unknown>): Promise<SurfaceResult>;
+  /** Runs one tools/call. Throws UnknownToolError (src/tools/handle.ts) for a name this surface does not serve. */
+  call(name: string, args: Record<string, unknown>): Promise<ToolAnswer>;
 }
 
-export interface SurfaceResult {
-  result: CallToolResult;
-  /**
-   * Shape the result for the protocol era against the outputSchema the listing advertised (undefined: none).
-   * Absent when the result is another tool's, passed through unchanged (discovery's call_tool).
-   */
-  shape?: { outputSchema: JsonSchema | undefined };
-}
+export type { ToolAnswer };
 
 /** tools mode: the slice's tools, as the client's profile lists them. */
 export function toolsSurface(scope: RequestScope): ToolSurface {
@@ -35,8 +29,12 @@ export function toolsSurface(scope: RequestScope): ToolSurface {
     },
     instructions: instructions + (view.warning ? `\n${view.warning}` : ''),
     async call(name, args) {
-      const { tool, result } = await callTool(scope, name, args);
-      return { result, shape: { outputSchema: view.advertised(scope.catalogue.indexOf(tool.name)!) } };
+      const found = await resolveTool(scope, name);
+      if (!found) throw new UnknownToolError(name);
+      // Content-only profiles are shown no outputSchema, but their result is still shaped by one (the {result} wrap):
+      // the default listing's.
+      const listed = scope.profile.carry === 'both' ? view : viewOf(scope.catalogue, scope.slice, PROFILES.default);
+      return callTool(scope, typedHandle(scope, found.tool, listed.advertised(found.index), true), args);
     },
   };
 }

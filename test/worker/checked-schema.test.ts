@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest'
 import { createApp } from '../../src/app.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { Catalogue } from '../../src/catalogue/types.ts';
-import { SAMPLE_EVERY } from '../../src/tools/checked-schema.ts';
+import { SAMPLE_EVERY } from '../../src/schema-health/sampling.ts';
 import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
 
@@ -16,12 +16,19 @@ const BASE = 'http://127.0.0.1:8787';
 const env = { API_KEY: KEY, UPSTREAM_URL: inject('upstreamUrl'), CREDENTIAL_MODE: 'key', ADMIN_TOKEN: ADMIN };
 
 // echo_get answers {"method":"GET",…}; this copy's full schema allows only POST. An enum is a constraint the compact
-// listing drops (it only loosens), so the listed schema accepts the answer and the full one does not.
+// listing drops (it only loosens), so the listed schema accepts the answer and the full one does not. 45 more reads
+// (two required arguments each, so they rank after echo_strict) put the slice over Cursor's 40 tools: a hybrid list.
 function strictCatalogue(): Catalogue {
   const c = fixtureCatalogue();
   const echo = c.tools.find((t) => t.name === 'echo_get')!;
   const strict = { ...echo, name: 'echo_strict', aliases: undefined, outputSchema: { type: 'object', properties: { method: { type: 'string', enum: ['POST'] }, url: { type: 'string' } } } };
-  c.tools = [...c.tools, strict].sort((a, b) => (a.name < b.name ? -1 : 1));
+  const fillers = Array.from({ length: 45 }, (_, i) => ({
+    ...echo,
+    name: `filler_${String(i).padStart(2, '0')}`,
+    aliases: undefined,
+    inputSchema: { type: 'object', properties: { id: { type: 'string' }, other: { type: 'string' } }, required: ['id', 'other'] },
+  }));
+  c.tools = [...c.tools, strict, ...fillers].sort((a, b) => (a.name < b.name ? -1 : 1));
   return c;
 }
 
@@ -75,6 +82,29 @@ describe('the outputSchema structuredContent is checked against', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('hybrid lists: the one the hybrid list advertised for a listed tool', async () => {
+    const app = createApp(loadCatalogue(text));
+    const client = await strictClient(app, '/mcp/x/all?client=cursor');
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).slice(0, 3)).toEqual(['search_tools', 'describe_tool', 'call_tool']);
+      const listed = tools.find((t) => t.name === 'echo_strict');
+      // Listed, with the compacted schema (the enum dropped); the catalogue's own would refuse the echo.
+      expect(JSON.stringify(listed?.outputSchema)).not.toContain('POST');
+      const r = (await client.callTool({ name: 'echo_strict', arguments: { id: 'h' } })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
+      expect(r.isError).toBeUndefined();
+      expect(r.structuredContent).toMatchObject({ method: 'GET' });
+      expect(r.structuredContent).not.toHaveProperty('as_returned');
+      // An unlisted tool of the same slice is checked against describe_tool's schema, as from call_tool.
+      expect(tools.some((t) => t.name === 'filler_44')).toBe(false);
+      const unlisted = (await client.callTool({ name: 'filler_44', arguments: { id: 'u', other: 'o' } })) as { structuredContent?: Record<string, unknown> };
+      expect(unlisted.structuredContent).toMatchObject({ method: 'GET' });
+    } finally {
+      await client.close();
+    }
+    expect(events('tool_call').filter((e) => e.tool === 'echo_strict').map((e) => e.outcome)).toEqual(['ok']);
   });
 
   it("discovery's call_tool: the catalogue's own, which describe_tool hands out", async () => {

@@ -5,6 +5,7 @@ import type { CatalogueTool } from '../../src/catalogue/types.ts';
 import { validate } from '../../src/catalogue/validator.ts';
 import { embeddedTree, isApiResource, shortenedNothing, summariseEmbedded } from '../../src/results/embedded.ts';
 import { compactRules } from '../../src/results/options.ts';
+import { resultBudget } from '../../src/results/budget.ts';
 import { planResult, shapeResult } from '../../src/results/shape.ts';
 
 const API = 'https://api.example.com';
@@ -39,9 +40,9 @@ function tool(embedded: string[]): CatalogueTool {
 }
 
 const shape = (t: CatalogueTool, value: unknown, args: Record<string, unknown> = {}, opts = options) => {
-  const planned = planResult(t, args, opts, 100_000);
+  const planned = planResult(t, args, opts, resultBudget(25_000));
   if ('error' in planned) throw new Error(planned.error);
-  return shapeResult(value, planned.plan, 100_000);
+  return shapeResult(value, planned.plan, resultBudget(25_000));
 };
 
 describe('the run-time check', () => {
