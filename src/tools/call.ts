@@ -47,14 +47,15 @@ export async function callTool(scope: RequestScope, handle: ToolHandle, given: R
 /** Steps 1 to 3. */
 async function run(scope: RequestScope, handle: ToolHandle, given: Record<string, unknown>): Promise<Executed> {
   const { tool } = handle;
-  const { args, errors } = handle.strictArguments ? fromStrictArguments(tool.inputSchema, given) : { args: given, errors: [] };
-  const check = errors.length ? { valid: false, errors } : validate(tool.inputSchema, args);
+  const mapped = handle.strictArguments ? fromStrictArguments(tool.inputSchema, given) : { args: given, errors: [] };
+  const args = fieldsAsText(tool, mapped.args);
+  const check = mapped.errors.length ? { valid: false, errors: mapped.errors } : validate(tool.inputSchema, args);
   if (!check.valid) {
     // Argument errors are tool results (MCP 2025-11-25) so the model can correct itself.
     const text = `Invalid arguments for ${tool.name}:\n${check.errors.map((e) => `- ${e}`).join('\n')}\nCheck the tool's inputSchema and call it again.`;
     return { result: errorResult(text), record: { outcome: 'invalid_arguments', validation: 'none', method: tool.http.method, argumentErrors: check.errors.length } };
   }
-  const executed = await executeTool(handle, fieldsAsText(tool, args), limitsFor(scope));
+  const executed = await executeTool(handle, args, limitsFor(scope));
   if (executed.record.outcome === 'ok') scope.health?.sample(tool, handle.outputSchema, executed.result);
   return executed;
 }

@@ -5,11 +5,12 @@ import { PROFILES } from '../profiles/profiles.ts';
 import { viewOf, type WireTool } from '../profiles/view.ts';
 import { callTool, type ToolAnswer } from './call.ts';
 import { resolveTool, typedHandle, UnknownToolError } from './handle.ts';
+import { toolsInstructions } from './instructions.ts';
 import type { RequestScope } from './scope.ts';
 
 export interface ToolSurface {
   readonly tools: WireTool[];
-  instructions: string;
+  readonly instructions: string;
   /** Runs one tools/call. Throws UnknownToolError (src/tools/handle.ts) for a name this surface does not serve. */
   call(name: string, args: Record<string, unknown>): Promise<ToolAnswer>;
 }
@@ -20,14 +21,14 @@ export type { ToolAnswer };
 export function toolsSurface(scope: RequestScope): ToolSurface {
   // The (slice, profile) view is computed once per isolate: compacted entries in the profile's dialect.
   const view = viewOf(scope.catalogue, scope.slice, scope.profile);
-  const { source } = scope.catalogue.catalogue;
-  const instructions = `Tools for ${source.title} (API version ${source.version}): ${scope.slice.tools.length} operations of its REST API. Each tool calls one HTTP operation; arguments are the operation's path, query, header and body parameters.`;
   return {
     // Read only by tools/list: other requests (initialize, tools/call) never build the slice's listing.
     get tools() {
       return view.tools;
     },
-    instructions: instructions + (view.warning ? `\n${view.warning}` : ''),
+    get instructions() {
+      return toolsInstructions(scope.catalogue, scope.slice, view);
+    },
     async call(name, args) {
       const found = await resolveTool(scope, name);
       if (!found) throw new UnknownToolError(name);
