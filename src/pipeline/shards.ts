@@ -7,8 +7,12 @@ import { viewOf } from '../profiles/view.ts';
 import type { PipelineEnv } from './vars.ts';
 
 export const loadShards: MiddlewareHandler<PipelineEnv> = async (c, next) => {
-  const { catalogue, slice, profile, mode, body } = c.var;
+  const catalogue = c.get('catalogue');
+  const mode = c.get('mode');
   if (catalogue.sharded && (mode === 'tools' || mode === 'hybrid')) {
+    const slice = c.get('slice');
+    const profile = c.get('profile');
+    const body = c.get('body');
     const wanted = new Set<number>();
     for (const m of Array.isArray(body.message) ? body.message : [body.message]) {
       const { method, params } = (m ?? {}) as { method?: unknown; params?: { name?: unknown } };

@@ -37,7 +37,7 @@ interface RouteSelection {
 /** Sets c.var.config, .oauth and .allowedOrigins, derived once per env object (one per isolate in production). */
 export function configure(loaded: LoadedCatalogue): Step {
   const configs = new WeakMap<Env, { config: Config; oauth: OAuthSettings; allowedOrigins: string[] }>();
-  return async (c, next) => {
+  return async function configure(c, next) {
     const env = c.env ?? {};
     let entry = configs.get(env);
     if (!entry) {
@@ -55,7 +55,7 @@ export function configure(loaded: LoadedCatalogue): Step {
 
 /** DNS-rebinding protection (src/pipeline/host-guard.ts): 403 unless Host and Origin are allowed. */
 export const hostGuard: Step = async (c, next) => {
-  const rejected = guardHostAndOrigin(c.req.raw, c.var.config.allowedHosts, c.var.allowedOrigins);
+  const rejected = guardHostAndOrigin(c.req.raw, c.get('config').allowedHosts, c.get('allowedOrigins'));
   if (rejected) return rejected;
   await next();
 };
@@ -65,7 +65,7 @@ export const hostGuard: Step = async (c, next) => {
  * stripping any a handler set for another. With no origin listed a preflight goes on to the route as before.
  */
 export const cors: Step = async (c, next) => {
-  const allowed = c.var.allowedOrigins;
+  const allowed = c.get('allowedOrigins');
   const preflight = allowed.length ? preflightResponse(c.req.raw, allowed) : undefined;
   if (preflight) return preflight;
   await next();
@@ -103,7 +103,7 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, health: Schem
   };
 
   /** What the URL asks for: path toolsets, ?tools=, ?readonly=, ?mode= (URL_MODES). */
-  const urlRequest = (select: (c: Context<PipelineEnv>) => RouteSelection): Step => async (c, next) => {
+  const urlRequest = (select: (c: Context<PipelineEnv>) => RouteSelection): Step => async function urlRequest(c, next) {
     const selection = select(c);
     const spec: SliceSpec = {};
     if (selection.toolsets?.length) spec.toolsets = selection.toolsets;
@@ -133,10 +133,11 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, health: Schem
    * OAuth on, an access token (src/oauth/resource-auth.ts). 401 with WWW-Authenticate, 403, 429, or c.var.caller.
    */
   const authenticateCaller: Step = async (c, next) => {
-    const auth = await authenticateBearerOrToken(c.req.raw, { config: c.var.config, oauth: c.var.oauth, loaded, requested: c.var.requested }, { env: c.env, waitUntil: waitUntilOf(c) });
+    const config = c.get('config');
+    const auth = await authenticateBearerOrToken(c.req.raw, { config, oauth: c.get('oauth'), loaded, requested: c.get('requested') }, { env: c.env, waitUntil: waitUntilOf(c) });
     if (!auth.ok) {
       // A refusal comes before the body is read, so it is counted against the key with no tool.
-      if (auth.rateLimitedKey) meterFor(c.env ?? {}, c.var.config.usage, waitUntilOf(c))?.({ keyId: auth.rateLimitedKey, tool: NO_TOOL, outcome: 'rate_limited' });
+      if (auth.rateLimitedKey) meterFor(c.env ?? {}, config.usage, waitUntilOf(c))?.({ keyId: auth.rateLimitedKey, tool: NO_TOOL, outcome: 'rate_limited' });
       return auth.response;
     }
     c.set('caller', auth.caller);
@@ -151,17 +152,17 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, health: Schem
 
   /** The slice: what the URL asks for ∩ the key's scope. */
   const sliceForCaller: Step = async (c, next) => {
-    let requested = c.var.requested;
-    const { scope } = c.var.caller;
+    let requested = c.get('requested');
+    const { scope } = c.get('caller');
     // Bare /mcp serves the default toolsets, unless the key is itself scoped to toolsets or tools: then its scope is
     // the natural default (a key for `gists` pasted as .../mcp should see gists).
-    const defaults = c.var.config.defaultToolsets;
+    const defaults = c.get('config').defaultToolsets;
     if (!requested.toolsets && !requested.tools && !scope.toolsets?.length && !scope.tools?.length && defaults) {
       requested = { ...requested, toolsets: defaults };
       const misconfigured = unknownNames(requested);
       if (misconfigured) return misconfigured;
     }
-    c.set('slice', sliceOf(c.var.catalogue, intersect(requested, scope)));
+    c.set('slice', sliceOf(c.get('catalogue'), intersect(requested, scope)));
     await next();
   };
 
@@ -215,9 +216,9 @@ const readBody: Step = async (c, next) => {
  */
 const clientProfile: Step = async (c, next) => {
   const param = c.req.query('client');
-  const message = c.var.body.message;
+  const message = c.get('body').message;
   const name = param ? undefined : clientNameOf(message);
-  const secret = c.var.config.sessionSecret;
+  const secret = c.get('config').sessionSecret;
   const profile = param ? profileById(param) : name !== undefined ? inferProfile(name) : ((await profileFromSessionId(c.req.header('mcp-session-id'), secret)) ?? PROFILES.default);
   if (!profile) {
     return c.json({ error: 'unknown_client', message: `Unknown client profile: ${param}. Valid client names: ${PROFILE_IDS.join(', ')}`, unknown: [param], valid: PROFILE_IDS }, 400);
@@ -237,7 +238,7 @@ const clientProfile: Step = async (c, next) => {
  * the full list. Discovery and code mode (/mcp/discover, /mcp/code, ?mode=) are never changed.
  */
 const listingMode: Step = async (c, next) => {
-  if (c.var.mode === 'tools' && c.req.query('mode') !== 'tools' && overToolBudget(c.var.slice, c.var.profile)) c.set('mode', 'hybrid');
+  if (c.get('mode') === 'tools' && c.req.query('mode') !== 'tools' && overToolBudget(c.get('slice'), c.get('profile'))) c.set('mode', 'hybrid');
   await next();
 };
 

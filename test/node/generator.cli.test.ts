@@ -128,7 +128,7 @@ describe('CLI', () => {
       writeFileSync(join(snaps, 'gone_tool.json'), '{}\n');
       expect(await check()).toBe(1);
       expect(printed()).toMatch(/0 changed, 1 extra, 0 missing/);
-      expect(printed()).toMatch(/extra \(no such tool\): gone_tool\.json/);
+      expect(printed()).toMatch(/extra \(no such tool or listing\): gone_tool\.json/);
       unlinkSync(join(snaps, 'gone_tool.json'));
 
       unlinkSync(join(snaps, files[0]!));
