@@ -10,6 +10,7 @@ import { log, logOnce } from '../lib/log.ts';
 import { decryptSecret, importEncryptionKey, isWellFormedKey, type KeyRecord, type Rate } from './keys-core.ts';
 import { countRequest, type RateDecision } from './rate-limit.ts';
 import { lookupRecord, touchLastUsed } from './store.ts';
+import { tokenDigest } from './token-digest.ts';
 
 export interface Caller {
   /** Stable, non-secret id for logs: "key:<public id>" for customer keys, "key:<8 hex>" for API_KEY, or "passthrough". */
@@ -53,7 +54,7 @@ export async function authenticate(request: Request, config: Config, ctx: AuthCo
     return { ok: true, caller: { id: 'passthrough', scope: {}, upstreamHeaders: { authorization: `Bearer ${token}` }, secrets: [token] } };
   }
 
-  const given = await sha256(token);
+  const given = await tokenDigest(token);
 
   // The operator key (wrangler secret API_KEY, or a --var for local runs): full scope, no rate limit.
   if (config.apiKey) {

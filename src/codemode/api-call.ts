@@ -17,6 +17,8 @@ export function apiCaller(scope: RequestScope, charge: ChargeCall): ToolCall {
   // Programs are typed by the catalogue's own declarations: its schemas, its argument form, nested resources whole.
   const results = resultOptions(scope.catalogue.catalogue, config.upstreamUrl, config.compactResults, false);
   return async (name, args) => {
+    // The client went away: the program's remaining calls fail at once, without counting against the key.
+    if (scope.signal?.aborted) return { ok: false, error: `The request that runs this program was cancelled; api.${name} was not called.` };
     const found = await resolveTool(scope, name);
     if (!found) return { ok: false, error: notCallable(scope, name) };
     const { tool } = found;

@@ -81,8 +81,15 @@ function wireJson(scope: RequestScope, era: Era, out: ToolAnswer): { json: strin
   if (era === '2025' && schema !== undefined && schema.type !== 'object') return undefined;
   if ('_meta' in result || 'resultType' in result) return undefined;
   json ??= JSON.stringify(result);
-  if (era === '2026') json = `${json.slice(0, -1)},"resultType":"complete","_meta":${JSON.stringify({ [META_SERVER]: serverInfo(scope.catalogue) })}}`;
+  if (era === '2026') json = `${json.slice(0, -1)},"resultType":"complete","_meta":${serverMetaJson(scope)}}`;
   return { json, shape: shapeOf(result) };
+}
+
+/** The 2026-07-28 result's `_meta` (the server's identity), serialised once per served catalogue. */
+const serverMeta = { catalogue: undefined as object | undefined, json: '' };
+function serverMetaJson(scope: RequestScope): string {
+  if (serverMeta.catalogue !== scope.catalogue.catalogue) [serverMeta.catalogue, serverMeta.json] = [scope.catalogue.catalogue, JSON.stringify({ [META_SERVER]: serverInfo(scope.catalogue) })];
+  return serverMeta.json;
 }
 
 /** What the SDK's serialisation could depend on: the result's members and each content block's member layout. */

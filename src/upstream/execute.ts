@@ -242,13 +242,13 @@ class RedirectError extends Error {}
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 async function fetchFollowingRedirects(req: BuiltRequest, credentials: Record<string, string> | undefined, signal: AbortSignal): Promise<Response> {
-  const origin = new URL(req.url).origin;
+  let origin: string | undefined;
   let url = req.url;
   let method = req.method;
   let body = req.body;
   for (let hop = 0; ; hop++) {
     const headers = new Headers(req.headers);
-    const sameOrigin = hop === 0 || new URL(url).origin === origin;
+    const sameOrigin = hop === 0 || new URL(url).origin === (origin ??= new URL(req.url).origin);
     if (sameOrigin) for (const k in credentials) headers.set(k, credentials[k]!);
     else headers.delete('cookie');
     if (body === undefined) headers.delete('content-type');
