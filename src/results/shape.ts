@@ -8,7 +8,7 @@
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { fitNote, type ResultBudget } from './budget.ts';
 import { compactJson } from './compact.ts';
-import { embeddedTree, shortenedNothing, summariseEmbedded, type EmbeddedTree } from './embedded.ts';
+import { embeddedTree, savedAtLeast, shortenedNothing, summariseEmbedded, type EmbeddedTree } from './embedded.ts';
 import { cutNote, embeddedNote, fieldHint, fittedNote, missingFieldsNote } from './notes.ts';
 import type { ResultOptions } from './options.ts';
 import { continuation, pageRequest, wholeItemsThatFit, type PageRequest } from './paging.ts';
@@ -113,7 +113,7 @@ export function shapeResult(value: unknown, plan: ResultPlan, budget: ResultBudg
     const out = run();
     if (!shortened.paths.size) return out;
     const note = embeddedNote([...shortened.paths], fieldsArg, fieldHint(hintOf, 2));
-    if (shortened.savedChars > 2 * note.length) {
+    if (savedAtLeast(shortened, options.rules, 2 * note.length + 1)) {
       notes.push(note);
       return out;
     }
