@@ -26,7 +26,8 @@ function appOnce(): Promise<Hono<PipelineEnv>> {
 // scheduled: the usage retention cleanup on the cron trigger (wrangler.toml [triggers]).
 export default {
   async fetch(request: Request, env: PipelineEnv['Bindings'], ctx: ExecutionContext): Promise<Response> {
-    return (await appOnce()).fetch(request, env, ctx);
+    const served = await appOnce();
+    return await served.fetch(request, env, ctx);
   },
   scheduled: usageScheduled,
 };

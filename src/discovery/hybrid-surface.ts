@@ -2,7 +2,7 @@
 // of the slice, listed or not, runs by name through callTool. A listed tool's result is shaped to and checked against
 // the outputSchema the hybrid list advertised; an unlisted one against describe_tool's, as from call_tool.
 import { callTool } from '../tools/call.ts';
-import { resolveTool, typedHandle, UnknownToolError } from '../tools/handle.ts';
+import { typedHandle, UnknownToolError, usingTool } from '../tools/handle.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import type { ToolSurface } from '../tools/surface.ts';
 import { hybridListing, META_TOOLS } from './hybrid.ts';
@@ -15,13 +15,13 @@ export function hybridSurface(scope: RequestScope): ToolSurface {
   return {
     tools: listing.tools,
     instructions: listing.instructions,
-    async call(name, args) {
+    call(name, args) {
       if (META_TOOLS.has(name)) return discovery.call(name, args);
-      const found = await resolveTool(scope, name);
-      if (!found) throw new UnknownToolError(name);
-      const { tool } = found;
-      const listed = listing.advertised.has(tool.name);
-      return callTool(scope, listed ? typedHandle(scope, tool, listing.advertised.get(tool.name), true) : describedHandle(scope, tool), args);
+      const answer = usingTool(scope, name, function callTyped(tool) {
+        const listed = listing.advertised.has(tool.name);
+        return callTool(scope, listed ? typedHandle(scope, tool, listing.advertised.get(tool.name), true) : describedHandle(scope, tool), args);
+      });
+      return answer ?? Promise.reject(new UnknownToolError(name));
     },
   };
 }

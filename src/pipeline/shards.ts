@@ -1,6 +1,6 @@
 // A sharded catalogue (src/catalogue/format.ts) keeps its records in static assets. This step fetches the shards a
 // tools or hybrid request reads (the slice for tools/list, the named tool for tools/call) before anything reads
-// tools synchronously; the meta-tools and code mode load what they name themselves (src/tools/call.ts resolveTool).
+// tools synchronously; the meta-tools and code mode load what they name themselves (src/tools/handle.ts resolveTool).
 // A catalogue in one text skips it.
 import type { MiddlewareHandler } from 'hono';
 import { viewOf } from '../profiles/view.ts';

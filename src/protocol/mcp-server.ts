@@ -61,7 +61,7 @@ export function buildServer(scope: RequestScope, answered?: AnsweredCall): Serve
     cacheHints: CACHE_HINTS,
   });
   server.setRequestHandler('tools/list', () => ({ tools: surface.tools as never }));
-  server.setRequestHandler('tools/call', async (request) => {
+  server.setRequestHandler('tools/call', async function toolsCall(request) {
     const { name, arguments: args = {} } = request.params;
     let out: ToolAnswer;
     try {

@@ -23,6 +23,18 @@ export class UnknownToolError extends Error {
   }
 }
 
+/**
+ * Runs `use` with the tool `name` (a catalogue name or alias) denotes in this scope; undefined when it denotes none.
+ * A catalogue in one text has every tool at hand, so `use` runs at once: nothing waits between the request and the
+ * upstream call. A sharded catalogue fetches the tool's shard first.
+ */
+export function usingTool<T>(scope: RequestScope, name: string, use: (tool: CatalogueTool, index: number) => Promise<T>): Promise<T> | undefined {
+  const index = scope.catalogue.indexOf(name);
+  if (index === undefined || !scope.slice.has(index)) return undefined;
+  if (!scope.catalogue.sharded) return use(scope.catalogue.tool(index), index);
+  return scope.catalogue.load([index]).then(() => use(scope.catalogue.tool(index), index));
+}
+
 /** The tool `name` (a catalogue name or alias; every profile lists the catalogue's names) denotes in this scope. */
 export async function resolveTool(scope: RequestScope, name: string): Promise<{ index: number; tool: CatalogueTool } | undefined> {
   const index = scope.catalogue.indexOf(name);

@@ -4,7 +4,7 @@
 import { PROFILES } from '../profiles/profiles.ts';
 import { viewOf, type WireTool } from '../profiles/view.ts';
 import { callTool, type ToolAnswer } from './call.ts';
-import { resolveTool, typedHandle, UnknownToolError } from './handle.ts';
+import { typedHandle, UnknownToolError, usingTool } from './handle.ts';
 import { toolsInstructions } from './instructions.ts';
 import type { RequestScope } from './scope.ts';
 
@@ -29,13 +29,14 @@ export function toolsSurface(scope: RequestScope): ToolSurface {
     get instructions() {
       return toolsInstructions(scope.catalogue, scope.slice, view);
     },
-    async call(name, args) {
-      const found = await resolveTool(scope, name);
-      if (!found) throw new UnknownToolError(name);
+    call(name, args) {
       // Content-only profiles are shown no outputSchema, but their result is still shaped by one (the {result} wrap):
       // the default listing's.
       const listed = scope.profile.carry === 'both' ? view : viewOf(scope.catalogue, scope.slice, PROFILES.default);
-      return callTool(scope, typedHandle(scope, found.tool, listed.advertised(found.index), true), args);
+      const answer = usingTool(scope, name, function callListed(tool, i) {
+        return callTool(scope, typedHandle(scope, tool, listed.advertised(i), true), args);
+      });
+      return answer ?? Promise.reject(new UnknownToolError(name));
     },
   };
 }
