@@ -1,4 +1,4 @@
-// Schemas that heal themselves (src/catalogue/schema-autodrop.ts): repeated output-schema mismatches put a tool on the
+// Schemas that heal themselves (src/schema-health/autodrop.ts): repeated output-schema mismatches put a tool on the
 // runtime drop list with reason "auto"; tools/list (ready bytes too) stops advertising its outputSchema and the tool
 // then returns its data as plain JSON (before, a mismatching answer is a success carrying
 // its data beside the schema with a note, never isError). Counted in the Durable Object, or per isolate without that binding.

@@ -1,4 +1,4 @@
-// Runtime schema drop list (src/catalogue/schema-drops.ts): tools/list and tools/call honour it; TTL re-reads.
+// Runtime schema drop list (src/schema-health/drops.ts): tools/list and tools/call honour it; TTL re-reads.
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
