@@ -1,10 +1,10 @@
-// Operator routes, behind the ADMIN_TOKEN bearer (guard.ts). GET /admin/schema-health: per-tool counts of upstream
-// responses that failed the outputSchema their client was shown, and of sampled full-schema differences (both kept by
-// the app's SchemaHealth, src/schema-health/health.ts), and the runtime drop list as this isolate sees it, automatic
-// drops (reason "auto") included. GET /admin/usage: usage-route.ts.
+// Operator routes, all behind one gate on /admin/* (guard.ts: the Host/Origin guard, then the ADMIN_TOKEN bearer).
+// GET /admin/schema-health: per-tool counts of upstream responses that failed the outputSchema their client was shown,
+// and of sampled full-schema differences (both kept by the app's SchemaHealth, src/schema-health/health.ts), and the
+// runtime drop list as this isolate sees it, automatic drops (reason "auto") included. GET /admin/usage: usage-route.ts.
 // The mismatch counts live in isolate memory: they cover the isolate that answered, since it started. For
 // fleet-wide numbers, use the `tool_call` log lines with outcome schema_mismatch.
-import type { Hono } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Env } from '../config.ts';
 import type { PipelineEnv } from '../pipeline/vars.ts';
@@ -12,20 +12,21 @@ import { AUTO_REASON, DROPS_KEY } from '../schema-health/drop-list.ts';
 import { applyDrops, dropsTtlMs } from '../schema-health/drops.ts';
 import type { SchemaHealth } from '../schema-health/health.ts';
 import { autoDropSettings } from '../schema-health/mismatch-window.ts';
-import { refuseNonAdmin } from './guard.ts';
+import { specDriftHealth } from '../spec-drift/health.ts';
+import { requireAdmin } from './guard.ts';
 import { usageRoute } from './usage-route.ts';
 
 // Set on the first admin request (Date is frozen at 0 in a Worker's global scope).
 let startedAt: string | undefined;
 
-export function registerAdmin(app: Hono<PipelineEnv>, loaded: LoadedCatalogue, health: SchemaHealth): void {
+/** Mounts the gate on /admin/* (after `configure`, which the guard reads) and the routes this module serves. */
+export function registerAdmin(app: Hono<PipelineEnv>, loaded: LoadedCatalogue, configure: MiddlewareHandler<PipelineEnv>, health: SchemaHealth): void {
+  app.use('/admin/*', configure, requireAdmin);
   const { mismatches: schemaMismatchCounts, samples } = health;
   app.get('/admin/usage', usageRoute);
   app.get('/admin/schema-health', async (c) => {
     startedAt ??= new Date().toISOString();
     const env: Env = c.env ?? {};
-    const refused = await refuseNonAdmin(c, env);
-    if (refused) return refused;
     const state = await health.current(env);
     const view = applyDrops(loaded, state.list, state);
     const all = c.req.query('all') === '1' || c.req.query('all') === 'true';
@@ -60,6 +61,7 @@ export function registerAdmin(app: Hono<PipelineEnv>, loaded: LoadedCatalogue, h
       {
         isolate: { firstAdminRequestAt: startedAt },
         catalogue: { title: loaded.catalogue.source.title, hash: await loaded.hash(), tools: loaded.count },
+        specDrift: await specDriftHealth(loaded, env, { detail: true }),
         mismatches: { total, tools: schemaMismatchCounts.size },
         drops: {
           key: DROPS_KEY,

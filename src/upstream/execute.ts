@@ -179,7 +179,7 @@ async function send(call: InFlight, credentials: Record<string, string> | undefi
     if (aborted) return aborted;
     if (e instanceof RedirectError) return failed(call.record, errorResult(e.message), 'redirect_not_followed');
     const msg = e instanceof Error ? e.message : String(e);
-    return failed(call.record, errorResult(`Could not reach the upstream for ${call.where}: ${msg}. This is a network failure, not an answer from the API; retrying later may help.`), 'network_error');
+    return failed(call.record, errorResult(`Could not reach the upstream for ${call.where}: ${clause(msg)}. This is a network failure, not an answer from the API; retrying later may help.`), 'network_error');
   }
 }
 
@@ -233,7 +233,7 @@ async function readSuccess(call: InFlight, res: Response, maxResponseBytes: numb
     const aborted = e instanceof BodyAbortedError || call.signal.aborted ? abandoned(call) : undefined;
     if (aborted) return aborted;
     const msg = e instanceof Error ? e.message : String(e);
-    return failed(call.record, errorResult(`The connection to the upstream failed while reading the response to ${call.where}: ${msg}. Retrying later may help.`), 'network_error');
+    return failed(call.record, errorResult(`The connection to the upstream failed while reading the response to ${call.where}: ${clause(msg)}. Retrying later may help.`), 'network_error');
   }
 }
 
@@ -269,4 +269,9 @@ async function fetchFollowingRedirects(req: BuiltRequest, credentials: Record<st
       body = undefined;
     }
   }
+}
+
+/** A runtime error message as a clause of our sentence: its own closing full stop dropped ("Network connection lost."). */
+function clause(message: string): string {
+  return message.replace(/[\s.]+$/, '');
 }
