@@ -81,15 +81,13 @@ export interface Executed {
 /** Redirects followed (same-origin keep credentials; cross-origin drop them). */
 const MAX_REDIRECTS = 5;
 
-export async function executeTool(target: UpstreamTarget, args: Record<string, unknown>, limits: UpstreamLimits): Promise<Executed> {
-  try {
-    return await execute(target, args, limits);
-  } catch (e) {
+export function executeTool(target: UpstreamTarget, args: Record<string, unknown>, limits: UpstreamLimits): Promise<Executed> {
+  return execute(target, args, limits).catch((e: unknown) => {
     // A bug here must not become a protocol error or a hang: report it as a tool error.
     const msg = e instanceof Error ? e.message : String(e);
     const result = errorResult(`Internal error while calling the upstream for ${target.tool.name}: ${msg}`);
     return { result, record: { outcome: 'internal_error', validation: 'none', method: target.tool.http.method, error: msg } };
-  }
+  });
 }
 
 /** One call in flight: its request, its deadline and cancellation, and the record it fills in. */
@@ -246,11 +244,22 @@ async function fetchFollowingRedirects(req: BuiltRequest, credentials: Record<st
   let url = req.url;
   let method = req.method;
   let body = req.body;
+  // The first request sends the built headers themselves (they are this call's own) with the credentials added; a
+  // redirect starts from a copy, and to another origin the credentials and cookies are taken out again.
+  const replaced = new Map<string, string | null>();
+  for (const k in credentials) {
+    replaced.set(k, req.headers.get(k));
+    req.headers.set(k, credentials[k]!);
+  }
   for (let hop = 0; ; hop++) {
-    const headers = new Headers(req.headers);
-    const sameOrigin = hop === 0 || new URL(url).origin === (origin ??= new URL(req.url).origin);
-    if (sameOrigin) for (const k in credentials) headers.set(k, credentials[k]!);
-    else headers.delete('cookie');
+    let headers = req.headers;
+    if (hop > 0) {
+      headers = new Headers(req.headers);
+      if (new URL(url).origin !== (origin ??= new URL(req.url).origin)) {
+        for (const [k, v] of replaced) if (v === null) headers.delete(k); else headers.set(k, v);
+        headers.delete('cookie');
+      }
+    }
     if (body === undefined) headers.delete('content-type');
     // fetch refuses a body on GET/HEAD; those few operations go through a raw HTTP/1.1 socket.
     const res =
