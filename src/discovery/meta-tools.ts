@@ -5,20 +5,17 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
-import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
+import type { CatalogueTool } from '../catalogue/types.ts';
 import { errorResult } from '../lib/tool-result.ts';
-import { compactOutputSchema } from '../profiles/compact.ts';
 import { applyDialect } from '../profiles/dialects.ts';
 import type { WireTool } from '../profiles/view.ts';
 import { callTool } from '../tools/call.ts';
 import { resolveTool, typedHandle, UnknownToolError, type ToolHandle } from '../tools/handle.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import type { ToolAnswer, ToolSurface } from '../tools/surface.ts';
+import { describedOutputSchema } from './described-schema.ts';
 import { discoveryTools } from './listing.ts';
 import { rankToolsLoaded, withSummary } from './search.ts';
-
-/** describe_tool keeps the full outputSchema up to this many JSON chars; larger ones are cut to fewer object levels (still matching every result). */
-const DESCRIBE_OUTPUT_MAX = 12_000;
 
 const listings = new Map<string, WireTool[]>();
 
@@ -48,10 +45,11 @@ export function discoverySurface(scope: RequestScope): ToolSurface {
 
 /**
  * A tool called by name without being listed (call_tool, or an unlisted tool of a hybrid list): its result is
- * checked against the outputSchema describe_tool hands out, and passed through without the listing's wire shaping.
+ * checked against the catalogue's own outputSchema (describe_tool hands out the same shape, only cut when very large:
+ * a cut only loosens), and passed through without the listing's wire shaping.
  */
 export function describedHandle(scope: RequestScope, tool: CatalogueTool): ToolHandle {
-  return typedHandle(scope, tool, tool.outputSchema ? fitDescribeOutput(tool.outputSchema) : undefined, false);
+  return typedHandle(scope, tool, tool.outputSchema, false);
 }
 
 /** call_tool's inner arguments: an object, or (strict callers, whose schema has no free-form objects) its JSON text. */
@@ -99,26 +97,7 @@ async function describe(scope: RequestScope, args: Record<string, unknown>): Pro
     annotations: tool.annotations,
     toolsets: tool.toolsets,
   };
-  if (tool.outputSchema && profile.carry === 'both') out.outputSchema = applyDialect(fitDescribeOutput(tool.outputSchema), profile, true);
+  const outputSchema = describedOutputSchema(tool, profile);
+  if (outputSchema) out.outputSchema = outputSchema;
   return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
-}
-
-const describeCache = new WeakMap<JsonSchema, JsonSchema>();
-
-function fitDescribeOutput(schema: JsonSchema): JsonSchema {
-  let hit = describeCache.get(schema);
-  if (hit) return hit;
-  hit = schema;
-  if (JSON.stringify(schema).length > DESCRIBE_OUTPUT_MAX) {
-    hit = compactOutputSchema(schema, 1);
-    for (let d = 6; d >= 1; d--) {
-      const c = compactOutputSchema(schema, d);
-      if (JSON.stringify(c).length <= DESCRIBE_OUTPUT_MAX) {
-        hit = c;
-        break;
-      }
-    }
-  }
-  describeCache.set(schema, hit);
-  return hit;
 }

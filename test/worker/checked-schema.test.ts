@@ -15,13 +15,17 @@ const ADMIN = 'admin-secret-0123456789';
 const BASE = 'http://127.0.0.1:8787';
 const env = { API_KEY: KEY, UPSTREAM_URL: inject('upstreamUrl'), CREDENTIAL_MODE: 'key', ADMIN_TOKEN: ADMIN };
 
-// echo_get answers {"method":"GET",…}; this copy's full schema allows only POST. An enum is a constraint the compact
-// listing drops (it only loosens), so the listed schema accepts the answer and the full one does not. 45 more reads
-// (two required arguments each, so they rank after echo_strict) put the slice over Cursor's 40 tools: a hybrid list.
+// echo_get answers {"method":"GET","headers":{"accept":"application/json",…},…}; this copy's full schema allows one
+// other accept header only. Listings carry outputSchemas whole, except over 64 KB (src/profiles/compact.ts), where
+// they are cut to fewer levels, which only loosens: the padding makes this one that large, so its listed schema
+// stops above `headers` and accepts the answer, and the full one does not. 45 more reads (two required arguments
+// each, so they rank after echo_strict) put the slice over Cursor's 40 tools: a hybrid list.
 function strictCatalogue(): Catalogue {
   const c = fixtureCatalogue();
   const echo = c.tools.find((t) => t.name === 'echo_get')!;
-  const strict = { ...echo, name: 'echo_strict', aliases: undefined, outputSchema: { type: 'object', properties: { method: { type: 'string', enum: ['POST'] }, url: { type: 'string' } } } };
+  const pad = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`padding_field_${i}`, { type: 'string' }]));
+  const outputSchema = { type: 'object', properties: { method: { type: 'string' }, url: { type: 'string' }, headers: { type: 'object', properties: { accept: { type: 'string', enum: ['text/never'] } } }, pad: { type: 'object', properties: pad } } };
+  const strict = { ...echo, name: 'echo_strict', aliases: undefined, outputSchema };
   const fillers = Array.from({ length: 45 }, (_, i) => ({
     ...echo,
     name: `filler_${String(i).padStart(2, '0')}`,
@@ -65,7 +69,7 @@ describe('the outputSchema structuredContent is checked against', () => {
     const drift = events('schema_drift');
     expect(drift).toHaveLength(2); // call 1 and call SAMPLE_EVERY + 1
     expect(drift[0]).toMatchObject({ tool: 'echo_strict' });
-    expect(String(drift[0]!.errors)).toMatch(/method/);
+    expect(String(drift[0]!.errors)).toMatch(/accept/);
     expect(events('tool_call').every((e) => e.outcome === 'ok')).toBe(true);
     const health = (await (await app.fetch(new Request(`${BASE}/admin/schema-health`, { headers: { authorization: `Bearer ${ADMIN}` } }), env as never)).json()) as { tools: Array<{ name: string; drift: number; mismatches: number }> };
     expect(health.tools.find((t) => t.name === 'echo_strict')).toMatchObject({ drift: 2, mismatches: 0 });
@@ -91,13 +95,14 @@ describe('the outputSchema structuredContent is checked against', () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).slice(0, 3)).toEqual(['search_tools', 'describe_tool', 'call_tool']);
       const listed = tools.find((t) => t.name === 'echo_strict');
-      // Listed, with the compacted schema (the enum dropped); the catalogue's own would refuse the echo.
-      expect(JSON.stringify(listed?.outputSchema)).not.toContain('POST');
+      // Listed, with the cut schema (no `headers.accept` enum); the catalogue's own would refuse the echo.
+      expect(listed?.outputSchema).toBeDefined();
+      expect(JSON.stringify(listed?.outputSchema)).not.toContain('text/never');
       const r = (await client.callTool({ name: 'echo_strict', arguments: { id: 'h' } })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
       expect(r.isError).toBeUndefined();
       expect(r.structuredContent).toMatchObject({ method: 'GET' });
       expect(r.structuredContent).not.toHaveProperty('as_returned');
-      // An unlisted tool of the same slice is checked against describe_tool's schema, as from call_tool.
+      // An unlisted tool of the same slice is checked as from call_tool: against the catalogue's own schema.
       expect(tools.some((t) => t.name === 'filler_44')).toBe(false);
       const unlisted = (await client.callTool({ name: 'filler_44', arguments: { id: 'u', other: 'o' } })) as { structuredContent?: Record<string, unknown> };
       expect(unlisted.structuredContent).toMatchObject({ method: 'GET' });
