@@ -2,7 +2,7 @@
 // npm run schema -- restore <tool> [--local|--remote] …
 // npm run schema -- list [--local|--remote] …
 //
-// Edits the runtime schema drop list (KV key `schema-drops`, src/catalogue/schema-drop-list.ts) through `wrangler kv`,
+// Edits the runtime schema drop list (KV key `schema-drops`, src/schema-health/drop-list.ts) through `wrangler kv`,
 // so a tool's outputSchema can be switched off without a redeploy, or an automatic drop (reason "auto") undone. New isolates honour a change at once; running
 // ones within SCHEMA_DROPS_TTL_SECONDS (default 60 s) plus KV's edge cache (about 60 s). docs/sweep.md.
 import { startState } from './lib/local-state.ts';
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCatalogue } from '../src/catalogue/loaded-catalogue.ts';
-import { AUTO_REASON, DROPS_KEY, parseDrops, type DropList } from '../src/catalogue/schema-drop-list.ts';
+import { AUTO_REASON, DROPS_KEY, parseDrops, type DropList } from '../src/schema-health/drop-list.ts';
 import { binDir, childEnv, repoRoot } from './lib/proc.ts';
 
 const USAGE =

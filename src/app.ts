@@ -11,6 +11,7 @@ import { searchHandler } from './page/search-route.ts';
 import { specDriftHealth } from './spec-drift/health.ts';
 import { configure, cors, hostGuard, mcpPipeline, splitList } from './pipeline/steps.ts';
 import type { PipelineEnv } from './pipeline/vars.ts';
+import { SchemaHealth } from './schema-health/health.ts';
 import { VERSION } from './version.ts';
 
 export interface AppOptions {
@@ -53,7 +54,9 @@ export function createApp(loaded: LoadedCatalogue, options: AppOptions = {}): Ho
   app.on(['POST', 'OPTIONS'], ['/token', '/register'], config, oauthOn, hostGuard, cors, oauth.libraryEndpoint);
   app.on(['GET', 'POST'], '/authorize', config, oauthOn, hostGuard, oauth.authorize);
 
-  const mcp = mcpPipeline(loaded, config, options.declarations);
+  // This isolate's schema health of the catalogue: the MCP routes report to it, /admin/schema-health reads it.
+  const health = new SchemaHealth(loaded);
+  const mcp = mcpPipeline(loaded, config, health, options.declarations);
   app.all('/mcp', ...mcp(() => ({})));
   // Typed discovery (search_tools, describe_tool, call_tool) over the whole catalogue; ?mode=discover works on any slice.
   app.all('/mcp/discover', ...mcp(() => ({ toolsets: ['all'], mode: 'discover' })));
@@ -63,7 +66,7 @@ export function createApp(loaded: LoadedCatalogue, options: AppOptions = {}): Ho
   app.all('/mcp/x/:toolsets', ...mcp((c) => ({ toolsets: splitList(c.req.param('toolsets') ?? '', '+') })));
 
   // Every /admin route: one gate (src/admin/guard.ts), the Host/Origin guard and ADMIN_TOKEN, before the route.
-  registerAdmin(app, loaded, config);
+  registerAdmin(app, loaded, config, health);
   const grants = grantAdminHandlers(loaded);
   app.get('/admin/grants', oauthOn, grants.list);
   app.delete('/admin/grants/:id', oauthOn, grants.revoke);

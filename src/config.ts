@@ -26,11 +26,11 @@ export interface Env {
   UPSTREAM_AUTH_HEADER?: string;
   /** customer mode: base64 of 32 bytes; decrypts the upstream credential stored with each key. */
   CREDENTIAL_ENCRYPTION_KEY?: string;
-  /** Holds the runtime schema drop list (src/catalogue/schema-drops.ts); KEYS is used when absent. */
+  /** Holds the runtime schema drop list (src/schema-health/drops.ts); KEYS is used when absent. */
   CONFIG?: KVNamespace;
   /** Seconds an isolate reuses the schema drop list before reading it again (default 60). */
   SCHEMA_DROPS_TTL_SECONDS?: string;
-  /** Counts output-schema mismatches for the whole deployment (src/catalogue/schema-mismatch-counter.ts); absent = per isolate. */
+  /** Counts output-schema mismatches for the whole deployment (src/schema-health/mismatch-counter.ts); absent = per isolate. */
   SCHEMA_MISMATCH_COUNTER?: DurableObjectNamespace;
   /** Mismatches within the window that drop a tool's outputSchema by themselves (default 5, at least 2); "0" or "off" disables. */
   SCHEMA_AUTODROP_THRESHOLD?: string;

@@ -27,7 +27,8 @@ function appOnce(): Promise<Hono<PipelineEnv>> {
 // check never throws (src/spec-drift/check.ts), so a cleanup failure alone marks the cron run failed.
 export default {
   async fetch(request: Request, env: PipelineEnv['Bindings'], ctx: ExecutionContext): Promise<Response> {
-    return (await appOnce()).fetch(request, env, ctx);
+    const served = await appOnce();
+    return await served.fetch(request, env, ctx);
   },
   async scheduled(controller: ScheduledController, env: PipelineEnv['Bindings']): Promise<void> {
     const [usage] = await Promise.allSettled([
@@ -39,6 +40,6 @@ export default {
 };
 // Durable Object classes must be exported by the Worker entry.
 export { KeyRateLimiter } from './auth/rate-limit.ts';
-export { SchemaMismatchCounter } from './catalogue/schema-mismatch-counter.ts';
+export { SchemaMismatchCounter } from './schema-health/mismatch-counter.ts';
 // Code mode's sandbox binding (ctx.exports.CodeModeApi): the entry must export it (src/codemode/host-api.ts).
 export { CodeModeApi } from './codemode/host-api.ts';

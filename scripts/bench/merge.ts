@@ -39,6 +39,18 @@ function split(md: string): Parts {
 }
 
 const num = (row: string) => Number(ROW.exec(row)![1]);
+/** A row of the headline Targets table, which names its section as (§N). */
+const HEADLINE = /^\| .* \(§(\d+)\) \|/;
+
+/** The old header with the rerun sections' headline rows swapped for the fresh ones, where the first of them stood. */
+function headline(before: string[], fresh: string[], again: Set<number>): string[] {
+  const ofRerun = (l: string) => HEADLINE.test(l) && again.has(Number(HEADLINE.exec(l)![1]));
+  const replacing = fresh.filter(ofRerun);
+  let at = before.findIndex(ofRerun);
+  if (at < 0) at = before.findLastIndex((l) => HEADLINE.test(l)) + 1;
+  const kept = before.filter((l, i) => i < at || !ofRerun(l));
+  return at > 0 ? [...kept.slice(0, at), ...replacing, ...kept.slice(at)] : kept;
+}
 
 /** `rerun`: the section numbers this run measured; `stamp`: the line saying when and how they were rerun. */
 export function mergeMarkdown(previous: string, fresh: string, rerun: number[], stamp: string): string {
@@ -56,7 +68,7 @@ export function mergeMarkdown(previous: string, fresh: string, rerun: number[], 
     if (block) subs.set(n, block);
   }
   const ids = rerun.join(',');
-  const before = old.before.filter((l) => !l.startsWith(`Sections ${ids} rerun`) && !(rerun.length === 1 && l.startsWith(`Section ${ids} rerun`)));
+  const before = headline(old.before, now.before, again).filter((l) => !l.startsWith(`Sections ${ids} rerun`) && !(rerun.length === 1 && l.startsWith(`Section ${ids} rerun`)));
   const at = before.findIndex((l) => l.startsWith('Written by'));
   before.splice(at + 2, 0, stamp, '');
   // The options paragraph is generated from the section list, not measured: the fresh one is always right. Sections

@@ -63,6 +63,8 @@ export const KEY = 'mcp_bench_0123456789abcdef0123456789abcdef';
 export const AUTH = { authorization: `Bearer ${KEY}` };
 /** The operation every tools/call figure uses: GitHub GET /users/{username}. */
 export const TOOL = { ours: 'users_get_by_username', peer: 'users_get-by-username', args: { username: 'octocat' }, upstreamPath: '/users/octocat' };
+/** The call section's large-result row: GitHub GET /repos/{owner}/{repo}, answered with the spec's own example (~6k tokens). */
+export const REPO = { tool: 'repos_get', args: { owner: 'octocat', repo: 'hello-world' }, upstreamPath: '/repos/octocat/hello-world' };
 /** The large-result case: GitHub's issue search, which the bench upstream answers with ~9 MB of valid items. */
 export const LARGE = { tool: 'search_issues_and_pull_requests', args: { q: 'is:issue' }, upstreamPath: '/search/issues?q=is%3Aissue', bytes: 9_000_000 };
 /** "One default toolset" for tools/list and the v1 client: GitHub's issues toolset. */

@@ -1,6 +1,8 @@
 // The bench's loopback upstream: a plain node:http server that answers the operations the benchmarks call, with
 // GitHub's own documented examples, so the tools' outputSchema checks run on realistic, valid bodies:
 //   GET /users/{username}  the example user (public-user-default-response, 1.2 KB): every tools/call figure
+//   GET /repos/{owner}/{repo}  the example repository (full-repository-default-response, 23 KB, ~6k tokens): the
+//                          call section's large-result row
 //   GET /search/issues     the example search item repeated to ~9 MB (issue-search-result-item-paginated): the
 //                          large-result section
 //   GET /repos/…, /users/…/repos  the small GitHub of scripts/lib/github-fake.ts: the modes section's tasks
@@ -19,25 +21,26 @@ import { GITHUB_SPEC } from '../lib/prism.ts';
 import { repoRoot } from '../lib/proc.ts';
 import { LARGE } from './plan.ts';
 
-function exampleBodies(): { user: Buffer; search: Buffer } {
+function exampleBodies(): { user: Buffer; repo: Buffer; search: Buffer } {
   const examples = JSON.parse(readFileSync(join(repoRoot, GITHUB_SPEC), 'utf8')).components.examples;
   const user = Buffer.from(JSON.stringify(examples['public-user-default-response'].value));
+  const repo = Buffer.from(JSON.stringify(examples['full-repository-default-response'].value));
   const page = examples['issue-search-result-item-paginated'].value as { items: Record<string, unknown>[] };
   const item = page.items[0]!;
   const count = Math.ceil(LARGE.bytes / JSON.stringify(item).length);
   const items = Array.from({ length: count }, (_, i) => ({ ...item, id: i + 1, number: i + 1 }));
-  return { user, search: Buffer.from(JSON.stringify({ ...page, total_count: count, incomplete_results: false, items })) };
+  return { user, repo, search: Buffer.from(JSON.stringify({ ...page, total_count: count, incomplete_results: false, items })) };
 }
 
 function startBenchUpstream(port = 0): Promise<{ url: string; close: () => Promise<void> }> {
-  const { user, search } = exampleBodies();
+  const { user, repo, search } = exampleBodies();
   const notFound = Buffer.from(JSON.stringify({ message: 'Not Found', status: '404' }));
   const server = createServer((req, res) => {
     // Drain any request body before answering (keeps keep-alive connections healthy).
     req.resume();
     req.on('end', () => {
       const [path = '/', query = ''] = (req.url ?? '/').split('?');
-      let body = req.method !== 'GET' ? undefined : /^\/users\/[^/]+$/.test(path) ? user : path === '/search/issues' ? search : undefined;
+      let body = req.method !== 'GET' ? undefined : /^\/users\/[^/]+$/.test(path) ? user : /^\/repos\/[^/]+\/[^/]+$/.test(path) ? repo : path === '/search/issues' ? search : undefined;
       const github = body ? undefined : fakeGitHubAnswer(req.method ?? 'GET', path, new URLSearchParams(query));
       if (github?.status === 200) body = Buffer.from(JSON.stringify(github.body));
       if (body) {

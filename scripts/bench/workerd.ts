@@ -35,6 +35,8 @@ export async function startWorkerdDirect(bundleDir: string, vars: Record<string,
     .sort((a, b) => Number(b === 'worker.js') - Number(a === 'worker.js'));
   const toml = await readFile(join(repoRoot, 'wrangler.toml'), 'utf8');
   const compat = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)?.[1] ?? '2026-10-01';
+  // The production flags, but global_fetch_strictly_public: the bench upstream is on loopback.
+  const flags = [...(/compatibility_flags\s*=\s*\[([^\]]*)\]/.exec(toml)?.[1] ?? '"nodejs_compat"').matchAll(/"([^"]+)"/g)].map((m) => m[1]!).filter((f) => f !== 'global_fetch_strictly_public');
   const port = await freePort();
   const modules = files.map((f) => (f.endsWith('.js') ? `(name = ${capnpString(f)}, esModule = embed ${capnpString(`bundle/${f}`)})` : `(name = ${capnpString(f)}, text = embed ${capnpString(`bundle/${f}`)})`));
   const bindings = Object.entries(vars).map(([k, v]) => `(name = ${capnpString(k)}, text = ${capnpString(v)})`);
@@ -48,7 +50,7 @@ const config :Workerd.Config = (
 const bench :Workerd.Worker = (
   modules = [ ${modules.join(',\n    ')} ],
   compatibilityDate = ${capnpString(compat)},
-  compatibilityFlags = ["nodejs_compat"],
+  compatibilityFlags = ${JSON.stringify(flags)},
   bindings = [ ${bindings.join(',\n    ')} ],
   durableObjectNamespaces = [ (className = "KeyRateLimiter", uniqueKey = "bench-rl", enableSql = true) ],
   durableObjectStorage = (inMemory = void),

@@ -31,6 +31,25 @@ export async function expandCatalogue(files: { text: string; shards: ReadonlyMap
   });
 }
 
+/** A catalogue as built, loaded the way the Worker reads it, every tool at hand (what the toolsnaps render from). */
+export async function loadBuilt(files: { text: string; shards: ReadonlyMap<string, string> }): Promise<LoadedCatalogue> {
+  return loadAll(files.text, async (file) => {
+    const shard = files.shards.get(file);
+    if (shard === undefined) throw new Error(`the catalogue names a shard it was not built with: ${file}`);
+    return shard;
+  });
+}
+
+async function loadAll(text: string, readShard?: (file: string) => Promise<string>): Promise<LoadedCatalogue> {
+  const loaded = loadCatalogue(text);
+  if (loaded.sharded) {
+    if (!readShard) throw new Error('the catalogue is sharded and no shards directory was given');
+    loaded.useShards(readShard);
+  }
+  await loaded.load(Array.from({ length: loaded.count }, (_, i) => i));
+  return loaded;
+}
+
 async function expand(text: string, readShard?: (file: string) => Promise<string>): Promise<Catalogue> {
   // A format-1 catalogue (one JSON document, written by earlier generators) is still read as the previous catalogue,
   // so the first regeneration after an upgrade keeps its deprecated aliases and reports its changes.
@@ -38,13 +57,7 @@ async function expand(text: string, readShard?: (file: string) => Promise<string
     const legacy = parseLegacy(text);
     if (legacy) return legacy;
   }
-  const loaded = loadCatalogue(text);
-  if (loaded.sharded) {
-    if (!readShard) throw new Error('the catalogue is sharded and no shards directory was given');
-    loaded.useShards(readShard);
-  }
-  const all = Array.from({ length: loaded.count }, (_, i) => i);
-  await loaded.load(all);
+  const loaded = await loadAll(text, readShard);
   const { hash, ...head } = loaded.catalogue;
   return { format: 2, ...head, hash, tools: toolsOf(loaded) };
 }

@@ -4,13 +4,13 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCatalogue } from './build.ts';
-import { CATALOGUE_FILE, declarationFiles, expandCatalogue, readCatalogue, SHARD_DIR, shardsUpToDate, writeCatalogueDir } from './catalogue-files.ts';
+import { CATALOGUE_FILE, declarationFiles, expandCatalogue, loadBuilt, readCatalogue, SHARD_DIR, shardsUpToDate, writeCatalogueDir } from './catalogue-files.ts';
 import { changeSummaryText, diffCatalogues } from './changes.ts';
 import { buildDeclarations, serializeDeclarations } from './declarations.ts';
 import { breakingChanges, previousSource, refreshSummary, specUnchanged } from './if-changed.ts';
 import { reportMarkdown } from './report.ts';
 import { withSpecOperations } from './spec-operations-asset.ts';
-import { compareToolsnaps, toolsnapDriftText, writeToolsnaps } from './toolsnaps.ts';
+import { compareToolsnaps, toolsnapCount, toolsnapDriftText, writeToolsnaps } from './toolsnaps.ts';
 
 const DEFAULT_SPEC = 'node_modules/@octokit/openapi/generated/api.github.com.json';
 
@@ -124,11 +124,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`catalog: ${declarationsFile} is ${previousDeclarations === null ? 'missing' : 'out of date with the catalogue'} (code mode's search answers from it)\n`);
     }
     if (toolsnaps) {
-      const drift = await compareToolsnaps(toolsnaps, catalogue);
+      const drift = await compareToolsnaps(toolsnaps, catalogue, await loadBuilt({ text, shards }));
       if (drift.missing.length || drift.extra.length || drift.changed.length) {
         upToDate = false;
         process.stderr.write(`catalog: ${toolsnapDriftText(toolsnaps, drift)}\n`);
-      } else process.stderr.write(`catalog: ${toolsnaps} is up to date (${catalogue.tools.length} snapshots)\n`);
+      } else process.stderr.write(`catalog: ${toolsnaps} is up to date (${toolsnapCount(catalogue)} snapshots)\n`);
     }
     if (upToDate) return 0;
     process.stderr.write('Run `npm run catalog` to regenerate.\n');
@@ -138,7 +138,7 @@ export async function main(argv: string[]): Promise<number> {
   await writeCatalogueDir(out, { text, shards: written.shards });
   await writeAtomic(declarationsFile, written.embedded);
   await writeAtomic(join(out, 'report.md'), reportMarkdown({ ...report, ms: 0 }));
-  if (toolsnaps) await writeToolsnaps(toolsnaps, catalogue);
+  if (toolsnaps) await writeToolsnaps(toolsnaps, catalogue, await loadBuilt({ text, shards }));
   if (report.changes && !args.quiet) process.stderr.write(changeSummaryText(report.changes, 20) + '\n');
   if (report.names.hashed.length) process.stderr.write(`catalog: ${report.names.hashed.length} tool names needed a hash suffix: ${report.names.hashed.join(', ')}\n`);
   const n = report.names;

@@ -11,6 +11,7 @@ import type { CatalogueTool } from '../../src/catalogue/types.ts';
 import { validate } from '../../src/catalogue/validator.ts';
 import { CHARS_PER_TOKEN, LIMIT_DEFAULTS } from '../../src/limit-defaults.ts';
 import { resultOptions, type ResultOptions } from '../../src/results/options.ts';
+import { resultBudget } from '../../src/results/budget.ts';
 import { planResult, shapeResult } from '../../src/results/shape.ts';
 import { convertResponse } from '../../src/upstream/response.ts';
 import { isObj } from '../lib/is-object.ts';
@@ -106,19 +107,19 @@ export function resultSection(loaded: LoadedCatalogue, doc: unknown): ResultSect
     // One result exactly as the worker builds it from this body (src/upstream/response.ts with src/results).
     const bytes = new TextEncoder().encode(JSON.stringify(example.value));
     const run = (args: Record<string, unknown>, chars: number): Measured | undefined => {
-      const planned = planResult(tool, args, options, chars);
+      const budget = resultBudget(Math.ceil(chars / CHARS_PER_TOKEN));
+      const planned = planResult(tool, args, options, budget);
       if ('error' in planned) return undefined;
-      const tokensBudget = Math.ceil(chars / CHARS_PER_TOKEN);
-      const { result, validation } = convertResponse(tool, bytes, {
+      const { result, validation } = convertResponse(tool, tool.outputSchema, bytes, {
         status: 200,
         statusText: 'OK',
         contentType: 'application/json',
         method: tool.http.method,
         path: tool.http.path,
-        maxResultTokens: tokensBudget,
+        budget,
         maxBinaryBytes: LIMIT_DEFAULTS.maxBinaryBytes,
-        shape: (v) => {
-          const shaped = shapeResult(v, planned.plan, tokensBudget * CHARS_PER_TOKEN);
+        shape: (v: unknown) => {
+          const shaped = shapeResult(v, planned.plan);
           if (tool.outputSchema && !validate(tool.outputSchema, shaped.value).valid) checks.shapeRejected++;
           return shaped;
         },

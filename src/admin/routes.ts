@@ -1,19 +1,18 @@
 // Operator routes, all behind one gate on /admin/* (guard.ts: the Host/Origin guard, then the ADMIN_TOKEN bearer).
-// GET /admin/schema-health: per-tool counts of upstream
-// responses that failed the tool's own outputSchema (counted in src/upstream/execute.ts), and the runtime drop list
-// as this isolate sees it, automatic drops (reason "auto") included. GET /admin/usage: usage-route.ts.
+// GET /admin/schema-health: per-tool counts of upstream responses that failed the outputSchema their client was shown,
+// and of sampled full-schema differences (both kept by the app's SchemaHealth, src/schema-health/health.ts), and the
+// runtime drop list as this isolate sees it, automatic drops (reason "auto") included. GET /admin/usage: usage-route.ts.
 // The mismatch counts live in isolate memory: they cover the isolate that answered, since it started. For
 // fleet-wide numbers, use the `tool_call` log lines with outcome schema_mismatch.
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
-import { AUTO_REASON, DROPS_KEY } from '../catalogue/schema-drop-list.ts';
-import { applyDrops, currentDrops, dropsTtlMs } from '../catalogue/schema-drops.ts';
-import { autoDropSettings } from '../catalogue/schema-mismatch-window.ts';
 import type { Env } from '../config.ts';
 import type { PipelineEnv } from '../pipeline/vars.ts';
+import { AUTO_REASON, DROPS_KEY } from '../schema-health/drop-list.ts';
+import { applyDrops, dropsTtlMs } from '../schema-health/drops.ts';
+import type { SchemaHealth } from '../schema-health/health.ts';
+import { autoDropSettings } from '../schema-health/mismatch-window.ts';
 import { specDriftHealth } from '../spec-drift/health.ts';
-import { schemaDriftCounts } from '../tools/checked-schema.ts';
-import { schemaMismatchCounts } from '../upstream/execute.ts';
 import { requireAdmin } from './guard.ts';
 import { usageRoute } from './usage-route.ts';
 
@@ -21,14 +20,15 @@ import { usageRoute } from './usage-route.ts';
 let startedAt: string | undefined;
 
 /** Mounts the gate on /admin/* (after `configure`, which the guard reads) and the routes this module serves. */
-export function registerAdmin(app: Hono<PipelineEnv>, loaded: LoadedCatalogue, configure: MiddlewareHandler<PipelineEnv>): void {
+export function registerAdmin(app: Hono<PipelineEnv>, loaded: LoadedCatalogue, configure: MiddlewareHandler<PipelineEnv>, health: SchemaHealth): void {
   app.use('/admin/*', configure, requireAdmin);
+  const { mismatches: schemaMismatchCounts, samples } = health;
   app.get('/admin/usage', usageRoute);
   app.get('/admin/schema-health', async (c) => {
     startedAt ??= new Date().toISOString();
     const env: Env = c.env ?? {};
-    const state = await currentDrops(loaded, env);
-    const view = applyDrops(loaded, state.list);
+    const state = await health.current(env);
+    const view = applyDrops(loaded, state.list, state);
     const all = c.req.query('all') === '1' || c.req.query('all') === 'true';
     const indices = Array.from({ length: loaded.count }, (_, i) => i);
     await loaded.load(indices);
@@ -42,7 +42,7 @@ export function registerAdmin(app: Hono<PipelineEnv>, loaded: LoadedCatalogue, c
         return {
           name,
           mismatches: schemaMismatchCounts.get(name) ?? 0,
-          drift: schemaDriftCounts.get(name) ?? 0,
+          drift: samples.drift.get(name) ?? 0,
           outputSchema,
           ...(runtime
             ? { dropReason: runtime.reason, ...(runtime.at ? { droppedAt: runtime.at } : {}), ...(runtime.path ? { mismatchPath: runtime.path } : {}), ...(runtime.detail ? { dropDetail: runtime.detail } : {}) }

@@ -4,13 +4,14 @@
 // Secrets discipline: the presented key, API_KEY, UPSTREAM_TOKEN and decrypted customer credentials never go
 // into a log line, an error text or a response. Logs carry the key's public id only.
 import type { Config } from '../config.ts';
-import { hex, sha256 } from '../lib/bytes.ts';
+import { hex } from '../lib/bytes.ts';
 import { log, logOnce } from '../lib/log.ts';
 import { parseBearer } from './bearer-header.ts';
 import type { AuthContext, AuthOutcome, KeyRef } from './caller.ts';
 import { refuse } from './challenge.ts';
 import { callerForKey, isOperatorDigest, keyStatus } from './key-caller.ts';
 import { isWellFormedKey } from './keys-core.ts';
+import { tokenDigest } from './token-digest.ts';
 
 export type { AuthContext, AuthOutcome, Caller } from './caller.ts';
 
@@ -29,7 +30,7 @@ export async function authenticate(request: Request, config: Config, ctx: AuthCo
     return { ok: true, caller: { id: 'passthrough', scope: {}, upstreamHeaders: { authorization: `Bearer ${token}` }, secrets: [token] } };
   }
 
-  const digest = await sha256(token);
+  const digest = await tokenDigest(token);
   const hash = hex(digest);
   let ref: KeyRef;
   // The operator key (wrangler secret API_KEY, or a --var for local runs) may have any format.

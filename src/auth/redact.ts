@@ -5,8 +5,26 @@
 const MIN_SECRET_LENGTH = 8;
 const REDACTED = '[redacted]';
 
+/** A secret as it appears inside a JSON string, and inside a JSON string that is itself JSON text (a text block). */
+function escapedForms(secret: string): string[] {
+  const once = JSON.stringify(secret).slice(1, -1);
+  const twice = JSON.stringify(once).slice(1, -1);
+  return once === secret ? [secret] : [secret, once, twice];
+}
+
+/**
+ * Whether a serialised result may hold one of the secrets: checked on the JSON as it will be sent (a string search
+ * per secret), so only a result that does is walked by redactSecrets.
+ */
+export function mentionsSecret(json: string, secrets: readonly string[] | undefined): boolean {
+  if (!secrets) return false;
+  for (const s of secrets) if (s.length >= MIN_SECRET_LENGTH && escapedForms(s).some((f) => json.includes(f))) return true;
+  return false;
+}
+
 export function redactSecrets<T>(value: T, secrets: readonly string[] | undefined): T {
-  const list = (secrets ?? []).filter((s) => s.length >= MIN_SECRET_LENGTH);
+  // A secret with a quote or backslash is also replaced as it appears JSON-escaped (in a text block holding JSON).
+  const list = (secrets ?? []).filter((s) => s.length >= MIN_SECRET_LENGTH).flatMap((s) => escapedForms(s).slice(0, 2));
   if (!list.length) return value;
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {

@@ -9,7 +9,7 @@ import { logOnce } from '../lib/log.ts';
 import { errorResult } from '../lib/tool-result.ts';
 import { rankToolsLoaded } from '../discovery/search.ts';
 import type { WireTool } from '../profiles/view.ts';
-import { UnknownToolError } from '../tools/call.ts';
+import { UnknownToolError } from '../tools/handle.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import type { ToolSurface } from '../tools/surface.ts';
 import { assembleDeclarations, NO_DECLARATIONS, parseDeclarations, type DeclarationsDoc, type ToolDeclaration } from './declarations.ts';

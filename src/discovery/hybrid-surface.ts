@@ -1,10 +1,12 @@
 // The hybrid list's tools/call (src/discovery/hybrid.ts): the meta-tools answer as in discovery mode, and any tool
-// of the slice, listed or not, runs by name through callTool.
+// of the slice, listed or not, runs by name through callTool. A listed tool's result is shaped to and checked against
+// the outputSchema the hybrid list advertised; an unlisted one against describe_tool's, as from call_tool.
 import { callTool } from '../tools/call.ts';
+import { typedHandle, UnknownToolError, usingTool } from '../tools/handle.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import type { ToolSurface } from '../tools/surface.ts';
 import { hybridListing, META_TOOLS } from './hybrid.ts';
-import { discoverySurface } from './meta-tools.ts';
+import { describedHandle, discoverySurface } from './meta-tools.ts';
 
 /** The hybrid surface: the meta-tools answer as in discovery mode; a typed tool (listed or not) runs by name. */
 export function hybridSurface(scope: RequestScope): ToolSurface {
@@ -13,11 +15,13 @@ export function hybridSurface(scope: RequestScope): ToolSurface {
   return {
     tools: listing.tools,
     instructions: listing.instructions,
-    async call(name, args) {
+    call(name, args) {
       if (META_TOOLS.has(name)) return discovery.call(name, args);
-      const { tool, result } = await callTool(scope, name, args);
-      // A listed tool's result is shaped against the outputSchema it advertised; an unlisted one passes unchanged, as from call_tool.
-      return listing.advertised.has(tool.name) ? { result, shape: { outputSchema: listing.advertised.get(tool.name) } } : { result };
+      const answer = usingTool(scope, name, function callTyped(tool) {
+        const listed = listing.advertised.has(tool.name);
+        return callTool(scope, listed ? typedHandle(scope, tool, listing.advertised.get(tool.name), true) : describedHandle(scope, tool), args);
+      });
+      return answer ?? Promise.reject(new UnknownToolError(name));
     },
   };
 }

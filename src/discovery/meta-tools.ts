@@ -1,7 +1,7 @@
 // Typed discovery mode (/mcp/discover or ?mode=discover): three meta-tools instead of the catalogue.
 // search_tools ranks the slice's tools; describe_tool returns a tool's input and output schemas;
-// call_tool runs the real tool through callTool, the same path as tools/call, and returns its real result, so its
-// structuredContent matches the outputSchema describe_tool returned (call_tool itself has no fixed outputSchema).
+// call_tool runs the real tool through callTool, the same path as tools/call, and returns its real result, checked
+// against the outputSchema describe_tool returned (call_tool itself has no fixed outputSchema).
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
@@ -9,9 +9,10 @@ import type { CatalogueTool } from '../catalogue/types.ts';
 import { errorResult } from '../lib/tool-result.ts';
 import { applyDialect } from '../profiles/dialects.ts';
 import type { WireTool } from '../profiles/view.ts';
-import { callTool, resolveTool, UnknownToolError } from '../tools/call.ts';
+import { callTool } from '../tools/call.ts';
+import { resolveTool, typedHandle, UnknownToolError, type ToolHandle } from '../tools/handle.ts';
 import type { RequestScope } from '../tools/scope.ts';
-import type { SurfaceResult, ToolSurface } from '../tools/surface.ts';
+import type { ToolAnswer, ToolSurface } from '../tools/surface.ts';
 import { describedOutputSchema } from './described-schema.ts';
 import { discoveryTools } from './listing.ts';
 import { rankToolsLoaded, withSummary } from './search.ts';
@@ -23,7 +24,7 @@ export function discoverySurface(scope: RequestScope): ToolSurface {
   let tools = listings.get(profile.id);
   if (!tools) listings.set(profile.id, (tools = discoveryTools(profile)));
   const advertised = new Map(tools.map((t) => [t.name, t.outputSchema]));
-  const shaped = (name: string, result: CallToolResult): SurfaceResult => ({ result, shape: { outputSchema: advertised.get(name) } });
+  const shaped = (name: string, result: CallToolResult): ToolAnswer => ({ result, shape: { outputSchema: advertised.get(name) } });
   const { source } = loaded.catalogue;
   return {
     tools,
@@ -37,9 +38,18 @@ export function discoverySurface(scope: RequestScope): ToolSurface {
       const innerArgs = argumentsOf(args.arguments);
       if (!innerArgs) return { result: errorResult('"arguments" must be an object (a JSON object string under the openai profile), matching the inputSchema describe_tool returned.') };
       // No fixed outputSchema: structuredContent is the inner tool's own, matching describe_tool's outputSchema.
-      return { result: (await callTool(scope, inner.name, innerArgs)).result };
+      return callTool(scope, describedHandle(scope, inner), innerArgs);
     },
   };
+}
+
+/**
+ * A tool called by name without being listed (call_tool, or an unlisted tool of a hybrid list): its result is
+ * checked against the catalogue's own outputSchema (describe_tool hands out the same shape, only cut when very large:
+ * a cut only loosens), and passed through without the listing's wire shaping.
+ */
+export function describedHandle(scope: RequestScope, tool: CatalogueTool): ToolHandle {
+  return typedHandle(scope, tool, tool.outputSchema, false);
 }
 
 /** call_tool's inner arguments: an object, or (strict callers, whose schema has no free-form objects) its JSON text. */
@@ -58,7 +68,7 @@ function argumentsOf(given: unknown): Record<string, unknown> | undefined {
 /** A tool of this scope by catalogue name or alias, or the text of the error result. */
 async function resolve(scope: RequestScope, name: unknown): Promise<CatalogueTool | string> {
   if (typeof name !== 'string' || !name) return '"name" must be a tool name from search_tools.';
-  return (await resolveTool(scope, name)) ?? `Unknown tool: ${name}. Use search_tools to find tool names.`;
+  return (await resolveTool(scope, name))?.tool ?? `Unknown tool: ${name}. Use search_tools to find tool names.`;
 }
 
 async function search(loaded: LoadedCatalogue, slice: Slice, args: Record<string, unknown>): Promise<CallToolResult> {

@@ -18,12 +18,21 @@ export function fromHex(s: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
 const encoder = new TextEncoder();
+/**
+ * Scratch space for utf8Length: encoding into it is the runtime's native UTF-8 pass with no allocation, several times
+ * faster than a regex scan for non-ASCII. Strings up to SCRATCH_CHARS (a result within its budget) fit; longer ones
+ * (base64 files) are encoded once into memory that is freed again.
+ */
+const SCRATCH_CHARS = 128 * 1024;
+let scratch: Uint8Array | undefined;
 
-/** UTF-8 size of a string. Most JSON is ASCII, where a regex scan is cheaper than encoding a copy. */
+/** UTF-8 size of a string. */
 export function utf8Length(s: string): number {
-  return NON_ASCII.test(s) ? encoder.encode(s).byteLength : s.length;
+  if (s.length > SCRATCH_CHARS) return encoder.encode(s).byteLength;
+  // A UTF-16 code unit takes at most 3 UTF-8 bytes.
+  scratch ??= new Uint8Array(SCRATCH_CHARS * 3);
+  return encoder.encodeInto(s, scratch).written;
 }
 
 export async function sha256(data: string | Uint8Array): Promise<Uint8Array<ArrayBuffer>> {

@@ -21,7 +21,7 @@ type LogEvent =
   /** An unhandled error in a route (answered 500). */
   | 'http_error'
   | 'tools_list_fast_path_disabled'
-  /** The worker dropped a tool's outputSchema by itself (src/catalogue/schema-autodrop.ts); once per drop. */
+  /** The worker dropped a tool's outputSchema by itself (src/schema-health/autodrop.ts); once per drop. */
   | 'schema_auto_drop'
   /** Counting an output-schema mismatch failed; the call went on. */
   | 'schema_counter_error'

@@ -74,6 +74,8 @@ export function preflightResponse(request: Request, allowed: readonly string[]):
 /** The response with this policy's CORS headers: added for an allowed origin, removed for any other. */
 export function withCors(response: Response, request: Request, allowed: readonly string[]): Response {
   const origin = request.headers.get('origin');
+  // No Origin (a server or CLI) and no allow-origin set by a handler: nothing for a browser to read or to strip.
+  if (origin === null && !response.headers.has('access-control-allow-origin')) return response;
   const allowedOrigin = origin !== null && isAllowedOrigin(origin, allowed) ? origin : undefined;
   const hasCors = [...response.headers.keys()].some((name) => name.startsWith('access-control-'));
   if (!allowedOrigin && !hasCors) return response;

@@ -5,9 +5,25 @@
 import { localhostAllowedHostnames, localhostAllowedOrigins, originValidationResponse, validateHostHeader } from '@modelcontextprotocol/server';
 import { isAllowedOrigin } from './cors.ts';
 
+/**
+ * Host headers that passed, per ALLOWED_HOSTS list, for requests without an Origin (servers and CLIs): the same few
+ * hosts arrive on every request, and checking one parses two URLs. Only passing hosts are kept; bounded.
+ */
+const passed = { allowed: undefined as readonly string[] | undefined, hosts: new Set<string>() };
+const PASSED_MAX = 64;
+
 export function guardHostAndOrigin(request: Request, allowedHosts: string[], allowedOrigins: readonly string[] = []): Response | undefined {
   // Requests built in-process (service bindings, tests) may carry no Host header; their URL holds the host.
   const hostHeader = request.headers.get('host') ?? new URL(request.url).host;
+  const origin = request.headers.get('origin');
+  if (passed.allowed !== allowedHosts) [passed.allowed, passed.hosts] = [allowedHosts, new Set()];
+  if (origin === null && passed.hosts.has(hostHeader)) return undefined;
+  const rejected = check(request, hostHeader, allowedHosts, allowedOrigins);
+  if (!rejected && origin === null && passed.hosts.size < PASSED_MAX) passed.hosts.add(hostHeader);
+  return rejected;
+}
+
+function check(request: Request, hostHeader: string, allowedHosts: string[], allowedOrigins: readonly string[]): Response | undefined {
   const host = hostnameOf(hostHeader);
   const extra = [...allowedHosts];
   if (host && host.endsWith('.workers.dev')) extra.push(host);

@@ -7,8 +7,6 @@ import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType, readRequestBody } fro
 import type { Context, MiddlewareHandler } from 'hono';
 import { assetShards } from '../catalogue/asset-shards.ts';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
-import { noteSchemaMismatch } from '../catalogue/schema-autodrop.ts';
-import { withSchemaDrops } from '../catalogue/schema-drops.ts';
 import { intersect, sliceOf, UnknownNamesError, validateSliceSpec, type SliceSpec } from '../catalogue/slices.ts';
 import { codeModeHost } from '../codemode/host.ts';
 import { readConfig, type Config, type Env } from '../config.ts';
@@ -19,6 +17,7 @@ import { readOAuthSettings, type OAuthSettings } from '../oauth/settings.ts';
 import { clientNameOf, inferProfile, PROFILE_IDS, PROFILES, profileById } from '../profiles/profiles.ts';
 import { issueSessionId, profileFromSessionId } from '../profiles/session-id.ts';
 import { serveMcp } from '../protocol/dispatch.ts';
+import type { SchemaHealth } from '../schema-health/health.ts';
 import { URL_MODES, type EndpointMode, type RequestScope } from '../tools/scope.ts';
 import { parseAllowedOrigins, preflightResponse, withCors } from './cors.ts';
 import { meterFor } from '../usage/isolate.ts';
@@ -39,7 +38,7 @@ interface RouteSelection {
 /** Sets c.var.config, .oauth and .allowedOrigins, derived once per env object (one per isolate in production). */
 export function configure(loaded: LoadedCatalogue): Step {
   const configs = new WeakMap<Env, { config: Config; oauth: OAuthSettings; allowedOrigins: string[] }>();
-  return async (c, next) => {
+  return async function configure(c, next) {
     const env = c.env ?? {};
     let entry = configs.get(env);
     if (!entry) {
@@ -57,7 +56,7 @@ export function configure(loaded: LoadedCatalogue): Step {
 
 /** DNS-rebinding protection (src/pipeline/host-guard.ts): 403 unless Host and Origin are allowed. */
 export const hostGuard: Step = async (c, next) => {
-  const rejected = guardHostAndOrigin(c.req.raw, c.var.config.allowedHosts, c.var.allowedOrigins);
+  const rejected = guardHostAndOrigin(c.req.raw, c.get('config').allowedHosts, c.get('allowedOrigins'));
   if (rejected) return rejected;
   await next();
 };
@@ -67,7 +66,7 @@ export const hostGuard: Step = async (c, next) => {
  * stripping any a handler set for another. With no origin listed a preflight goes on to the route as before.
  */
 export const cors: Step = async (c, next) => {
-  const allowed = c.var.allowedOrigins;
+  const allowed = c.get('allowedOrigins');
   const preflight = allowed.length ? preflightResponse(c.req.raw, allowed) : undefined;
   if (preflight) return preflight;
   await next();
@@ -88,10 +87,11 @@ const statelessMethods: Step = async (c, next) => {
 
 /**
  * The MCP routes' pipeline over one catalogue. The returned function gives one route's steps, in order, ending with
- * the handler that serves the request; `select` reads what the route's path selects. `declarations`: the
- * catalogue's code-mode declarations (catalog/declarations.txt), empty when none were built.
+ * the handler that serves the request; `select` reads what the route's path selects. `health`: the catalogue's schema
+ * health in this isolate (src/schema-health), which serves the drop list and takes the calls' reports.
+ * `declarations`: the catalogue's code-mode declarations (catalog/declarations.txt), empty when none were built.
  */
-export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations = ''): (select: (c: Context<PipelineEnv>) => RouteSelection) => [Step, ...Step[]] {
+export function mcpPipeline(loaded: LoadedCatalogue, config: Step, health: SchemaHealth, declarations = ''): (select: (c: Context<PipelineEnv>) => RouteSelection) => [Step, ...Step[]] {
   /** HTTP 400 listing the valid names when a slice names toolsets or tools the catalogue lacks. */
   const unknownNames = (spec: SliceSpec): Response | undefined => {
     try {
@@ -107,7 +107,7 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations 
    * What the URL asks for: path toolsets, ?tools=, ?readonly=, ?mode= (URL_MODES), ?client=. The query string is read
    * strictly (src/pipeline/url-params.ts): an unknown, repeated or malformed parameter is a 400 naming what is valid.
    */
-  const urlRequest = (select: (c: Context<PipelineEnv>) => RouteSelection): Step => async (c, next) => {
+  const urlRequest = (select: (c: Context<PipelineEnv>) => RouteSelection): Step => async function urlRequest(c, next) {
     const selection = select(c);
     const read = readMcpParams(new URL(c.req.url));
     if (!read.ok) return c.json(read.body, 400);
@@ -143,10 +143,11 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations 
    * OAuth on, an access token (src/oauth/resource-auth.ts). 401 with WWW-Authenticate, 403, 429, or c.var.caller.
    */
   const authenticateCaller: Step = async (c, next) => {
-    const auth = await authenticateBearerOrToken(c.req.raw, { config: c.var.config, oauth: c.var.oauth, loaded, requested: c.var.requested }, { env: c.env, waitUntil: waitUntilOf(c) });
+    const config = c.get('config');
+    const auth = await authenticateBearerOrToken(c.req.raw, { config, oauth: c.get('oauth'), loaded, requested: c.get('requested') }, { env: c.env, waitUntil: waitUntilOf(c) });
     if (!auth.ok) {
       // A refusal comes before the body is read, so it is counted against the key with no tool.
-      if (auth.rateLimitedKey) meterFor(c.env ?? {}, c.var.config.usage, waitUntilOf(c))?.({ keyId: auth.rateLimitedKey, tool: NO_TOOL, outcome: 'rate_limited' });
+      if (auth.rateLimitedKey) meterFor(c.env ?? {}, config.usage, waitUntilOf(c))?.({ keyId: auth.rateLimitedKey, tool: NO_TOOL, outcome: 'rate_limited' });
       return auth.response;
     }
     c.set('caller', auth.caller);
@@ -155,17 +156,17 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations 
 
   /** The catalogue as this isolate serves it: the runtime schema drop list applied. */
   const servedCatalogue: Step = async (c, next) => {
-    c.set('catalogue', await withSchemaDrops(loaded, c.env));
+    c.set('catalogue', await health.served(c.env));
     await next();
   };
 
   /** The slice: what the URL asks for ∩ the key's scope. */
   const sliceForCaller: Step = async (c, next) => {
-    let requested = c.var.requested;
-    const { scope } = c.var.caller;
+    let requested = c.get('requested');
+    const { scope } = c.get('caller');
     // Bare /mcp serves the default toolsets, unless the key is itself scoped to toolsets or tools: then its scope is
     // the natural default (a key for `gists` pasted as .../mcp should see gists).
-    const defaults = c.var.config.defaultToolsets;
+    const defaults = c.get('config').defaultToolsets;
     // Bare /mcp (the default toolsets, or the key's own scope) stays in the slice cache's warm tier.
     const bare = !requested.toolsets && !requested.tools;
     if (bare && !scope.toolsets?.length && !scope.tools?.length && defaults) {
@@ -173,18 +174,20 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations 
       const misconfigured = unknownNames(requested);
       if (misconfigured) return misconfigured;
     }
-    c.set('slice', sliceOf(c.var.catalogue, intersect(requested, scope), bare));
+    c.set('slice', sliceOf(c.get('catalogue'), intersect(requested, scope), bare));
     await next();
   };
 
+  /** The request's scope, built once and passed explicitly to everything that serves it (the client's signal included). */
   const serve: Step = (c) => {
-    const { catalogue, config, caller, slice, profile, mode, body } = c.var;
-    const scope: RequestScope = { catalogue, config, caller, slice, profile, mode };
+    const config = c.get('config');
+    const mode = c.get('mode');
+    const request = c.req.raw;
+    const scope: RequestScope = { catalogue: c.get('catalogue'), config, caller: c.get('caller'), slice: c.get('slice'), profile: c.get('profile'), mode, signal: request.signal, health: health.reporter(c.env) };
     const meter = meterFor(c.env ?? {}, config.usage, waitUntilOf(c));
     if (meter) scope.meter = meter;
-    scope.reportSchemaMismatch = (tool: string, errors: readonly string[]) => noteSchemaMismatch(loaded, c.env, tool, errors);
     if (mode === 'code') scope.code = codeModeHost(c.env, declarations);
-    return serveMcp(scope, c.req.raw, body);
+    return serveMcp(scope, request, c.get('body'));
   };
 
   return (select) => [config, hostGuard, cors, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, listingMode, loadShards, serve];
@@ -224,10 +227,10 @@ const readBody: Step = async (c, next) => {
  * the default. The answer to an initialize that named its client carries that session id (src/profiles/session-id.ts).
  */
 const clientProfile: Step = async (c, next) => {
-  const param = c.var.params.client;
-  const message = c.var.body.message;
+  const param = c.get('params').client;
+  const message = c.get('body').message;
   const name = param !== undefined ? undefined : clientNameOf(message);
-  const secret = c.var.config.sessionSecret;
+  const secret = c.get('config').sessionSecret;
   const profile = param !== undefined ? profileById(param) : name !== undefined ? inferProfile(name) : ((await profileFromSessionId(c.req.header('mcp-session-id'), secret)) ?? PROFILES.default);
   if (!profile) {
     const shown = (param ?? '').slice(0, 60);
@@ -248,7 +251,7 @@ const clientProfile: Step = async (c, next) => {
  * the full list. Discovery and code mode (/mcp/discover, /mcp/code, ?mode=) are never changed.
  */
 const listingMode: Step = async (c, next) => {
-  if (c.var.mode === 'tools' && c.var.params.mode !== 'tools' && overToolBudget(c.var.slice, c.var.profile)) c.set('mode', 'hybrid');
+  if (c.get('mode') === 'tools' && c.get('params').mode !== 'tools' && overToolBudget(c.get('slice'), c.get('profile'))) c.set('mode', 'hybrid');
   await next();
 };
 

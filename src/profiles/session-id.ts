@@ -41,13 +41,27 @@ export async function issueSessionId(profile: Profile, secret = LOCAL_SESSION_SE
   return `${payload}.${bytesToBase64Url(await mac(secret, payload))}`;
 }
 
+/**
+ * Ids this isolate has verified, for the secret they were verified with: a client sends the same id with every
+ * request, and its HMAC is a measurable share of a tools/call's CPU. Only valid ids are kept (an invalid one is
+ * checked again each time, so nobody can fill this with junk cheaply); bounded, oldest out first.
+ */
+const verified = { secret: '', ids: new Map<string, Profile>() };
+const VERIFIED_MAX = 1024;
+
 /** The profile a session id this deployment issued names; undefined for anything else. Never throws. */
 export async function profileFromSessionId(id: string | null | undefined, secret = LOCAL_SESSION_SECRET): Promise<Profile | undefined> {
   if (!id || id.length > 200) return undefined;
+  if (verified.secret !== secret) [verified.secret, verified.ids] = [secret, new Map()];
+  const known = verified.ids.get(id);
+  if (known) return known;
   const parts = id.split('.');
   if (parts.length !== 4 || parts[0] !== VERSION || !/^[A-Za-z0-9_-]{16}$/.test(parts[2]!) || !/^[A-Za-z0-9_-]{22}$/.test(parts[3]!)) return undefined;
   const profile = profileById(parts[1]!);
   if (!profile || profile.id !== parts[1]) return undefined;
   const expected = await mac(secret, parts.slice(0, 3).join('.'));
-  return timingSafeEqual(expected, base64ToBytes(parts[3]!)) ? profile : undefined;
+  if (!timingSafeEqual(expected, base64ToBytes(parts[3]!))) return undefined;
+  if (verified.ids.size >= VERIFIED_MAX) verified.ids.delete(verified.ids.keys().next().value!);
+  verified.ids.set(id, profile);
+  return profile;
 }

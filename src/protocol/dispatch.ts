@@ -1,6 +1,6 @@
 // The MCP endpoint behind the pipeline: a small dispatcher that answers what it can from fast paths and hands
 // everything else to the SDK's handler (both protocol eras, stateless), with the request's scope passed explicitly.
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { log } from '../lib/log.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import { buildServer, parseErrorServer, type AnsweredCall, type ViaSdk } from './mcp-server.ts';
@@ -21,13 +21,19 @@ type FastPath = (scope: RequestScope, request: Request, message: unknown, viaSdk
 
 const FAST_PATHS: FastPath[] = [readyToolsList, readyToolsCall];
 
-// The SDK calls the server factory with the Request it was given; the scope travels keyed by that Request.
-const scopes = new WeakMap<Request, { scope: RequestScope; answered?: AnsweredCall }>();
+/** What one request hands the server factory: its scope, and a tools/call a fast path already ran. */
+interface McpRequestScope {
+  scope: RequestScope;
+  answered?: AnsweredCall;
+}
 
-// One handler per isolate; it asks the factory for a cheap Server per request.
+/** Where the request's scope travels inside the SDK: the authInfo of the authenticated caller, which it passes through. */
+const SCOPE = 'mcp-catalogue/scope';
+
+// One handler per isolate; it asks the factory for a cheap Server per request, built over that request's scope.
 const sdk = createMcpHandler((ctx) => {
-  const entry = ctx.requestInfo && scopes.get(ctx.requestInfo);
-  return entry ? buildServer(entry.scope, entry.answered) : parseErrorServer();
+  const carried = ctx.authInfo?.extra?.[SCOPE] as McpRequestScope | undefined;
+  return carried ? buildServer(carried.scope, carried.answered) : parseErrorServer();
 }, { onerror: (e) => log('mcp_error', { error: e.message }) });
 
 export function serveMcp(scope: RequestScope, request: Request, body: McpBody): Promise<Response> {
@@ -37,8 +43,9 @@ export function serveMcp(scope: RequestScope, request: Request, body: McpBody): 
       // (parse error, 415 or 405). No handler runs, so no scope is needed.
       return sdk.fetch(body.text === undefined ? request : new Request(request, { body: body.text }));
     }
-    scopes.set(request, { scope, answered });
-    return sdk.fetch(request, { parsedBody: body.message });
+    // The caller was authenticated by the pipeline (src/pipeline/steps.ts); the SDK verifies nothing itself.
+    const authInfo: AuthInfo = { token: '', clientId: scope.caller.id, scopes: [], extra: { [SCOPE]: { scope, ...(answered ? { answered } : {}) } satisfies McpRequestScope } };
+    return sdk.fetch(request, { parsedBody: body.message, authInfo });
   };
   for (const fast of FAST_PATHS) {
     const answered = fast(scope, request, body.message, viaSdk);

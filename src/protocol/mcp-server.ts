@@ -6,9 +6,9 @@ import { codeSurface } from '../codemode/surface.ts';
 import { hybridSurface } from '../discovery/hybrid-surface.ts';
 import { discoverySurface } from '../discovery/meta-tools.ts';
 import { contentOnly } from '../profiles/profiles.ts';
-import { UnknownToolError } from '../tools/call.ts';
+import { UnknownToolError } from '../tools/handle.ts';
 import type { RequestScope } from '../tools/scope.ts';
-import { toolsSurface, type SurfaceResult, type ToolSurface } from '../tools/surface.ts';
+import { toolsSurface, type ToolAnswer, type ToolSurface } from '../tools/surface.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
 
 /**
@@ -27,7 +27,8 @@ export function serverInfo(catalogue: LoadedCatalogue): ServerInfo {
   return { name: SERVER_NAME, version: VERSION, title: catalogue.catalogue.source.title };
 }
 
-function surfaceOf(scope: RequestScope): ToolSurface {
+/** The surface of the scope's mode: the one place the endpoint mode chooses what is served. */
+export function surfaceOf(scope: RequestScope): ToolSurface {
   switch (scope.mode) {
     case 'code':
       return codeSurface(scope);
@@ -46,7 +47,7 @@ function surfaceOf(scope: RequestScope): ToolSurface {
  */
 export interface AnsweredCall {
   name: string;
-  outcome: Promise<SurfaceResult>;
+  answer: Promise<ToolAnswer>;
 }
 
 /** The SDK's answer to a request; with `answered`, a tools/call the fast path already ran is not run again. */
@@ -60,11 +61,11 @@ export function buildServer(scope: RequestScope, answered?: AnsweredCall): Serve
     cacheHints: CACHE_HINTS,
   });
   server.setRequestHandler('tools/list', () => ({ tools: surface.tools as never }));
-  server.setRequestHandler('tools/call', async (request) => {
+  server.setRequestHandler('tools/call', async function toolsCall(request) {
     const { name, arguments: args = {} } = request.params;
-    let out: SurfaceResult;
+    let out: ToolAnswer;
     try {
-      out = answered?.name === name ? await answered.outcome : await surface.call(name, args);
+      out = answered?.name === name ? await answered.answer : await surface.call(name, args);
     } catch (error) {
       // An unknown name is a protocol error (the model cannot fix it by changing arguments).
       if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);

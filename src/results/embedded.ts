@@ -59,13 +59,30 @@ export function isApiResource(o: Record<string, unknown>, rules: Pick<CompactRul
   return identity && self;
 }
 
-/** What shortening did to a result: the dotted paths shortened (for the note) and the JSON characters it saved. */
+/**
+ * What shortening did to a result: the dotted paths shortened (for the note), and the fields it removed, whose JSON
+ * characters are what it saved. The saving is measured only as far as a caller asks (savedAtLeast): deciding whether
+ * a note pays for itself needs a few hundred characters, not every removed field serialised.
+ */
 export interface Shortened {
   paths: Set<string>;
+  /** Characters saved by the removed fields measured so far. */
   savedChars: number;
+  /** Removed fields not measured yet. */
+  removed: Array<Record<string, unknown>>;
 }
 
-export const shortenedNothing = (): Shortened => ({ paths: new Set(), savedChars: 0 });
+export const shortenedNothing = (): Shortened => ({ paths: new Set(), savedChars: 0, removed: [] });
+
+/** Whether shortening saved at least `min` characters, measuring removed fields until it knows. */
+export function savedAtLeast(done: Shortened, rules: CompactRules, min: number): boolean {
+  while (done.savedChars < min && done.removed.length) {
+    // Counted as compaction would leave the field, so the saving is what shortening itself removed.
+    const field = done.removed.pop()!;
+    done.savedChars += Math.max(0, (JSON.stringify(compactJson(field, rules))?.length ?? 2) - 1);
+  }
+  return done.savedChars >= min;
+}
 
 function summary(o: Record<string, unknown>, rules: CompactRules, path: string[], done: Shortened): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -74,8 +91,7 @@ function summary(o: Record<string, unknown>, rules: CompactRules, path: string[]
     const keep = SUMMARY_FIELDS.has(k) || HUMAN_LINK.test(k) || (rules.patterns && rules.keep(path));
     path.pop();
     if (keep) out[k] = o[k];
-    // Counted as compaction would leave the field, so the saving is what shortening itself removed.
-    else done.savedChars += Math.max(0, (JSON.stringify(compactJson({ [k]: o[k] }, rules))?.length ?? 2) - 1);
+    else done.removed.push({ [k]: o[k] });
   }
   return out;
 }

@@ -27,18 +27,19 @@ const cache = new WeakMap<ResultCatalogue, Lru<string, ResultOptions>>();
 const MAX_OPTIONS = 16;
 const OPTIONS_BYTES = 4096;
 
-export function resultOptions(catalogue: ResultCatalogue, upstreamUrl: string, compact: boolean): ResultOptions {
+/** `shortenEmbedded`: false for code mode (see ResultOptions). */
+export function resultOptions(catalogue: ResultCatalogue, upstreamUrl: string, compact: boolean, shortenEmbedded = true): ResultOptions {
   let perCatalogue = cache.get(catalogue);
   if (!perCatalogue) cache.set(catalogue, (perCatalogue = new Lru('result options', MAX_OPTIONS, MAX_OPTIONS * OPTIONS_BYTES)));
-  const key = `${compact ? 1 : 0} ${upstreamUrl}`;
+  const key = `${compact ? 1 : 0}${shortenEmbedded ? 1 : 0} ${upstreamUrl}`;
   let hit = perCatalogue.get(key);
-  if (!hit) perCatalogue.set(key, (hit = build(catalogue, upstreamUrl, compact)), OPTIONS_BYTES);
+  if (!hit) perCatalogue.set(key, (hit = build(catalogue, upstreamUrl, compact, shortenEmbedded)), OPTIONS_BYTES);
   return hit;
 }
 
-function build(catalogue: ResultCatalogue, upstreamUrl: string, compact: boolean): ResultOptions {
+function build(catalogue: ResultCatalogue, upstreamUrl: string, compact: boolean, shortenEmbedded: boolean): ResultOptions {
   const r = catalogue.results ?? { origins: [catalogue.defaultUpstream] };
-  return { compact, rules: compactRules(r, [upstreamUrl]) };
+  return { compact, rules: compactRules(r, [upstreamUrl]), ...(shortenEmbedded ? {} : { shortenEmbedded: false }) };
 }
 
 /** The compiled rules of a catalogue; `moreOrigins` (the configured upstream) count as the API's own too. */

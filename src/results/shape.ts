@@ -3,12 +3,12 @@
 //     outputSchema (an unknown path is an isError result and nothing is sent), and sizes the page when the caller
 //     set no page size.
 //   shapeResult: after a successful JSON response. Projects and compacts each item, then keeps the whole items that
-//     fit the budget and says how to get the rest. Never cuts inside an item; what is still too large (a single huge
-//     object) is left to the generic shortening in src/upstream/truncate.ts.
+//     fit the budget's data room (src/results/budget.ts) and says how to get the rest. Never cuts inside an item; what
+//     is still too large (a single huge object) is left to the generic shortening in src/upstream/truncate.ts.
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
-import { CHARS_PER_TOKEN } from '../limit-defaults.ts';
+import { fitNote, type ResultBudget } from './budget.ts';
 import { compactJson } from './compact.ts';
-import { embeddedTree, shortenedNothing, summariseEmbedded, type EmbeddedTree } from './embedded.ts';
+import { embeddedTree, savedAtLeast, shortenedNothing, summariseEmbedded, type EmbeddedTree } from './embedded.ts';
 import { cutNote, embeddedNote, fieldHint, fittedNote, missingFieldsNote } from './notes.ts';
 import type { ResultOptions } from './options.ts';
 import { continuation, pageRequest, wholeItemsThatFit, type PageRequest } from './paging.ts';
@@ -21,12 +21,10 @@ export interface ResultPlan {
   compact: boolean;
   projection?: { tree: FieldTree; paths: string[][]; /** No outputSchema to check against: checked on the data. */ checkData: boolean };
   page: PageRequest;
+  budget: ResultBudget;
 }
 
 export type Planned = { args: Record<string, unknown>; plan: ResultPlan } | { error: string };
-
-/** Characters kept free for a note when items are fitted to the budget (at least the 600 response.ts keeps). */
-const NOTE_RESERVE = 800;
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -45,10 +43,10 @@ export function projectionSchemas(tool: CatalogueTool): unknown[] {
   return tool.outputWrapped && props.result ? [props.result] : [s];
 }
 
-export function planResult(tool: CatalogueTool, args: Record<string, unknown>, options: ResultOptions, budgetChars: number): Planned {
+export function planResult(tool: CatalogueTool, args: Record<string, unknown>, options: ResultOptions, budget: ResultBudget): Planned {
   const shape = tool.result;
   const upstreamArgs = { ...args };
-  const plan: ResultPlan = { tool, options, compact: options.compact, page: {} };
+  const plan: ResultPlan = { tool, options, compact: options.compact, page: {}, budget };
   if (shape && upstreamArgs[shape.fields] !== undefined) {
     const parsed = parseFields(upstreamArgs[shape.fields]);
     delete upstreamArgs[shape.fields];
@@ -68,7 +66,7 @@ export function planResult(tool: CatalogueTool, args: Record<string, unknown>, o
       plan.projection = { tree: fieldTree(parsed.paths), paths: parsed.paths, checkData: !schemas.length };
     }
   }
-  plan.page = pageRequest(tool, shape?.paging, upstreamArgs, budgetChars, plan.compact && !plan.projection);
+  plan.page = pageRequest(tool, shape?.paging, upstreamArgs, budget.chars, plan.compact && !plan.projection);
   return { args: upstreamArgs, plan };
 }
 
@@ -83,6 +81,8 @@ export interface Shaped {
   note?: string;
   /** Items were left out to fit the budget. */
   cut: boolean;
+  /** JSON.stringify(value), when fitting the items needed it (lists): the result is then serialised only once. */
+  json?: string;
 }
 
 const trees = new WeakMap<CatalogueTool, EmbeddedTree>();
@@ -96,7 +96,8 @@ function embeddedFor(plan: ResultPlan): EmbeddedTree | undefined {
   return tree;
 }
 
-export function shapeResult(value: unknown, plan: ResultPlan, budgetChars: number): Shaped {
+/** `budget`: the plan's, unless the caller fits to another. */
+export function shapeResult(value: unknown, plan: ResultPlan, budget: ResultBudget = plan.budget): Shaped {
   const { tool, options } = plan;
   const proj = plan.projection;
   let embedded = embeddedFor(plan);
@@ -112,7 +113,7 @@ export function shapeResult(value: unknown, plan: ResultPlan, budgetChars: numbe
     const out = run();
     if (!shortened.paths.size) return out;
     const note = embeddedNote([...shortened.paths], fieldsArg, fieldHint(hintOf, 2));
-    if (shortened.savedChars > 2 * note.length) {
+    if (savedAtLeast(shortened, options.rules, 2 * note.length + 1)) {
       notes.push(note);
       return out;
     }
@@ -131,7 +132,7 @@ export function shapeResult(value: unknown, plan: ResultPlan, budgetChars: numbe
   if (!list) {
     const wrapped = isObj(value) && tool.outputWrapped;
     const shaped = shapeAll(() => (wrapped ? { ...value, result: shapeOne(value.result) } : shapeOne(value)), wrapped ? value.result : value);
-    return { value: shaped, cut: false, ...(notes.length ? { note: notes.join(' ') } : {}) };
+    return withNotes({ value: shaped, cut: false }, notes, budget);
   }
 
   let items = proj || plan.compact ? shapeAll(() => list.items.map(shapeOne), list.items[0]) : list.items;
@@ -144,23 +145,30 @@ export function shapeResult(value: unknown, plan: ResultPlan, budgetChars: numbe
     return plan.compact ? compactJson(env, options.rules, { [list.key]: true }) : env;
   };
   let shaped = rebuild(items);
+  let json = JSON.stringify(shaped);
   let cut = false;
   const total = items.length;
-  const budgetTokens = Math.round(budgetChars / CHARS_PER_TOKEN);
+  const budgetTokens = budget.tokens;
   const paging = tool.result?.paging;
-  // Over the budget less the note's room (the same margin src/upstream/response.ts keeps), so nothing is cut after this.
-  if (JSON.stringify(shaped).length > budgetChars - NOTE_RESERVE) {
+  // Over the data room (the budget less its note's), so nothing is cut after this.
+  if (json.length > budget.dataChars) {
     const sizes = items.map((x) => JSON.stringify(x)?.length ?? 4);
     const envChars = JSON.stringify(rebuild([])).length;
-    const fit = wholeItemsThatFit(sizes, budgetChars - envChars - NOTE_RESERVE);
+    const fit = wholeItemsThatFit(sizes, budget.dataChars - envChars);
     const cont = continuation(paging, plan.page, items, fit);
     items = items.slice(0, cont.show);
     shaped = rebuild(items);
+    json = JSON.stringify(shaped);
     cut = true;
     notes.unshift(cutNote({ tool: tool.name, shown: items.length, total, budgetTokens, cont, fieldsArg, fieldHint: fieldHint(list.items[0]) }));
   } else if (plan.page.fitted && paging?.size && total >= plan.page.fitted.value) {
     // A full page of the size chosen here: say so, and how to continue (a short page is the last one).
     notes.unshift(fittedNote({ sizeArg: paging.size, size: plan.page.fitted.value, apiDefault: plan.page.fitted.apiDefault, budgetTokens, cont: continuation(paging, plan.page, items, total) }));
   }
-  return { value: shaped, cut, ...(notes.length ? { note: notes.join(' ') } : {}) };
+  return withNotes({ value: shaped, cut, json }, notes, budget);
+}
+
+function withNotes(shaped: Shaped, notes: string[], budget: ResultBudget): Shaped {
+  if (notes.length) shaped.note = fitNote(notes.join(' '), budget);
+  return shaped;
 }

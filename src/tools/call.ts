@@ -1,107 +1,97 @@
-// Running one tool call for a request scope: the single path behind tools/call, discovery's call_tool, hybrid lists
-// and code mode's api calls. Every call takes the same steps, in this order:
-//   1. resolve the name within the scope (catalogue names and aliases; otherwise UnknownToolError)
-//   2. arguments as the catalogue means them: a strict caller's values mapped back (openai profile), a projection
-//      given as a list joined to its text form
-//   3. validate them against the tool's inputSchema (invalid: an isError result, nothing sent)
-//   4. execute: the upstream request, with result shaping (compaction, projection, pages that fit) in src/upstream
-//   5. redact the caller's secrets from the result
-//   6. after the call: report a schema mismatch (automatic drops), log one tool_call line, meter the call (usage)
+// Running one tool call: the single path behind tools/call, discovery's call_tool, hybrid lists and code mode's api
+// calls. The surface has resolved the tool into a handle (src/tools/handle.ts); every call then takes the same steps:
+//   1. arguments as the catalogue means them: a strict caller's values mapped back, a projection list joined
+//   2. validate them against the tool's inputSchema (invalid: an isError result, nothing sent)
+//   3. execute: the upstream request and the result in one pass (src/upstream), cancelled with the request
+//   4. redact the caller's secrets, on the result's one serialisation
+//   5. after the call: a schema mismatch reported (automatic drops), one tool_call log line, one usage count
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { redactSecrets } from '../auth/redact.ts';
-import type { CatalogueTool } from '../catalogue/types.ts';
+import type { JsonSchema } from '../catalogue/types.ts';
+import { mentionsSecret, redactSecrets } from '../auth/redact.ts';
 import { validate } from '../catalogue/validator.ts';
 import { utf8Length } from '../lib/bytes.ts';
 import { log } from '../lib/log.ts';
 import { errorResult } from '../lib/tool-result.ts';
 import { fromStrictArguments } from '../profiles/strict-arguments.ts';
-import { fieldsAsText, resultOptions, type ResultOptions } from '../results/options.ts';
-import { executeTool, type CallRecord } from '../upstream/execute.ts';
-import { outcomeOf } from '../usage/schema.ts';
+import { fieldsAsText } from '../results/options.ts';
+import { structuredResultJson } from '../upstream/conversion.ts';
+import { executeTool, type CallRecord, type Executed, type UpstreamLimits } from '../upstream/execute.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
-import { sampleFullSchema, withListedSchema } from './checked-schema.ts';
+import type { ToolHandle } from './handle.ts';
 import type { RequestScope } from './scope.ts';
 
-/** The name is not a tool of this scope: unknown, or outside the slice or the key's scope (refused alike). */
-export class UnknownToolError extends Error {
-  constructor(toolName: string) {
-    super(`Unknown tool: ${toolName}`);
-  }
-}
-
-interface ToolCall {
-  tool: CatalogueTool;
+/** One answered tools/call, from callTool (or a meta-tool) to the wire. */
+export interface ToolAnswer {
   result: CallToolResult;
+  /** The result's JSON, serialised once by callTool (what is metered, and what the fast path writes when unchanged). */
+  json?: string;
+  /**
+   * Shape the result for the protocol era against the outputSchema the listing advertised (undefined: none).
+   * Absent when the result is another tool's, passed through unchanged (discovery's call_tool).
+   */
+  shape?: { outputSchema: JsonSchema | undefined };
 }
 
-type Executed = { result: CallToolResult; record: CallRecord };
+const USER_AGENT = `${SERVER_NAME}/${VERSION}`;
 
-/** 1. The tool `name` (a catalogue name or alias; every profile lists the catalogue's names) denotes in this scope. */
-export async function resolveTool(scope: RequestScope, name: string): Promise<CatalogueTool | undefined> {
-  const i = scope.catalogue.indexOf(name);
-  if (i === undefined || !scope.slice.has(i)) return undefined;
-  // A sharded catalogue fetches the tool's shard first; a catalogue in one text has every tool at hand.
-  await scope.catalogue.load([i]);
-  return scope.catalogue.tool(i);
-}
-
-/** Runs `name` with `args` for this scope. Throws UnknownToolError; every other failure is an isError result. */
-export async function callTool(scope: RequestScope, name: string, args: Record<string, unknown>): Promise<ToolCall> {
-  const tool = await resolveTool(scope, name);
-  if (!tool) throw new UnknownToolError(name);
+/** Runs the tool of `handle` with `given` for this scope. Never throws for the call's own failures: they are isError results. */
+export async function callTool(scope: RequestScope, handle: ToolHandle, given: Record<string, unknown>): Promise<ToolAnswer> {
   const started = Date.now();
-  const { result, record } = await argumentsAndExecute(scope, tool, args);
-  await afterCall(scope, tool, result, record, Date.now() - started);
-  return { tool, result };
+  const executed = await run(scope, handle, given);
+  const answer = redacted(executed, scope.caller.secrets);
+  await afterCall(scope, handle, executed.record, answer, Date.now() - started);
+  if (handle.listed) answer.shape = { outputSchema: handle.outputSchema };
+  return answer;
 }
 
-/** Steps 2 to 5. */
-async function argumentsAndExecute(scope: RequestScope, tool: CatalogueTool, given: Record<string, unknown>): Promise<Executed> {
-  const { args, errors } = catalogueArguments(scope, tool, given);
-  const check = errors.length ? { valid: false, errors } : validate(tool.inputSchema, args);
+/** Steps 1 to 3. */
+async function run(scope: RequestScope, handle: ToolHandle, given: Record<string, unknown>): Promise<Executed> {
+  const { tool } = handle;
+  const mapped = handle.strictArguments ? fromStrictArguments(tool.inputSchema, given) : { args: given, errors: [] };
+  const args = fieldsAsText(tool, mapped.args);
+  const check = mapped.errors.length ? { valid: false, errors: mapped.errors } : validate(tool.inputSchema, args);
   if (!check.valid) {
     // Argument errors are tool results (MCP 2025-11-25) so the model can correct itself.
     const text = `Invalid arguments for ${tool.name}:\n${check.errors.map((e) => `- ${e}`).join('\n')}\nCheck the tool's inputSchema and call it again.`;
     return { result: errorResult(text), record: { outcome: 'invalid_arguments', validation: 'none', method: tool.http.method, argumentErrors: check.errors.length } };
   }
-  const { config, caller } = scope;
-  // structuredContent is checked against the schema the client was shown, the full one only sampled (checked-schema.ts).
-  const checked = withListedSchema(scope, tool);
-  const call = await executeTool(checked, args, {
+  const executed = await executeTool(handle, args, limitsFor(scope));
+  if (executed.record.outcome === 'ok') scope.health?.sample(tool, handle.outputSchema, executed.result);
+  return executed;
+}
+
+function limitsFor({ config, caller }: RequestScope): UpstreamLimits {
+  return {
     upstreamUrl: config.upstreamUrl,
     headers: caller.upstreamHeaders,
     timeoutMs: config.timeoutMs,
     maxResponseBytes: config.maxResponseBytes,
     maxResultTokens: config.maxResultTokens,
-    userAgent: `${SERVER_NAME}/${VERSION}`,
-    results: withCodeMode(scope, resultOptions(scope.catalogue.catalogue, config.upstreamUrl, config.compactResults)),
-    ...(checked !== tool ? { catalogueTool: tool } : {}),
-  });
-  if (checked !== tool) sampleFullSchema(tool, call.result);
-  // Upstreams may echo request headers; the caller's credentials never leave in a result.
-  return { result: redactSecrets(call.result, caller.secrets), record: call.record };
-}
-
-/** Code mode keeps nested resources whole (src/results/options.ts, shortenEmbedded). */
-function withCodeMode(scope: RequestScope, options: ResultOptions): ResultOptions {
-  return scope.mode === 'code' ? { ...options, shortenEmbedded: false } : options;
+    userAgent: USER_AGENT,
+  };
 }
 
 /**
- * 2. The arguments in the catalogue's own form. Only callers that were shown strict-form schemas send strict values:
- * tools, hybrid and discovery under the openai profile. Code mode's programs are typed by the catalogue's own
- * declarations, so their nulls are values (a null that clears a field), never "absent".
+ * 4. Upstreams may echo request headers; the caller's credentials never leave in a result. The result's JSON is
+ * checked for them as it will be sent, and only a result that holds one is walked and serialised again.
  */
-function catalogueArguments(scope: RequestScope, tool: CatalogueTool, given: Record<string, unknown>): { args: Record<string, unknown>; errors: string[] } {
-  const strict = scope.profile.dialect === 'strict' && scope.mode !== 'code';
-  const { args, errors } = strict ? fromStrictArguments(tool.inputSchema, given) : { args: given, errors: [] };
-  return { args: fieldsAsText(tool, args), errors };
+function redacted(executed: Executed, secrets: readonly string[] | undefined): ToolAnswer {
+  const json = executed.json ?? JSON.stringify(executed.result);
+  if (!mentionsSecret(json, secrets)) return { result: executed.result, json };
+  const result: CallToolResult = redactSecrets(executed.result, secrets);
+  // A text block that serialises structuredContent is rebuilt from the redacted value, so both say the same.
+  if (executed.json !== undefined && result.structuredContent !== undefined && result.content.length === 1 && Object.keys(result).length === 2) {
+    const text = JSON.stringify(result.structuredContent);
+    return { result: { content: [{ type: 'text', text }], structuredContent: result.structuredContent }, json: structuredResultJson(text) };
+  }
+  return { result, json: JSON.stringify(result) };
 }
 
-/** 6. What every call leaves behind, from one record: a mismatch report, one log line, one usage count. */
-async function afterCall(scope: RequestScope, tool: CatalogueTool, result: CallToolResult, record: CallRecord, latencyMs: number): Promise<void> {
-  if (record.outcome === 'schema_mismatch') await scope.reportSchemaMismatch?.(tool.name, record.schemaErrors ?? []);
-  const resultBytes = utf8Length(JSON.stringify(result));
-  log('tool_call', { tool: tool.name, caller: scope.caller.id, ...record, isError: result.isError === true, latencyMs, resultBytes });
-  scope.meter?.({ keyId: scope.caller.id, tool: tool.name, outcome: outcomeOf(record.outcome, record.status), latencyMs, resultBytes });
+/** 5. What every call leaves behind, from one record: a mismatch report, one log line, one usage count. */
+async function afterCall(scope: RequestScope, handle: ToolHandle, record: CallRecord, answer: ToolAnswer, latencyMs: number): Promise<void> {
+  const { tool } = handle;
+  if (record.outcome === 'schema_mismatch' && scope.health) record.schemaMismatches = await scope.health.mismatch(tool.name, record.schemaErrors ?? []);
+  const resultBytes = utf8Length(answer.json!);
+  log('tool_call', { tool: tool.name, caller: scope.caller.id, ...record, isError: answer.result.isError === true, latencyMs, resultBytes });
+  scope.meter?.({ keyId: scope.caller.id, tool: tool.name, outcome: record.outcome, latencyMs, resultBytes });
 }

@@ -1,13 +1,14 @@
 // The request scope: everything one MCP request may see and use, decided by the pipeline (src/pipeline) before
-// any tool runs. The stdio server builds one per process. Plain data apart from the catalogue, the usage meter and the
-// Worker's hooks, so a scope can be rebuilt elsewhere from a caller, a slice spec, a profile id and `meterFor`
-// (src/usage/isolate.ts).
+// any tool runs, and passed explicitly from there to every call it makes. The stdio server builds one per process.
+// Plain data apart from the catalogue, the usage meter, the signal and the Worker's hooks, so a scope can be rebuilt
+// elsewhere from a caller, a slice spec, a profile id and `meterFor` (src/usage/isolate.ts).
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/bearer.ts';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import type { Config } from '../config.ts';
 import type { Profile } from '../profiles/profiles.ts';
+import type { SchemaHealthReporter } from '../schema-health/health.ts';
 import type { UsageMeter } from '../usage/isolate.ts';
 
 /**
@@ -34,7 +35,7 @@ export interface CodeModeHost {
 }
 
 export interface RequestScope {
-  /** The catalogue as served: the runtime schema drop list applied (src/catalogue/schema-drops.ts). */
+  /** The catalogue as served: the runtime schema drop list applied (src/schema-health/drops.ts). */
   catalogue: LoadedCatalogue;
   config: Config;
   caller: Caller;
@@ -42,12 +43,15 @@ export interface RequestScope {
   slice: Slice;
   /** The client's rules for tool lists and results (src/profiles). */
   profile: Profile;
+  /** Which surface serves the request (src/protocol/mcp-server.ts); nothing below the surfaces reads it. */
   mode: EndpointMode;
+  /** Aborts when the client goes away: every upstream call the request makes is cancelled with it. */
+  signal?: AbortSignal;
   /**
-   * Counts a tool's output-schema mismatch towards its automatic drop (src/catalogue/schema-autodrop.ts). Set by the
-   * Worker's pipeline, which has the bindings; absent where there is no drop list (stdio).
+   * Where tool calls report output-schema mismatches (towards the automatic drop) and sample the full schema
+   * (src/schema-health). Set by the Worker's pipeline, which has the bindings; absent on stdio.
    */
-  reportSchemaMismatch?: (tool: string, errors: readonly string[]) => Promise<void>;
+  health?: SchemaHealthReporter;
   /** Set in code mode. */
   code?: CodeModeHost;
   /** Where each tool call is counted (src/usage); absent when metering is off or unbound (and in the stdio server). */

@@ -1,18 +1,37 @@
 // One exact upstream HTTP request -> one CallToolResult, plus a record of what happened for the tool_call log line.
 // Runs after argument validation (src/tools/call.ts); never throws: every failure becomes an isError result.
+// In order: plan the result (the projection argument, a page that fits), build the request, send it (one deadline,
+// redirects by hand, cancelled with the client), read the body within limits, and turn it into the result in one pass
+// (src/upstream/response.ts).
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { CatalogueTool } from '../catalogue/types.ts';
-import { CHARS_PER_TOKEN, LIMIT_DEFAULTS } from '../limit-defaults.ts';
+import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
+import type { CallOutcome } from '../lib/call-outcome.ts';
+import { LIMIT_DEFAULTS } from '../limit-defaults.ts';
 import { errorResult } from '../lib/tool-result.ts';
+import { resultBudget, type ResultBudget } from '../results/budget.ts';
 import type { ResultOptions } from '../results/options.ts';
 import { planResult, shapeResult, type ResultPlan } from '../results/shape.ts';
+import { SCHEMA_MISMATCH_MESSAGE, type ValidationOutcome } from './conversion.ts';
 import { httpErrorResult, MAX_ERROR_BODY_BYTES } from './errors.ts';
 import { BodyAbortedError, readBodyLimited, ResponseTooLargeError } from './limits.ts';
 import { fetchWithBody } from './raw-http.ts';
 import { ArgumentError, buildRequest, type BuiltRequest } from './request.ts';
-import { convertResponse, SCHEMA_MISMATCH_MESSAGE, type ValidationOutcome } from './response.ts';
+import { convertResponse } from './response.ts';
 
-export interface ExecuteOptions {
+/** What to call and how its result is checked and shaped: a ToolHandle (src/tools/handle.ts) is one. */
+export interface UpstreamTarget {
+  /** The tool as the catalogue has it: its binding, and what projection paths are checked against. */
+  tool: CatalogueTool;
+  /** The outputSchema the client was shown: structuredContent is shaped to it and checked against it (none: no structuredContent). */
+  outputSchema: JsonSchema | undefined;
+  /** Result shaping (src/results): the projection argument, compaction, pages that fit. Absent: JSON as the upstream sent it. */
+  results?: ResultOptions;
+  /** Cancels the upstream call (the MCP client went away). */
+  signal?: AbortSignal;
+}
+
+/** The deployment's limits and the caller's credential for one call. */
+export interface UpstreamLimits {
   /** Base URL, may include a path prefix (e.g. http://127.0.0.1:4010/api/v3). */
   upstreamUrl: string;
   /** Credential headers to add, e.g. { authorization: 'Bearer …' }. Never logged; dropped on cross-origin redirects. */
@@ -21,36 +40,12 @@ export interface ExecuteOptions {
   timeoutMs?: number;
   /** Largest upstream body read into memory. Default LIMIT_DEFAULTS.maxResponseBytes. */
   maxResponseBytes?: number;
-  /** Budget for the text/JSON of a result, in approximate tokens (CHARS_PER_TOKEN). Default LIMIT_DEFAULTS.maxResultTokens. */
+  /** The result budget in approximate tokens (src/results/budget.ts). Default LIMIT_DEFAULTS.maxResultTokens. */
   maxResultTokens?: number;
   /** Largest image/audio/file body embedded as base64. Default LIMIT_DEFAULTS.maxBinaryBytes, capped by maxResponseBytes. */
   maxBinaryBytes?: number;
   userAgent?: string;
-  fetch?: typeof fetch;
-  /** Cancels the upstream call (e.g. the MCP client went away). */
-  signal?: AbortSignal;
-  /** Redirects followed (same-origin keep credentials; cross-origin drop them). Default 5. */
-  maxRedirects?: number;
-  /** Result shaping (src/results): the projection argument, compaction, pages that fit. Absent: JSON as the upstream sent it. */
-  results?: ResultOptions;
-  /**
-   * The tool as the catalogue has it, when `tool` carries another outputSchema to check the result against (the one
-   * the client listed, src/tools/checked-schema.ts): projection paths are checked against this one's full schema.
-   */
-  catalogueTool?: CatalogueTool;
 }
-
-type CallOutcome =
-  | 'ok'
-  | 'invalid_arguments'
-  | 'upstream_error'
-  | 'network_error'
-  | 'timeout'
-  | 'too_large'
-  | 'schema_mismatch'
-  | 'invalid_json'
-  | 'redirect_not_followed'
-  | 'internal_error';
 
 /** What one call did, for the tool_call log line: never argument values, header values or the filled-in URL. */
 export interface CallRecord {
@@ -66,203 +61,215 @@ export interface CallRecord {
   bodyBytes?: number;
   kind?: string;
   truncated?: boolean;
-  schemaMismatches?: number;
+  /** With outcome schema_mismatch: the first validation errors (what the automatic drop counts). */
   schemaErrors?: string[];
+  /** With outcome schema_mismatch: this tool's mismatches in this isolate so far (src/schema-health). */
+  schemaMismatches?: number;
   message?: string;
+  /** The client went away and the call was abandoned. */
+  cancelled?: true;
   error?: string;
 }
 
-interface UpstreamCall {
+export interface Executed {
   result: CallToolResult;
   record: CallRecord;
+  /** The result's JSON when it was assembled from the one serialisation of its structured value. */
+  json?: string;
 }
 
-/** Per-tool count of upstream responses that failed the tool's own outputSchema (isolate lifetime). */
-export const schemaMismatchCounts = new Map<string, number>();
+/** Redirects followed (same-origin keep credentials; cross-origin drop them). */
+const MAX_REDIRECTS = 5;
 
-export function recordSchemaMismatch(tool: string): number {
-  const n = (schemaMismatchCounts.get(tool) ?? 0) + 1;
-  schemaMismatchCounts.set(tool, n);
-  return n;
-}
-
-export async function executeTool(tool: CatalogueTool, args: Record<string, unknown>, opts: ExecuteOptions): Promise<UpstreamCall> {
-  try {
-    return await execute(tool, args, opts);
-  } catch (e) {
+export function executeTool(target: UpstreamTarget, args: Record<string, unknown>, limits: UpstreamLimits): Promise<Executed> {
+  return execute(target, args, limits).catch((e: unknown) => {
     // A bug here must not become a protocol error or a hang: report it as a tool error.
     const msg = e instanceof Error ? e.message : String(e);
-    const result = errorResult(`Internal error while calling the upstream for ${tool.name}: ${msg}`);
-    return { result, record: { outcome: 'internal_error', validation: 'none', method: tool.http.method, error: msg } };
-  }
+    const result = errorResult(`Internal error while calling the upstream for ${target.tool.name}: ${msg}`);
+    return { result, record: { outcome: 'internal_error', validation: 'none', method: target.tool.http.method, error: msg } };
+  });
 }
 
-async function execute(tool: CatalogueTool, args: Record<string, unknown>, opts: ExecuteOptions): Promise<UpstreamCall> {
-  const timeoutMs = opts.timeoutMs ?? LIMIT_DEFAULTS.timeoutMs;
-  const maxResponseBytes = opts.maxResponseBytes ?? LIMIT_DEFAULTS.maxResponseBytes;
-  const maxResultTokens = opts.maxResultTokens ?? LIMIT_DEFAULTS.maxResultTokens;
-  const maxBinaryBytes = Math.min(opts.maxBinaryBytes ?? LIMIT_DEFAULTS.maxBinaryBytes, maxResponseBytes);
-  const doFetch = opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+/** One call in flight: its request, its deadline and cancellation, and the record it fills in. */
+interface InFlight {
+  req: BuiltRequest;
+  record: CallRecord;
+  timeout: AbortSignal;
+  signal: AbortSignal;
+  where: string;
+  timeoutMs: number;
+}
 
+function failed(record: CallRecord, result: CallToolResult, outcome: CallOutcome, extra?: Partial<CallRecord>): Executed {
+  Object.assign(record, extra, { outcome, validation: 'none' });
+  return { result, record };
+}
+
+async function execute(target: UpstreamTarget, given: Record<string, unknown>, limits: UpstreamLimits): Promise<Executed> {
+  const { tool } = target;
   const record: CallRecord = { outcome: 'ok', validation: 'none', method: tool.http.method };
-  const finish = (result: CallToolResult, outcome: CallOutcome, validation: ValidationOutcome, extra?: Partial<CallRecord>): UpstreamCall => {
-    Object.assign(record, extra, { outcome, validation });
-    return { result, record };
-  };
+  const budget = resultBudget(limits.maxResultTokens ?? LIMIT_DEFAULTS.maxResultTokens);
+  const maxResponseBytes = limits.maxResponseBytes ?? LIMIT_DEFAULTS.maxResponseBytes;
 
   // The projection argument never reaches the upstream; a bad one is refused before anything is sent.
+  let args = given;
   let plan: ResultPlan | undefined;
-  if (opts.results) {
-    const planned = planResult(opts.catalogueTool ?? tool, args, opts.results, maxResultTokens * CHARS_PER_TOKEN);
-    if ('error' in planned) return finish(errorResult(planned.error), 'invalid_arguments', 'none');
+  if (target.results) {
+    const planned = planResult(tool, args, target.results, budget);
+    if ('error' in planned) return failed(record, errorResult(planned.error), 'invalid_arguments');
     ({ args, plan } = planned);
   }
-
   let req: BuiltRequest;
   try {
-    req = buildRequest(tool, args, { upstreamUrl: opts.upstreamUrl, ...(opts.userAgent ? { userAgent: opts.userAgent } : {}) });
+    req = buildRequest(tool, args, { upstreamUrl: limits.upstreamUrl, ...(limits.userAgent ? { userAgent: limits.userAgent } : {}) });
   } catch (e) {
-    if (e instanceof ArgumentError) return finish(errorResult(`Invalid arguments for ${tool.name}: ${e.message}.`), 'invalid_arguments', 'none');
+    if (e instanceof ArgumentError) return failed(record, errorResult(`Invalid arguments for ${tool.name}: ${e.message}.`), 'invalid_arguments');
     throw e;
   }
   record.path = tool.http.path;
 
+  const timeoutMs = limits.timeoutMs ?? LIMIT_DEFAULTS.timeoutMs;
   const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
-  const where = `${req.method} ${req.path}`;
-  const timeoutText = () =>
-    `The upstream did not answer ${where} within ${timeoutMs} ms, so the call was abandoned. ` +
-    'The request may still have taken effect upstream; for a non-idempotent tool, check before retrying.';
-
-  let res: Response;
-  try {
-    res = await fetchFollowingRedirects(req, opts, doFetch, signal);
-  } catch (e) {
-    if (timeout.aborted) return finish(errorResult(timeoutText()), 'timeout', 'none');
-    if (opts.signal?.aborted) return finish(errorResult(`The call to ${where} was cancelled.`), 'network_error', 'none');
-    if (e instanceof RedirectError) return finish(errorResult(e.message), 'redirect_not_followed', 'none');
-    const msg = e instanceof Error ? e.message : String(e);
-    return finish(
-      errorResult(`Could not reach the upstream for ${where}: ${clause(msg)}. This is a network failure, not an answer from the API; retrying later may help.`),
-      'network_error',
-      'none',
-    );
-  }
+  const call: InFlight = { req, record, timeout, signal: target.signal ? AbortSignal.any([timeout, target.signal]) : timeout, where: `${req.method} ${req.path}`, timeoutMs };
+  const res = await send(call, limits.headers);
+  if (!(res instanceof Response)) return res;
   record.status = res.status;
-
-  // Errors: read a bounded prefix of the problem body.
-  if (res.status >= 400) {
-    let body: Uint8Array = new Uint8Array(0);
-    let incomplete = false;
-    try {
-      const cap = Math.min(MAX_ERROR_BODY_BYTES, maxResponseBytes);
-      body = await readBodyLimited(res, cap, signal, 'truncate');
-      incomplete = body.length >= cap;
-    } catch {
-      incomplete = true;
-    }
-    const result = httpErrorResult({
-      status: res.status,
-      statusText: res.statusText,
-      method: req.method,
-      path: req.path,
-      contentType: res.headers.get('content-type'),
-      retryAfter: res.headers.get('retry-after'),
-      body,
-      bodyIncomplete: incomplete,
-    });
-    return finish(result, 'upstream_error', 'none');
-  }
+  if (res.status >= 400) return upstreamError(call, res, maxResponseBytes);
   if (res.status >= 300 && res.status !== 304) {
     await res.body?.cancel().catch(() => undefined);
-    return finish(
-      errorResult(`The upstream answered ${where} with HTTP ${res.status} ${res.statusText} (a redirect without a usable Location); nothing was returned.`),
-      'redirect_not_followed',
-      'none',
-    );
+    return failed(record, errorResult(`The upstream answered ${call.where} with HTTP ${res.status} ${res.statusText} (a redirect without a usable Location); nothing was returned.`), 'redirect_not_followed');
   }
+  const bytes = await readSuccess(call, res, maxResponseBytes);
+  if (!(bytes instanceof Uint8Array)) return bytes;
+  return converted(target, call, res, bytes, budget, limits, plan);
+}
 
-  let bytes: Uint8Array;
+/** The success body -> the result, in one pass (src/upstream/response.ts), and what the record keeps of it. */
+function converted(target: UpstreamTarget, call: InFlight, res: Response, bytes: Uint8Array, budget: ResultBudget, limits: UpstreamLimits, plan: ResultPlan | undefined): Executed {
+  const contentType = res.headers.get('content-type');
+  const conv = convertResponse(target.tool, target.outputSchema, bytes, {
+    status: res.status,
+    statusText: res.statusText,
+    contentType,
+    method: call.req.method,
+    path: call.req.path,
+    budget,
+    maxBinaryBytes: Math.min(limits.maxBinaryBytes ?? LIMIT_DEFAULTS.maxBinaryBytes, limits.maxResponseBytes ?? LIMIT_DEFAULTS.maxResponseBytes),
+    ...(plan ? { shape: (value: unknown) => shapeResult(value, plan) } : {}),
+  });
+  const { record } = call;
+  Object.assign(record, { outcome: conv.outcome, validation: conv.validation, bodyBytes: bytes.length, kind: conv.kind });
+  if (contentType) record.contentType = contentType;
+  if (conv.truncated) record.truncated = true;
+  if (conv.outcome === 'schema_mismatch') {
+    if (conv.schemaErrors) record.schemaErrors = conv.schemaErrors;
+    record.message = SCHEMA_MISMATCH_MESSAGE;
+  }
+  return conv.json !== undefined ? { result: conv.result, record, json: conv.json } : { result: conv.result, record };
+}
+
+/** Sends the request; a transport failure, the deadline or the client going away is the call's result. */
+async function send(call: InFlight, credentials: Record<string, string> | undefined): Promise<Response | Executed> {
   try {
-    bytes = req.method === 'HEAD' ? new Uint8Array(0) : await readBodyLimited(res, maxResponseBytes, signal);
+    return await fetchFollowingRedirects(call.req, credentials, call.signal);
+  } catch (e) {
+    const aborted = abandoned(call);
+    if (aborted) return aborted;
+    if (e instanceof RedirectError) return failed(call.record, errorResult(e.message), 'redirect_not_followed');
+    const msg = e instanceof Error ? e.message : String(e);
+    return failed(call.record, errorResult(`Could not reach the upstream for ${call.where}: ${clause(msg)}. This is a network failure, not an answer from the API; retrying later may help.`), 'network_error');
+  }
+}
+
+/** The result of a call that hit its deadline or whose client went away; undefined when neither happened. */
+function abandoned(call: InFlight): Executed | undefined {
+  if (call.timeout.aborted) {
+    const text =
+      `The upstream did not answer ${call.where} within ${call.timeoutMs} ms, so the call was abandoned. ` +
+      'The request may still have taken effect upstream; for a non-idempotent tool, check before retrying.';
+    return failed(call.record, errorResult(text), 'timeout');
+  }
+  if (call.signal.aborted) return failed(call.record, errorResult(`The call to ${call.where} was cancelled.`), 'network_error', { cancelled: true });
+  return undefined;
+}
+
+/** 4xx/5xx: a bounded prefix of the problem body, as a text the model can act on. */
+async function upstreamError(call: InFlight, res: Response, maxResponseBytes: number): Promise<Executed> {
+  let body: Uint8Array = new Uint8Array(0);
+  let incomplete = false;
+  try {
+    const cap = Math.min(MAX_ERROR_BODY_BYTES, maxResponseBytes);
+    body = await readBodyLimited(res, cap, call.signal, 'truncate');
+    incomplete = body.length >= cap;
+  } catch {
+    incomplete = true;
+  }
+  const result = httpErrorResult({
+    status: res.status,
+    statusText: res.statusText,
+    method: call.req.method,
+    path: call.req.path,
+    contentType: res.headers.get('content-type'),
+    retryAfter: res.headers.get('retry-after'),
+    body,
+    bodyIncomplete: incomplete,
+  });
+  return failed(call.record, result, res.status >= 500 ? 'upstream_5xx' : 'upstream_4xx');
+}
+
+/** The success body within the size limit, or the call's result when it cannot be read. */
+async function readSuccess(call: InFlight, res: Response, maxResponseBytes: number): Promise<Uint8Array | Executed> {
+  if (call.req.method === 'HEAD') return new Uint8Array(0);
+  try {
+    return await readBodyLimited(res, maxResponseBytes, call.signal);
   } catch (e) {
     if (e instanceof ResponseTooLargeError) {
       const size = e.declared !== undefined ? ` (Content-Length: ${e.declared} bytes)` : '';
-      return finish(
-        errorResult(
-          `The upstream response to ${where} is larger than the ${e.limit}-byte limit${size}, so it was not returned. ` +
-            'Ask for less: use filters, fewer fields, or a smaller page size.',
-        ),
-        'too_large',
-        'none',
-      );
+      const text = `The upstream response to ${call.where} is larger than the ${e.limit}-byte limit${size}, so it was not returned. Ask for less: use filters, fewer fields, or a smaller page size.`;
+      return failed(call.record, errorResult(text), 'too_large');
     }
-    if (timeout.aborted || e instanceof BodyAbortedError) {
-      if (timeout.aborted) return finish(errorResult(timeoutText()), 'timeout', 'none');
-      return finish(errorResult(`The call to ${where} was cancelled.`), 'network_error', 'none');
-    }
+    const aborted = e instanceof BodyAbortedError || call.signal.aborted ? abandoned(call) : undefined;
+    if (aborted) return aborted;
     const msg = e instanceof Error ? e.message : String(e);
-    return finish(errorResult(`The connection to the upstream failed while reading the response to ${where}: ${clause(msg)}. Retrying later may help.`), 'network_error', 'none');
+    return failed(call.record, errorResult(`The connection to the upstream failed while reading the response to ${call.where}: ${clause(msg)}. Retrying later may help.`), 'network_error');
   }
-
-  const conv = convertResponse(tool, bytes, {
-    status: res.status,
-    statusText: res.statusText,
-    contentType: res.headers.get('content-type'),
-    method: req.method,
-    path: req.path,
-    maxResultTokens,
-    maxBinaryBytes,
-    ...(plan ? { shape: (value: unknown) => shapeResult(value, plan, maxResultTokens * CHARS_PER_TOKEN) } : {}),
-  });
-  const extra: Partial<CallRecord> = { bodyBytes: bytes.length, kind: conv.kind };
-  const contentType = res.headers.get('content-type');
-  if (contentType) extra.contentType = contentType;
-  if (conv.truncated) extra.truncated = true;
-  if (conv.validation === 'mismatch' && conv.kind === 'json') {
-    extra.schemaMismatches = recordSchemaMismatch(tool.name);
-    extra.schemaErrors = conv.schemaErrors;
-    extra.message = SCHEMA_MISMATCH_MESSAGE;
-    return finish(conv.result, 'schema_mismatch', conv.validation, extra);
-  }
-  const outcome: CallOutcome = conv.result.isError ? (conv.kind === 'json' ? 'invalid_json' : 'schema_mismatch') : 'ok';
-  if (outcome === 'schema_mismatch') {
-    extra.schemaMismatches = recordSchemaMismatch(tool.name);
-    if (conv.schemaErrors) extra.schemaErrors = conv.schemaErrors;
-  }
-  return finish(conv.result, outcome, conv.validation, extra);
 }
 
 class RedirectError extends Error {}
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-async function fetchFollowingRedirects(
-  req: BuiltRequest,
-  opts: ExecuteOptions,
-  doFetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>,
-  signal: AbortSignal,
-): Promise<Response> {
-  const origin = new URL(req.url).origin;
+async function fetchFollowingRedirects(req: BuiltRequest, credentials: Record<string, string> | undefined, signal: AbortSignal): Promise<Response> {
+  let origin: string | undefined;
   let url = req.url;
   let method = req.method;
   let body = req.body;
-  const maxRedirects = opts.maxRedirects ?? 5;
+  // The first request sends the built headers themselves (they are this call's own) with the credentials added; a
+  // redirect starts from a copy, and to another origin the credentials and cookies are taken out again.
+  const replaced = new Map<string, string | null>();
+  for (const k in credentials) {
+    replaced.set(k, req.headers.get(k));
+    req.headers.set(k, credentials[k]!);
+  }
   for (let hop = 0; ; hop++) {
-    const headers = new Headers(req.headers);
-    const sameOrigin = new URL(url).origin === origin;
-    if (sameOrigin) for (const [k, v] of Object.entries(opts.headers ?? {})) headers.set(k, v);
-    else headers.delete('cookie');
+    let headers = req.headers;
+    if (hop > 0) {
+      headers = new Headers(req.headers);
+      if (new URL(url).origin !== (origin ??= new URL(req.url).origin)) {
+        for (const [k, v] of replaced) if (v === null) headers.delete(k); else headers.set(k, v);
+        headers.delete('cookie');
+      }
+    }
     if (body === undefined) headers.delete('content-type');
     // fetch refuses a body on GET/HEAD; those few operations go through a raw HTTP/1.1 socket.
     const res =
       body !== undefined && (method === 'GET' || method === 'HEAD')
         ? await fetchWithBody(url, { method, headers, body, signal })
-        : await doFetch(url, { method, headers, ...(body !== undefined ? { body } : {}), redirect: 'manual', signal });
+        : await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}), redirect: 'manual', signal });
     const location = res.headers.get('location');
     if (!REDIRECTS.has(res.status) || !location) return res;
     await res.body?.cancel().catch(() => undefined);
-    if (hop >= maxRedirects) throw new RedirectError(`The upstream redirected ${req.method} ${req.path} more than ${maxRedirects} times; giving up.`);
+    if (hop >= MAX_REDIRECTS) throw new RedirectError(`The upstream redirected ${req.method} ${req.path} more than ${MAX_REDIRECTS} times; giving up.`);
     const next = new URL(location, url);
     if (next.protocol !== 'https:' && next.protocol !== 'http:') throw new RedirectError(`The upstream redirected to a non-HTTP URL; not followed.`);
     url = next.toString();

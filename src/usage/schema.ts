@@ -1,37 +1,15 @@
 // The usage table's shape, shared by the Worker (writes, /admin/usage) and the operator CLI (reads).
 // migrations/0001_usage.sql creates exactly these columns; test/worker/usage-store.test.ts checks they agree.
 // Runtime-neutral: no Workers or Node types, so scripts/ can import it.
+import { CALL_OUTCOMES, type CallOutcome } from '../lib/call-outcome.ts';
 import { BUCKETS } from './histogram.ts';
 
 /**
- * How one metered request ended. `ok` and the error kinds are tools/call executions (they carry latency and result
- * bytes); `rate_limited` is a request the per-key limiter refused before any tool ran.
+ * How one metered request ended: every tool call outcome (src/lib/call-outcome.ts, what the executor records) and
+ * `rate_limited`, a request the per-key limiter refused before any tool ran.
  */
-export const OUTCOMES = [
-  'ok',
-  'invalid_arguments',
-  'upstream_4xx',
-  'upstream_5xx',
-  'timeout',
-  'schema_mismatch',
-  'invalid_json',
-  'network_error',
-  'too_large',
-  'redirect_not_followed',
-  'internal_error',
-  'rate_limited',
-] as const;
+export const OUTCOMES = [...CALL_OUTCOMES, 'rate_limited'] as const satisfies readonly (CallOutcome | 'rate_limited')[];
 export type UsageOutcome = (typeof OUTCOMES)[number];
-
-/**
- * The usage outcome of a tools/call, from the executor's outcome name (the `outcome` of its tool_call log line) and
- * the upstream HTTP status: `upstream_error` splits into 4xx and 5xx; a name this table does not know is counted as
- * internal_error.
- */
-export function outcomeOf(executorOutcome: string, status?: number): UsageOutcome {
-  if (executorOutcome === 'upstream_error') return status !== undefined && status >= 500 ? 'upstream_5xx' : 'upstream_4xx';
-  return executorOutcome in OUTCOME_INDEX && executorOutcome !== 'rate_limited' ? (executorOutcome as UsageOutcome) : 'internal_error';
-}
 
 /** The isError kinds: every outcome except success and refusals. */
 export const ERROR_KINDS = OUTCOMES.filter((o) => o !== 'ok' && o !== 'rate_limited') as Exclude<UsageOutcome, 'ok' | 'rate_limited'>[];

@@ -94,15 +94,17 @@ describe('bench stats', () => {
   });
 
   it('--only on an existing report replaces those sections and keeps the others', () => {
-    const doc = (written: string, rows: string[], missed: string, subs: string[]) =>
-      ['# Benchmarks', '', `Written by \`npm run bench\` on ${written}.`, '', 'Machine.', '', '## Results', '', '| # | Measure | Result | Target | Verdict | Reproduce |', '|---|---|---|---|---|---|', ...rows, '', ...(missed ? [missed, ''] : []), '## How each figure is measured', '', 'All figures.', '', ...subs, '## Options', '', 'opts', ''].join('\n');
+    const doc = (written: string, rows: string[], missed: string, subs: string[], heads: string[] = [], tail: string[] = []) =>
+      ['# Benchmarks', '', `Written by \`npm run bench\` on ${written}.`, '', 'Machine.', '', '## Targets', '', '| Measure | Result | Target | Verdict |', '|---|---|---|---|', ...heads, '', '## Results', '', '| # | Measure | Result | Target | Verdict | Reproduce |', '|---|---|---|---|---|---|', ...rows, '', ...(missed ? [missed, ''] : []), '## How each figure is measured', '', 'All figures.', '', ...subs, '## Options', '', 'opts', '', ...tail].join('\n');
     const previous = doc(
       'OLD',
       ['| 1 | call | 9 ms | ≤ 5 | MISSED (> 5) | `x` |', '| 2 | a \\| b | old | ≤ 3× | MISSED (< 3×) | `y` |'],
       '**Missed targets in this run:** call ((> 5)); a | b ((< 3×)).',
       ['### 1. Call', '', 'call notes', '', '### 2. Two', '', 'old notes', ''],
+      ['| call (§1) | 9 ms | ≤ 5 | MISSED (> 5) |', '| a (§2) | old | ≤ 3× | MISSED (< 3×) |', '| z (§3) | z | | |'],
+      ['## Search quality', '', 'hand-kept figures', ''],
     );
-    const fresh = doc('NEW', ['| 2 | a \\| b | new | ≤ 3× | met (≥ 3×) | `y` |', '| 2 | c | more | | | `y` |'], '', ['### 2. Two', '', 'new notes', '']);
+    const fresh = doc('NEW', ['| 2 | a \\| b | new | ≤ 3× | met (≥ 3×) | `y` |', '| 2 | c | more | | | `y` |'], '', ['### 2. Two', '', 'new notes', ''], ['| a (§2) | new | ≤ 3× | met (≥ 3×) |']);
     const merged = mergeMarkdown(previous, fresh, [2], 'Section 2 rerun on NOW.');
     expect(merged).toContain('Written by `npm run bench` on OLD.\n\nSection 2 rerun on NOW.\n');
     expect(merged).toContain('| 1 | call | 9 ms |');
@@ -113,6 +115,10 @@ describe('bench stats', () => {
     expect(merged).toContain('new notes');
     expect(merged).toContain('**Missed targets:** call ((> 5)).');
     expect(merged).not.toContain('a | b ((< 3×))');
+    // The headline Targets table takes the rerun section's rows in place; sections after Options stay.
+    expect(merged).toContain('| call (§1) | 9 ms | ≤ 5 | MISSED (> 5) |\n| a (§2) | new | ≤ 3× | met (≥ 3×) |\n| z (§3) | z | | |');
+    expect(merged).not.toContain('| a (§2) | old');
+    expect(merged).toContain('## Options\n\nopts\n\n## Search quality\n\nhand-kept figures\n');
     // A section another tool wrote after the options paragraph is kept; the options paragraph is the fresh one.
     const withEval = mergeMarkdown(previous.replace('opts\n', 'old opts\n\n## Search quality\n\neval table\n'), fresh, [2], 'Section 2 rerun on NOW.');
     expect(withEval).toContain('## Options\n\nopts\n\n## Search quality\n\neval table\n');

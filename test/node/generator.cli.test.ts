@@ -89,14 +89,32 @@ describe('CLI', () => {
       const out = join(tmp(), 'out');
       const snaps = join(out, 'toolsnaps');
       expect(await main(['--spec', MINI, '--out', out, '--toolsnaps', '--quiet'])).toBe(0);
-      const files = readdirSync(snaps).sort();
+      const files = readdirSync(snaps).filter((f) => f.endsWith('.json')).sort();
       expect(files).toHaveLength(9);
+      // Listings of bare /mcp and /mcp/x/all per profile, beside the per-tool snapshots.
+      expect(readdirSync(join(snaps, 'lists')).sort()).toEqual(['default', 'cursor', 'openai', 'gemini', 'vscode'].flatMap((p) => [`mcp-x-all.${p}.json`, `mcp.${p}.json`]).sort());
       const check = async () => {
         err.mockClear();
         return main(['--spec', MINI, '--out', out, '--toolsnaps', '--check', '--quiet']);
       };
       expect(await check()).toBe(0);
-      expect(printed()).toMatch(/toolsnaps is up to date \(9 snapshots\)/);
+      expect(printed()).toMatch(/toolsnaps is up to date \(19 snapshots\)/);
+
+      // What a client is served is snapshotted too: its description, per dialect.
+      const snap = JSON.parse(readFileSync(join(snaps, 'list_pets.json'), 'utf8')) as { served: Record<string, { description: string; inputSchema: unknown }> };
+      expect(Object.keys(snap.served)).toEqual(['default', 'openai', 'gemini', 'vscode']);
+      expect(snap.served.default!.description.length).toBeGreaterThan(0);
+      const listed = readFileSync(join(snaps, 'list_pets.json'), 'utf8');
+      writeFileSync(join(snaps, 'list_pets.json'), listed.replace(`"description": ${JSON.stringify(snap.served.gemini!.description)}`, '"description": "changed"'));
+      expect(await check()).toBe(1);
+      expect(printed()).toMatch(/changed: list_pets\.json/);
+      writeFileSync(join(snaps, 'list_pets.json'), listed);
+      const list = join(snaps, 'lists', 'mcp.cursor.json');
+      const listText = readFileSync(list, 'utf8');
+      writeFileSync(list, listText.replace('"instructions": "', '"instructions": "X'));
+      expect(await check()).toBe(1);
+      expect(printed()).toMatch(/changed: lists\/mcp\.cursor\.json/);
+      writeFileSync(list, listText);
 
       const changed = join(snaps, 'list_pets.json');
       const original = readFileSync(changed, 'utf8');
@@ -110,7 +128,7 @@ describe('CLI', () => {
       writeFileSync(join(snaps, 'gone_tool.json'), '{}\n');
       expect(await check()).toBe(1);
       expect(printed()).toMatch(/0 changed, 1 extra, 0 missing/);
-      expect(printed()).toMatch(/extra \(no such tool\): gone_tool\.json/);
+      expect(printed()).toMatch(/extra \(no such tool or listing\): gone_tool\.json/);
       unlinkSync(join(snaps, 'gone_tool.json'));
 
       unlinkSync(join(snaps, files[0]!));

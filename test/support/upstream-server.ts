@@ -4,6 +4,9 @@
 // `GET /__last?path=/some/path` answers with the last request whose path (before '?') was /some/path
 // (404 when none), so tests can assert what the upstream received on any route; `GET /__requests?prefix=/repos/o-1/`
 // lists, in arrival order, every request whose path starts with the prefix.
+// Holding: a request under `/hold/<id>/` is never answered; `GET /__held?id=<id>` says when it arrived and when its
+// connection closed (null while open), so cancellation tests can prove the caller really went away. A UPSTREAM_URL
+// of `<upstream>/hold/<id>` holds every call of a catalogue.
 // A small GitHub (scripts/lib/github-fake.ts) answers GETs under /repos/ and /users/ for any owner, so tests can
 // use an owner of their own and list exactly the requests they caused.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -63,10 +66,36 @@ type SpecRoutes = Record<string, (path: string, query: URLSearchParams) => unkno
 /** Requests kept for /__requests: the newest, up to this many. */
 const KEEP_REQUESTS = 5_000;
 
+/** A held request: when it arrived and when its connection closed (ms since the epoch). */
+interface Held {
+  path: string;
+  arrivedAt: number;
+  closedAt: number | null;
+}
+
 export async function startUpstream(specs: SpecRoutes = {}): Promise<{ url: string; close: () => Promise<void> }> {
   const last = new Map<string, RecordedRequest>();
   const all: RecordedRequest[] = [];
+  const held = new Map<string, Held[]>();
   const server = createServer((req, res) => {
+    const hold = /^\/hold\/([^/?]+)(\/[^?]*)?/.exec(req.url ?? '');
+    if (hold) {
+      const entry: Held = { path: hold[2] ?? '/', arrivedAt: Date.now(), closedAt: null };
+      const list = held.get(hold[1]!) ?? [];
+      list.push(entry);
+      held.set(hold[1]!, list);
+      // Never answered: only the caller going away ends it.
+      res.on('close', () => {
+        entry.closedAt = Date.now();
+      });
+      req.resume();
+      return;
+    }
+    const heldQuery = /^\/__held\?id=([^&]+)$/.exec(req.url ?? '');
+    if (heldQuery) {
+      json(res, 200, held.get(decodeURIComponent(heldQuery[1]!)) ?? []);
+      return;
+    }
     handle(req, res, last, all, specs).catch((e: unknown) => {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'text/plain' });

@@ -1,17 +1,19 @@
 // /admin/*: one gate (the Host/Origin guard, then the ADMIN_TOKEN bearer) for every operator route; and
 // /admin/schema-health: per-tool mismatch counts, drop list state.
 import { describe, expect, inject, it } from 'vitest';
-import { DROPS_KEY } from '../../src/catalogue/schema-drop-list.ts';
 import { createApp } from '../../src/app.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
+import { DROPS_KEY } from '../../src/schema-health/drop-list.ts';
 import { encodeCatalogue } from '../support/encode-catalogue.ts';
-import { recordSchemaMismatch } from '../../src/upstream/execute.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
 
 const ADMIN = 'admin-secret-0123456789';
 const kvValues = new Map<string, string>();
 const kv = { get: async (k: string) => kvValues.get(k) ?? null };
-const app = createApp(loadCatalogue(await encodeCatalogue(fixtureCatalogue())));
+// echo_get's schema says `url` is a number; the upstream echoes a string, so every call is a schema mismatch.
+const fixture = fixtureCatalogue();
+fixture.tools[0]!.outputSchema = { type: 'object', properties: { method: { type: 'string' }, url: { type: 'integer' } } };
+const app = createApp(loadCatalogue(await encodeCatalogue(fixture)));
 const env = { API_KEY: 'mcp_test_0123456789abcdef0123456789abcdef', UPSTREAM_URL: inject('upstreamUrl'), ADMIN_TOKEN: ADMIN, CONFIG: kv, SCHEMA_DROPS_TTL_SECONDS: '0' };
 const get = (headers: Record<string, string> = {}, e: object = env, q = '') => app.fetch(new Request(`http://127.0.0.1:8787/admin/schema-health${q}`, { headers }), e as never);
 
@@ -48,8 +50,17 @@ describe('/admin/schema-health', () => {
   });
 
   it('reports per-tool mismatch counts and the runtime drop list', async () => {
-    recordSchemaMismatch('echo_get');
-    recordSchemaMismatch('echo_get');
+    for (const id of ['a', 'b']) {
+      const call = await app.fetch(
+        new Request('http://127.0.0.1:8787/mcp/x/echo', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${env.API_KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo_get', arguments: { id } } }),
+        }),
+        env as never,
+      );
+      expect(await call.text()).toContain('did not match the declared output schema');
+    }
     kvValues.set(DROPS_KEY, JSON.stringify({ tools: { echo_get: { reason: 'sweep', at: '2026-11-30' }, gone: { reason: 'x' } } }));
     const res = await get({ authorization: `Bearer ${ADMIN}` });
     expect(res.status).toBe(200);

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest'
 import { createApp } from '../../src/app.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { Catalogue } from '../../src/catalogue/types.ts';
-import { SAMPLE_EVERY } from '../../src/tools/checked-schema.ts';
+import { SAMPLE_EVERY } from '../../src/schema-health/sampling.ts';
 import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
 
@@ -18,14 +18,21 @@ const env = { API_KEY: KEY, UPSTREAM_URL: inject('upstreamUrl'), CREDENTIAL_MODE
 // echo_get answers {"method":"GET","headers":{"accept":"application/json",…},…}; this copy's full schema allows one
 // other accept header only. Listings carry outputSchemas whole, except over 64 KB (src/profiles/compact.ts), where
 // they are cut to fewer levels, which only loosens: the padding makes this one that large, so its listed schema
-// stops above `headers` and accepts the answer, and the full one does not.
+// stops above `headers` and accepts the answer, and the full one does not. 45 more reads (two required arguments
+// each, so they rank after echo_strict) put the slice over Cursor's 40 tools: a hybrid list.
 function strictCatalogue(): Catalogue {
   const c = fixtureCatalogue();
   const echo = c.tools.find((t) => t.name === 'echo_get')!;
   const pad = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`padding_field_${i}`, { type: 'string' }]));
   const outputSchema = { type: 'object', properties: { method: { type: 'string' }, url: { type: 'string' }, headers: { type: 'object', properties: { accept: { type: 'string', enum: ['text/never'] } } }, pad: { type: 'object', properties: pad } } };
   const strict = { ...echo, name: 'echo_strict', aliases: undefined, outputSchema };
-  c.tools = [...c.tools, strict].sort((a, b) => (a.name < b.name ? -1 : 1));
+  const fillers = Array.from({ length: 45 }, (_, i) => ({
+    ...echo,
+    name: `filler_${String(i).padStart(2, '0')}`,
+    aliases: undefined,
+    inputSchema: { type: 'object', properties: { id: { type: 'string' }, other: { type: 'string' } }, required: ['id', 'other'] },
+  }));
+  c.tools = [...c.tools, strict, ...fillers].sort((a, b) => (a.name < b.name ? -1 : 1));
   return c;
 }
 
@@ -79,6 +86,30 @@ describe('the outputSchema structuredContent is checked against', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('hybrid lists: the one the hybrid list advertised for a listed tool', async () => {
+    const app = createApp(loadCatalogue(text));
+    const client = await strictClient(app, '/mcp/x/all?client=cursor');
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).slice(0, 3)).toEqual(['search_tools', 'describe_tool', 'call_tool']);
+      const listed = tools.find((t) => t.name === 'echo_strict');
+      // Listed, with the cut schema (no `headers.accept` enum); the catalogue's own would refuse the echo.
+      expect(listed?.outputSchema).toBeDefined();
+      expect(JSON.stringify(listed?.outputSchema)).not.toContain('text/never');
+      const r = (await client.callTool({ name: 'echo_strict', arguments: { id: 'h' } })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
+      expect(r.isError).toBeUndefined();
+      expect(r.structuredContent).toMatchObject({ method: 'GET' });
+      expect(r.structuredContent).not.toHaveProperty('as_returned');
+      // An unlisted tool of the same slice is checked as from call_tool: against the catalogue's own schema.
+      expect(tools.some((t) => t.name === 'filler_44')).toBe(false);
+      const unlisted = (await client.callTool({ name: 'filler_44', arguments: { id: 'u', other: 'o' } })) as { structuredContent?: Record<string, unknown> };
+      expect(unlisted.structuredContent).toMatchObject({ method: 'GET' });
+    } finally {
+      await client.close();
+    }
+    expect(events('tool_call').filter((e) => e.tool === 'echo_strict').map((e) => e.outcome)).toEqual(['ok']);
   });
 
   it("discovery's call_tool: the catalogue's own, which describe_tool hands out", async () => {

@@ -19,7 +19,7 @@ describe('upstream errors', () => {
         },
       ],
     });
-    expect(lastRecord()).toMatchObject({ status: 404, outcome: 'upstream_error' });
+    expect(lastRecord()).toMatchObject({ status: 404, outcome: 'upstream_4xx' });
   });
 
   it('429 with Retry-After seconds', async () => {

@@ -1,10 +1,8 @@
 // executeTool builds one exact HTTP request: asserted on what the real loopback upstream received.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BodyBinding, CatalogueTool, HttpBinding, ParamBinding } from '../../src/catalogue/types.ts';
-import { executeTool, type ExecuteOptions } from '../../src/upstream/execute.ts';
-
-const base = inject('upstreamUrl');
+import { base, executeOn, type CallOptions } from './fixtures/execute-harness.ts';
 
 interface Echo {
   method: string;
@@ -37,10 +35,10 @@ const p = (arg: string, where: ParamBinding['in'], more: Partial<ParamBinding> =
   ...more,
 });
 
-async function send(t: CatalogueTool, args: Record<string, unknown>, o: Partial<ExecuteOptions> = {}): Promise<CallToolResult> {
-  return (await executeTool(t, args, { upstreamUrl: base, ...o })).result;
+async function send(t: CatalogueTool, args: Record<string, unknown>, o: CallOptions = {}): Promise<CallToolResult> {
+  return (await executeOn(t, args, o)).result;
 }
-async function echo(t: CatalogueTool, args: Record<string, unknown>, o: Partial<ExecuteOptions> = {}): Promise<Echo> {
+async function echo(t: CatalogueTool, args: Record<string, unknown>, o: CallOptions = {}): Promise<Echo> {
   const r = await send(t, args, o);
   const b = r.content[0];
   if (r.isError || !b || b.type !== 'text') throw new Error(`unexpected result: ${JSON.stringify(r)}`);

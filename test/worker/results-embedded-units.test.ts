@@ -3,8 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
 import { validate } from '../../src/catalogue/validator.ts';
-import { embeddedTree, isApiResource, shortenedNothing, summariseEmbedded } from '../../src/results/embedded.ts';
+import { embeddedTree, isApiResource, savedAtLeast, shortenedNothing, summariseEmbedded } from '../../src/results/embedded.ts';
 import { compactRules } from '../../src/results/options.ts';
+import { resultBudget } from '../../src/results/budget.ts';
 import { planResult, shapeResult } from '../../src/results/shape.ts';
 
 const API = 'https://api.example.com';
@@ -39,9 +40,9 @@ function tool(embedded: string[]): CatalogueTool {
 }
 
 const shape = (t: CatalogueTool, value: unknown, args: Record<string, unknown> = {}, opts = options) => {
-  const planned = planResult(t, args, opts, 100_000);
+  const planned = planResult(t, args, opts, resultBudget(25_000));
   if ('error' in planned) throw new Error(planned.error);
-  return shapeResult(value, planned.plan, 100_000);
+  return shapeResult(value, planned.plan, resultBudget(25_000));
 };
 
 describe('the run-time check', () => {
@@ -63,6 +64,7 @@ describe('shortening', () => {
     expect(out.watchers[0]).toEqual({ id: 2, login: 'user2', name: 'User 2', html_url: 'https://example.com/user2' });
     expect(out.watchers[1]).toEqual({ ...user(3), url: 'https://elsewhere.example/3' }); // not on the API: whole
     expect([...done.paths]).toEqual(['author', 'watchers']);
+    expect(savedAtLeast(done, rules, 201)).toBe(true);
     expect(done.savedChars).toBeGreaterThan(200);
     expect(item.author.bio).toBeTruthy(); // the input is not changed
     const kept = summariseEmbedded(item, embeddedTree(['author']), compactRules({ origins: [API], keep: ['author.company'] }), shortenedNothing()) as Record<string, any>;

@@ -8,6 +8,7 @@ import { isHypermedia, originOf } from '../../src/results/links.ts';
 import { compactRules, fieldsAsText } from '../../src/results/options.ts';
 import { continuation, pageRequest, wholeItemsThatFit } from '../../src/results/paging.ts';
 import { fieldTree, parseFields, project, unknownPaths } from '../../src/results/projection.ts';
+import { resultBudget } from '../../src/results/budget.ts';
 import { planResult, shapeResult } from '../../src/results/shape.ts';
 import { convertResponse } from '../../src/upstream/response.ts';
 
@@ -139,9 +140,9 @@ describe('shapeResult', () => {
   const items = Array.from({ length: 30 }, (_, i) => ({ id: i + 1, name: `n${i + 1}`.padEnd(80, '.'), url: `${API}/things/${i + 1}`, empty: null }));
 
   it('over the budget: a prefix of whole compacted items, and the call for the rest', () => {
-    const planned = planResult(tool, { per_page: 30 }, options, 2000);
+    const planned = planResult(tool, { per_page: 30 }, options, resultBudget(500));
     if ('error' in planned) throw new Error(planned.error);
-    const s = shapeResult({ result: items }, planned.plan, 2000);
+    const s = shapeResult({ result: items }, planned.plan);
     const shown = (s.value as { result: unknown[] }).result;
     expect(s.cut).toBe(true);
     expect(shown).toEqual(items.slice(0, shown.length).map(({ id, name }) => ({ id, name })));
@@ -151,18 +152,18 @@ describe('shapeResult', () => {
   });
 
   it('a page size chosen here is mentioned only when the page came back full', () => {
-    const planned = planResult(tool, {}, options, 2000);
+    const planned = planResult(tool, {}, options, resultBudget(500));
     if ('error' in planned) throw new Error(planned.error);
     expect(planned.args).toEqual({ per_page: 16 });
-    expect(shapeResult({ result: items.slice(0, 16) }, planned.plan, 100_000).note).toContain('per_page=16 was chosen');
-    expect(shapeResult({ result: items.slice(0, 3) }, planned.plan, 100_000).note).toBeUndefined();
+    expect(shapeResult({ result: items.slice(0, 16) }, planned.plan, resultBudget(25_000)).note).toContain('per_page=16 was chosen');
+    expect(shapeResult({ result: items.slice(0, 3) }, planned.plan, resultBudget(25_000)).note).toBeUndefined();
   });
 
   it('without an outputSchema, a projection is checked on the data and never fails a call that succeeded', () => {
     const bare = listTool({ outputSchema: undefined, outputWrapped: undefined });
-    const planned = planResult(bare, { _fields: 'id,nope' }, options, 100_000);
+    const planned = planResult(bare, { _fields: 'id,nope' }, options, resultBudget(25_000));
     if ('error' in planned) throw new Error(planned.error);
-    const s = shapeResult(items.slice(0, 2), planned.plan, 100_000);
+    const s = shapeResult(items.slice(0, 2), planned.plan, resultBudget(25_000));
     expect(s.value).toEqual([{ id: 1 }, { id: 2 }]);
     expect(s.note).toMatch(/^No item has nope\. Its fields are: id, name, url, empty\.$/);
   });
@@ -170,15 +171,15 @@ describe('shapeResult', () => {
 
 describe('response.ts with shaping', () => {
   const body = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
-  const ctx = { status: 200, statusText: 'OK', contentType: 'application/json', method: 'GET', path: '/things', maxResultTokens: 500, maxBinaryBytes: 1000 };
+  const ctx = { status: 200, statusText: 'OK', contentType: 'application/json', method: 'GET', path: '/things', budget: resultBudget(500), maxBinaryBytes: 1000 };
   const items = Array.from({ length: 40 }, (_, i) => ({ id: i + 1, name: 'x'.repeat(60) }));
 
   it('puts the note under a key the schema and data do not use', () => {
     const tool = listTool();
     (tool.outputSchema!.properties as Record<string, unknown>).truncated = { type: 'boolean' };
-    const planned = planResult(tool, { per_page: 40 }, options, 2000);
+    const planned = planResult(tool, { per_page: 40 }, options, resultBudget(500));
     if ('error' in planned) throw new Error(planned.error);
-    const { result, truncated } = convertResponse(tool, body(items), { ...ctx, shape: (v) => shapeResult(v, planned.plan, 2000) });
+    const { result, truncated } = convertResponse(tool, tool.outputSchema, body(items), { ...ctx, shape: (v: unknown) => shapeResult(v, planned.plan) });
     expect(truncated).toBe(true);
     const sc = result.structuredContent as Record<string, unknown>;
     expect(sc.truncated).toBeUndefined();
@@ -187,17 +188,17 @@ describe('response.ts with shaping', () => {
 
   it('reverts shaping a hand-written schema would reject (a required field compaction removes)', () => {
     const tool = listTool({ outputWrapped: undefined, result: { fields: '_fields' }, outputSchema: { type: 'object', properties: { a: { type: ['string', 'null'] } }, required: ['a'] } });
-    const planned = planResult(tool, {}, options, 2000);
+    const planned = planResult(tool, {}, options, resultBudget(500));
     if ('error' in planned) throw new Error(planned.error);
-    const { result } = convertResponse(tool, body({ a: null, b: 1 }), { ...ctx, shape: (v) => shapeResult(v, planned.plan, 2000) });
+    const { result } = convertResponse(tool, tool.outputSchema, body({ a: null, b: 1 }), { ...ctx, shape: (v: unknown) => shapeResult(v, planned.plan) });
     expect(result.structuredContent).toEqual({ a: null, b: 1 });
   });
 
   it('a tool without an outputSchema gets the note as its own text block for the assistant', () => {
     const tool = listTool({ outputSchema: undefined, outputWrapped: undefined });
-    const planned = planResult(tool, { per_page: 40 }, options, 2000);
+    const planned = planResult(tool, { per_page: 40 }, options, resultBudget(500));
     if ('error' in planned) throw new Error(planned.error);
-    const { result } = convertResponse(tool, body(items), { ...ctx, shape: (v) => shapeResult(v, planned.plan, 2000) });
+    const { result } = convertResponse(tool, tool.outputSchema, body(items), { ...ctx, shape: (v: unknown) => shapeResult(v, planned.plan) });
     expect(result.structuredContent).toBeUndefined();
     const shown = JSON.parse((result.content[0] as { text: string }).text) as unknown[];
     expect(shown).toEqual(items.slice(0, shown.length));

@@ -1,4 +1,4 @@
-// Schemas that heal themselves (src/catalogue/schema-autodrop.ts): repeated output-schema mismatches put a tool on the
+// Schemas that heal themselves (src/schema-health/autodrop.ts): repeated output-schema mismatches put a tool on the
 // runtime drop list with reason "auto"; tools/list (ready bytes too) stops advertising its outputSchema and the tool
 // then returns its data as plain JSON (before, a mismatching answer is a success carrying
 // its data beside the schema with a note, never isError). Counted in the Durable Object, or per isolate without that binding.
@@ -9,8 +9,8 @@ import { env as bindings } from 'cloudflare:workers';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
-import { DROPS_KEY, parseDrops } from '../../src/catalogue/schema-drop-list.ts';
-import { autoDropSettings, countMismatch } from '../../src/catalogue/schema-mismatch-window.ts';
+import { DROPS_KEY, parseDrops } from '../../src/schema-health/drop-list.ts';
+import { autoDropSettings, countMismatch } from '../../src/schema-health/mismatch-window.ts';
 import type { Catalogue } from '../../src/catalogue/types.ts';
 import type { Env } from '../../src/config.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';

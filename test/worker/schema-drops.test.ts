@@ -1,10 +1,10 @@
-// Runtime schema drop list (src/catalogue/schema-drops.ts): tools/list and tools/call honour it; TTL re-reads.
+// Runtime schema drop list (src/schema-health/drops.ts): tools/list and tools/call honour it; TTL re-reads.
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, inject, it } from 'vitest';
-import { DROPS_KEY, parseDrops } from '../../src/catalogue/schema-drop-list.ts';
-import { applyDrops, currentDrops } from '../../src/catalogue/schema-drops.ts';
+import { DROPS_KEY, parseDrops } from '../../src/schema-health/drop-list.ts';
+import { applyDrops, currentDrops, newDropState } from '../../src/schema-health/drops.ts';
 import { createApp } from '../../src/app.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { encodeCatalogue } from '../support/encode-catalogue.ts';
@@ -77,23 +77,25 @@ describe('runtime schema drop list', () => {
   });
 
   it('a running isolate re-reads KV only after the TTL', async () => {
-    const { loaded, kv } = setup(); // a fresh catalogue, so no drop list has been read for it yet
+    const { kv } = setup();
+    const state = newDropState(); // a fresh isolate's state: no drop list has been read yet
     const env = { CONFIG: kv as unknown as KVNamespace, SCHEMA_DROPS_TTL_SECONDS: '60' };
     const t0 = 1_000_000;
-    expect(Object.keys((await currentDrops(loaded, env, t0)).list.tools)).toEqual([]);
+    expect(Object.keys((await currentDrops(state, env, t0)).list.tools)).toEqual([]);
     drop(kv, { echo_get: { reason: 'x' } });
-    expect(Object.keys((await currentDrops(loaded, env, t0 + 59_000)).list.tools)).toEqual([]);
+    expect(Object.keys((await currentDrops(state, env, t0 + 59_000)).list.tools)).toEqual([]);
     expect(kv.reads).toBe(1);
-    expect(Object.keys((await currentDrops(loaded, env, t0 + 60_000)).list.tools)).toEqual(['echo_get']);
+    expect(Object.keys((await currentDrops(state, env, t0 + 60_000)).list.tools)).toEqual(['echo_get']);
     expect(kv.reads).toBe(2);
   });
 
   it('applyDrops: aliases resolve, unknown names are ignored, one view per distinct list', () => {
     const { loaded } = setup();
-    expect(applyDrops(loaded, { tools: {} })).toBe(loaded);
-    expect(applyDrops(loaded, { tools: { nope: { reason: 'x' } } })).toBe(loaded);
-    const a = applyDrops(loaded, { tools: { echo_get: { reason: 'x' } } });
-    const b = applyDrops(loaded, { tools: { echo_get: { reason: 'y' } } });
+    const cache = newDropState();
+    expect(applyDrops(loaded, { tools: {} }, cache)).toBe(loaded);
+    expect(applyDrops(loaded, { tools: { nope: { reason: 'x' } } }, cache)).toBe(loaded);
+    const a = applyDrops(loaded, { tools: { echo_get: { reason: 'x' } } }, cache);
+    const b = applyDrops(loaded, { tools: { echo_get: { reason: 'y' } } }, cache);
     expect(a).toBe(b);
     expect(a.byName.get('echo_get')?.outputSchema).toBeUndefined();
     expect(a.byName.get('echo_get')?.outputSchemaDropped).toMatch(/runtime drop list/);

@@ -1,5 +1,5 @@
-// callTool (src/tools/call.ts): the one path behind tools/call and discovery's call_tool, run here without the SDK,
-// and its single tool_call log line.
+// callTool (src/tools/call.ts): the one path behind tools/call and discovery's call_tool, run here from the tools
+// surface (which resolves the name into a handle) without the SDK, and its single tool_call log line.
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Caller } from '../../src/auth/bearer.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
@@ -8,8 +8,9 @@ import { sliceOf } from '../../src/catalogue/slices.ts';
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
 import { readConfig } from '../../src/config.ts';
 import { PROFILES } from '../../src/profiles/profiles.ts';
-import { callTool, UnknownToolError } from '../../src/tools/call.ts';
+import { UnknownToolError } from '../../src/tools/handle.ts';
 import type { RequestScope } from '../../src/tools/scope.ts';
+import { toolsSurface } from '../../src/tools/surface.ts';
 import type { UsageEvent } from '../../src/usage/rows.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
 
@@ -26,6 +27,8 @@ const scope = (over: Partial<RequestScope> = {}): RequestScope => ({
   ...over,
 });
 
+const callTool = (s: RequestScope, name: string, args: Record<string, unknown>) => toolsSurface(s).call(name, args);
+
 const lines: Array<Record<string, unknown>> = [];
 beforeAll(() => {
   vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(JSON.parse(String(line)) as Record<string, unknown>));
@@ -35,8 +38,7 @@ afterAll(() => vi.restoreAllMocks());
 describe('callTool', () => {
   it('runs a tool by name or alias and logs one tool_call line with outcome, latency and bytes', async () => {
     const before = lines.length;
-    const { tool, result } = await callTool(scope(), 'echo_old_name', { id: 'private-value' });
-    expect(tool.name).toBe('echo_get');
+    const { result } = await callTool(scope(), 'echo_old_name', { id: 'private-value' });
     expect(result.structuredContent).toMatchObject({ method: 'GET', url: '/echo/private-value' });
     expect(lines.length).toBe(before + 1);
     const line = lines.at(-1)!;

@@ -107,7 +107,7 @@ describe('tools/call fast path: byte-identical to the SDK', () => {
           expect(toolCalls).toHaveLength(3); // once per request, the proof included
         }
         const view = viewOf(loaded, sliceOf(loaded, {}), PROFILES[client]);
-        const states = Object.entries(readyCallStates(view, view.resolve(params.name as string)!));
+        const states = Object.entries(readyCallStates(view, params.name as string));
         expect(states.length).toBeGreaterThanOrEqual(VERSIONS.length);
         for (const [key, state] of states) expect(state, key).toBe('verified');
       });
@@ -133,7 +133,7 @@ describe('tools/call fast path: byte-identical to the SDK', () => {
       }
     }
     expect(toolCalls).toHaveLength(0);
-    expect(readyCallStates(viewOf(own, sliceOf(own, {}), PROFILES.default), own.indexOf('echo_get')!)).toEqual({});
+    expect(readyCallStates(viewOf(own, sliceOf(own, {}), PROFILES.default), 'echo_get')).toEqual({});
   });
 
   it('_meta with a progress token goes to the SDK, whose answer equals the fast answer to the plain call', async () => {
@@ -154,8 +154,8 @@ describe('tools/call fast path: byte-identical to the SDK', () => {
     const scope = { catalogue: loaded, config: readConfig(env, loaded.catalogue.defaultUpstream), caller: { id: 'key:test', scope: {}, upstreamHeaders: {} }, slice, profile: PROFILES.default, mode: 'tools' as const };
     const params = { name: 'echo_get', arguments: { id: 'z' } };
     let sdkAnswers = 0;
-    const sdk = async (answered?: { outcome: Promise<unknown> }) => {
-      await answered?.outcome;
+    const sdk = async (answered?: { answer: Promise<unknown> }) => {
+      await answered?.answer;
       sdkAnswers++;
       return new Response('event: message\ndata: {"different":true}\n\n', { headers: { 'content-type': 'text/event-stream' } });
     };
@@ -165,7 +165,7 @@ describe('tools/call fast path: byte-identical to the SDK', () => {
     }
     expect(sdkAnswers).toBe(3);
     expect(toolCalls).toHaveLength(3);
-    const states = Object.values(readyCallStates(viewOf(loaded, slice, PROFILES.default), loaded.indexOf('echo_get')!));
+    const states = Object.values(readyCallStates(viewOf(loaded, slice, PROFILES.default), 'echo_get'));
     expect(states).toEqual(['failed']);
   });
 });

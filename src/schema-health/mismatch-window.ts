@@ -1,10 +1,10 @@
 // When a tool's output-schema mismatches add up to an automatic drop (docs/sweep.md, "Schemas that heal themselves"):
 // the settings, the sliding window, and the drop itself (stored list + log line). Used by the counter Durable Object
-// (schema-mismatch-counter.ts) and by the isolate fallback when that binding is absent (schema-autodrop.ts).
+// (mismatch-counter.ts) and by the isolate fallback when that binding is absent (autodrop.ts).
 import type { Env } from '../config.ts';
 import { log } from '../lib/log.ts';
-import { AUTO_REASON, type DropEntry } from './schema-drop-list.ts';
-import { addToStoredDrops, kvOf } from './schema-drops.ts';
+import { AUTO_REASON, type DropEntry } from './drop-list.ts';
+import { addToStoredDrops, kvOf } from './drops.ts';
 
 export interface AutoDropSettings {
   /** Mismatches within the window that drop the schema; at least 2, so one bad response never does. */

@@ -1,8 +1,8 @@
 // Runtime drop list: tools whose outputSchema is switched off without a redeploy, by the operator
 // (`npm run schema -- drop|restore <tool> --reason …`) or by the worker itself when a tool's live responses keep
-// failing its schema (src/catalogue/schema-autodrop.ts). docs/sweep.md.
+// failing its schema (src/schema-health/autodrop.ts). docs/sweep.md.
 //
-// Storage: one JSON value under the key `schema-drops` (src/catalogue/schema-drop-list.ts) in the CONFIG KV
+// Storage: one JSON value under the key `schema-drops` (src/schema-health/drop-list.ts) in the CONFIG KV
 // namespace when bound, else in KEYS (whose own keys are prefixed `key:`/`used:`, so they never collide).
 //
 // Propagation: a new isolate reads the list before its first MCP request, so it honours it at once.
@@ -14,22 +14,22 @@
 // tools have no outputSchema, built once per distinct list and reused by every request of the isolate (slices and
 // profile views are cached per LoadedCatalogue, so they are rebuilt once for the new view, not per request).
 // Dropped tools then advertise no outputSchema in tools/list and tools/call sends no structuredContent for them.
+// The state (the list this isolate applies, the derived view) is a DropState the caller owns (src/schema-health/health.ts).
+import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Env } from '../config.ts';
-import type { LoadedCatalogue } from './loaded-catalogue.ts';
-import { DROPS_KEY, parseDrops, type DropEntry, type DropList } from './schema-drop-list.ts';
+import { DROPS_KEY, parseDrops, type DropEntry, type DropList } from './drop-list.ts';
 
 const DEFAULT_DROPS_TTL_SECONDS = 60;
 
 /** The bindings and vars the drop list reads. */
 type DropsEnv = Pick<Env, 'CONFIG' | 'KEYS' | 'SCHEMA_DROPS_TTL_SECONDS'>;
 
-const views = new WeakMap<LoadedCatalogue, { key: string; view: LoadedCatalogue }>();
-
 /**
  * The catalogue with the listed tools' outputSchema removed. Names may be aliases; unknown names are ignored
- * (reported by /admin/schema-health). Returns `loaded` itself for an empty effective list.
+ * (reported by /admin/schema-health). Returns `loaded` itself for an empty effective list. `cache` keeps the derived
+ * view, so one list yields one view.
  */
-export function applyDrops(loaded: LoadedCatalogue, list: DropList): LoadedCatalogue {
+export function applyDrops(loaded: LoadedCatalogue, list: DropList, cache: { view?: { key: string; view: LoadedCatalogue } } = {}): LoadedCatalogue {
   const dropped = new Map<number, string>();
   for (const [name, entry] of Object.entries(list.tools)) {
     const i = loaded.indexOf(name);
@@ -37,14 +37,15 @@ export function applyDrops(loaded: LoadedCatalogue, list: DropList): LoadedCatal
   }
   if (dropped.size === 0) return loaded;
   const key = JSON.stringify([...dropped.keys()].sort((a, b) => a - b));
-  const hit = views.get(loaded);
+  const hit = cache.view;
   if (hit && hit.key === key) return hit.view;
   const view = loaded.withDrops(dropped);
-  views.set(loaded, { key, view });
+  cache.view = { key, view };
   return view;
 }
 
-interface IsolateState {
+/** The drop list as one isolate applies it to one catalogue. */
+export interface DropState {
   /** The list this isolate applies: the stored one plus its own pending automatic drops. */
   list: DropList;
   fetchedAt: number;
@@ -52,13 +53,16 @@ interface IsolateState {
   inflight?: Promise<void>;
   /** Automatic drops this isolate learnt of before the stored list shows them (KV is eventually consistent). */
   pending: Map<string, { entry: DropEntry; until: number }>;
+  /** The served view of the catalogue for `list` (applyDrops). */
+  view?: { key: string; view: LoadedCatalogue };
+}
+
+export function newDropState(): DropState {
+  return { list: { tools: {} }, fetchedAt: -Infinity, pending: new Map() };
 }
 
 /** How long an isolate applies an automatic drop its KV reads do not show yet: KV's ~60 s propagation, twice. */
 const PENDING_MS = 120_000;
-
-// Per isolate: one state per catalogue.
-const states = new WeakMap<LoadedCatalogue, IsolateState>();
 
 export function kvOf(env: Pick<Env, 'CONFIG' | 'KEYS'> | undefined): KVNamespace | undefined {
   return env?.CONFIG ?? env?.KEYS;
@@ -70,9 +74,8 @@ export function dropsTtlMs(env: DropsEnv | undefined): number {
 }
 
 /** The isolate's current drop list, re-read from KV when older than the TTL. */
-export async function currentDrops(loaded: LoadedCatalogue, env: DropsEnv | undefined, now = Date.now()): Promise<IsolateState> {
+export async function currentDrops(state: DropState, env: DropsEnv | undefined, now = Date.now()): Promise<DropState> {
   const kv = kvOf(env);
-  const state = stateOf(loaded);
   if (!kv) return state;
   if (now - state.fetchedAt < dropsTtlMs(env)) return state;
   const s = state;
@@ -94,19 +97,13 @@ export async function currentDrops(loaded: LoadedCatalogue, env: DropsEnv | unde
 }
 
 /** The catalogue view every MCP request of this isolate should use. */
-export async function withSchemaDrops(loaded: LoadedCatalogue, env: DropsEnv | undefined): Promise<LoadedCatalogue> {
-  const state = await currentDrops(loaded, env);
-  return applyDrops(loaded, state.list);
+export async function withSchemaDrops(loaded: LoadedCatalogue, state: DropState, env: DropsEnv | undefined): Promise<LoadedCatalogue> {
+  await currentDrops(state, env);
+  return applyDrops(loaded, state.list, state);
 }
 
 /** The stored list plus the pending automatic drops it does not show yet; a pending drop it shows is settled. */
-function stateOf(loaded: LoadedCatalogue): IsolateState {
-  let state = states.get(loaded);
-  if (!state) states.set(loaded, (state = { list: { tools: {} }, fetchedAt: -Infinity, pending: new Map() }));
-  return state;
-}
-
-function withPending(stored: DropList, pending: IsolateState['pending'], now: number): DropList {
+function withPending(stored: DropList, pending: DropState['pending'], now: number): DropList {
   if (!pending.size) return stored;
   const tools = { ...stored.tools };
   for (const [name, p] of pending) {
@@ -117,8 +114,7 @@ function withPending(stored: DropList, pending: IsolateState['pending'], now: nu
 }
 
 /** Applies an automatic drop in this isolate at once, before its next read of the stored list. */
-export function addLocalDrop(loaded: LoadedCatalogue, name: string, entry: DropEntry, now = Date.now()): void {
-  const state = stateOf(loaded);
+export function addLocalDrop(state: DropState, name: string, entry: DropEntry, now = Date.now()): void {
   state.pending.set(name, { entry, until: now + PENDING_MS });
   state.list = { tools: { ...state.list.tools, [name]: entry } };
 }

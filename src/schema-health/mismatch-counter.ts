@@ -8,8 +8,8 @@
 // The window is kept in the object's storage, so an eviction does not reset it.
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../config.ts';
-import type { DropEntry } from './schema-drop-list.ts';
-import { autoDropEntry, commitAutoDrop, countMismatch, type AutoDropSettings, type Mismatch } from './schema-mismatch-window.ts';
+import type { DropEntry } from './drop-list.ts';
+import { autoDropEntry, commitAutoDrop, countMismatch, type AutoDropSettings, type Mismatch } from './mismatch-window.ts';
 
 export interface MismatchReport {
   /** Mismatches of the tool inside the window after this one (0 once dropped). */

@@ -1,12 +1,12 @@
 // The runtime schema drop list as stored in KV: its key, its shape and a tolerant parser. Shared by the Worker
-// (src/catalogue/schema-drops.ts applies it, schema-autodrop.ts adds to it) and the operator CLI (`npm run schema`),
+// (src/schema-health/drops.ts applies it, autodrop.ts adds to it) and the operator CLI (`npm run schema`),
 // so it uses no Worker types.
 //   { "tools": { "<tool name>": { "reason": "…", "at": "2026-11-30T…Z" } } }
 // An automatic drop has reason "auto", the instance path of the first mismatch in `path`, and what happened in `detail`.
 
 export const DROPS_KEY = 'schema-drops';
 
-/** The reason of a drop the worker made by itself (src/catalogue/schema-autodrop.ts). */
+/** The reason of a drop the worker made by itself (src/schema-health/autodrop.ts). */
 export const AUTO_REASON = 'auto';
 
 export interface DropEntry {

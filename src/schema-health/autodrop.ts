@@ -2,30 +2,32 @@
 // threshold within the window (SCHEMA_AUTODROP_THRESHOLD, default 5, in SCHEMA_AUTODROP_WINDOW_SECONDS, default 600)
 // its outputSchema goes on the runtime drop list with reason "auto" (docs/sweep.md).
 //
-// The count lives in the SchemaMismatchCounter Durable Object (schema-mismatch-counter.ts says why). Without that
+// The count lives in the SchemaMismatchCounter Durable Object (mismatch-counter.ts says why). Without that
 // binding each isolate counts for itself and writes the drop itself. Either way the isolate that learns of a drop
 // applies it at once; the others read it from KV within the drop list's TTL.
 import type { Env } from '../config.ts';
 import { log, logOnce } from '../lib/log.ts';
-import type { LoadedCatalogue } from './loaded-catalogue.ts';
-import type { DropEntry } from './schema-drop-list.ts';
-import { addLocalDrop } from './schema-drops.ts';
-import { mismatchCounter } from './schema-mismatch-counter.ts';
-import { autoDropEntry, autoDropSettings, commitAutoDrop, countMismatch, type AutoDropSettings, type Mismatch } from './schema-mismatch-window.ts';
+import type { DropEntry } from './drop-list.ts';
+import { addLocalDrop, type DropState } from './drops.ts';
+import { mismatchCounter } from './mismatch-counter.ts';
+import { autoDropEntry, autoDropSettings, commitAutoDrop, countMismatch, type AutoDropSettings, type Mismatch } from './mismatch-window.ts';
 
 type AutoDropEnv = Pick<Env, 'CONFIG' | 'KEYS' | 'SCHEMA_MISMATCH_COUNTER' | 'SCHEMA_AUTODROP_THRESHOLD' | 'SCHEMA_AUTODROP_WINDOW_SECONDS'>;
 
 /** A mismatching call waits at most this long for the counter; the count is then lost, the call is not. */
 const COUNTER_TIMEOUT_MS = 3000;
 
-// The fallback's windows: per catalogue, per tool, in this isolate.
-const isolateWindows = new WeakMap<LoadedCatalogue, Map<string, Mismatch[]>>();
+/** What the automatic drop keeps in an isolate: the drop list it applies, and the fallback's windows per tool. */
+export interface AutoDropState {
+  drops: DropState;
+  windows: Map<string, Mismatch[]>;
+}
 
 /**
  * Counts one mismatch of `tool` (its canonical name) with its first validation errors, and applies the drop in this
  * isolate when it reaches the threshold. Never throws: a counting failure is logged and the call goes on.
  */
-export async function noteSchemaMismatch(loaded: LoadedCatalogue, env: AutoDropEnv | undefined, tool: string, errors: readonly string[], now = Date.now()): Promise<void> {
+export async function noteSchemaMismatch(state: AutoDropState, env: AutoDropEnv | undefined, tool: string, errors: readonly string[], now = Date.now()): Promise<void> {
   const settings = autoDropSettings(env);
   if (!settings) return;
   const error = errors[0] ?? '/: the response did not match the outputSchema';
@@ -36,18 +38,16 @@ export async function noteSchemaMismatch(loaded: LoadedCatalogue, env: AutoDropE
       dropped = (await withTimeout(report, COUNTER_TIMEOUT_MS)).dropped;
     } else {
       logOnce('binding:SCHEMA_MISMATCH_COUNTER', 'binding_missing', { binding: 'SCHEMA_MISMATCH_COUNTER', effect: 'schema mismatches are counted per isolate' });
-      dropped = await countInIsolate(loaded, env, tool, { at: now, error }, settings);
+      dropped = await countInIsolate(state.windows, env, tool, { at: now, error }, settings);
     }
   } catch (e) {
     log('schema_counter_error', { tool, error: (e as Error).message });
     return;
   }
-  if (dropped) addLocalDrop(loaded, tool, dropped, now);
+  if (dropped) addLocalDrop(state.drops, tool, dropped, now);
 }
 
-async function countInIsolate(loaded: LoadedCatalogue, env: AutoDropEnv | undefined, tool: string, next: Mismatch, settings: AutoDropSettings): Promise<DropEntry | undefined> {
-  let windows = isolateWindows.get(loaded);
-  if (!windows) isolateWindows.set(loaded, (windows = new Map()));
+async function countInIsolate(windows: Map<string, Mismatch[]>, env: AutoDropEnv | undefined, tool: string, next: Mismatch, settings: AutoDropSettings): Promise<DropEntry | undefined> {
   const { window, reached } = countMismatch(windows.get(tool) ?? [], next, settings);
   if (!reached) {
     windows.set(tool, window);

@@ -1,0 +1,18 @@
+// How one tool call ended: the one taxonomy the executor records, the tool_call log line carries and usage metering
+// counts (src/usage/schema.ts adds `rate_limited`, a request refused before any tool ran). The order is the usage
+// table's column order (migrations/0001_usage.sql): append, never reorder.
+export const CALL_OUTCOMES = [
+  'ok',
+  'invalid_arguments',
+  'upstream_4xx',
+  'upstream_5xx',
+  'timeout',
+  'schema_mismatch',
+  'invalid_json',
+  'network_error',
+  'too_large',
+  'redirect_not_followed',
+  'internal_error',
+] as const;
+
+export type CallOutcome = (typeof CALL_OUTCOMES)[number];
