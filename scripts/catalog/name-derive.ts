@@ -160,7 +160,9 @@ function shapeOf(path: string, method: string, dict: Set<string>): Shape {
   if (parent.length && stem(head[0]!) === stem(parent[parent.length - 1]!)) parent = parent.slice(0, -1);
   // As written: GitLab serves both /merge_request/{id} and /merge_requests/{id}, and only the plural tells them apart.
   const all = segs.slice(0, r + 1).flatMap((sg) => (sg.param ? [] : sg.words));
-  return { resource: [...parent, ...ns, ...head], shorter: [[...parent, ...head], head], all, item, plural: isPlural(head[head.length - 1]!), action };
+  // A namespace the resource repeats (/absences/absenceprogress) is said once.
+  const space = ns.length && stem(ns[ns.length - 1]!) === stem(head[0]!) ? ns.slice(0, -1) : ns;
+  return { resource: [...parent, ...space, ...head], shorter: [[...parent, ...head], head], all, item, plural: isPlural(head[head.length - 1]!), action };
 }
 
 const singularLast = (ws: string[]) => [...ws.slice(0, -1), singular(ws[ws.length - 1]!)];
@@ -288,11 +290,15 @@ function withoutMethodLead(words: string[]): string[] {
   return HTTP_ONLY.has(words[0]!) && words.length > 1 ? words.slice(1) : words;
 }
 
-/** An operationId's words without a method word beside its verb ("POST_DeleteIdentityPolicy", "customerGroupRepositoryV1SavePut"). */
+/**
+ * An operationId's words without a method word beside its verb ("POST_DeleteIdentityPolicy") or glued to its end
+ * ("customerGroupRepositoryV1SavePut", "SearchByGlobalNamePost").
+ */
 export function operationIdWords(operationId: string): string[] {
   let words = snake(operationId).split('_').filter(Boolean);
   if (/^(GET|PUT|POST|PATCH|DELETE|HEAD)[-_.]/.test(operationId) && isVerb(words[1] ?? '')) words = words.slice(1);
-  if (words.length > 2 && METHOD_WORDS.has(words[words.length - 1]!) && words.slice(1, -1).some((w) => isVerb(w, true))) words = words.slice(0, -1);
+  const camelTail = /[a-z0-9](Get|Put|Post|Delete|Patch|Head)$/.test(operationId);
+  if (words.length > 2 && METHOD_WORDS.has(words[words.length - 1]!) && (camelTail || words.slice(1, -1).some((w) => isVerb(w, true)))) words = words.slice(0, -1);
   return words;
 }
 

@@ -1,13 +1,17 @@
 // Name quality of a catalogue (docs/naming.md, "Measuring"): the share of names that are an HTTP verb plus a path,
 // the share of titles that are not titles (too long, cut, a sentence rather than an action, a path echo), acronyms
-// split in two, and the longest names. Pure functions of the names and titles, so the report and the corpus test
-// (test/node/name-quality.corpus.test.ts) measure the same thing.
+// split in two, and the longest names. Pure functions of the names and titles, so the report
+// (`npm run catalog -- --report`) and the corpus check (name-quality-corpus.ts) measure the same thing.
+import type { CatalogueTool } from '../../src/catalogue/types.ts';
 
 /** HTTP methods that are not English action verbs: a name led by one says how, not what. */
 const HTTP_ONLY = new Set(['post', 'put', 'head', 'options', 'trace']);
 
 /** A title past this many words is a sentence, not a title. */
 export const TITLE_MAX_WORDS = 12;
+
+/** What every catalogue should meet (issue 24): shares of HTTP-verb names and of titles that are not titles. */
+export const NAME_TARGETS = { httpVerbNames: 0.02, badTitles: 0.03 };
 
 /**
  * Openers of a sentence rather than of an action: pronouns, subordinate clauses, hedges, "allows/lets/enables"
@@ -79,6 +83,13 @@ export interface NameQuality {
   acronymSplits: Array<{ name: string; split: string[] }>;
   /** The longest names, longest first (ties by name). */
   longest: string[];
+  /** Titles over 8 words (within 12: allowed where no clause boundary gives a shorter one). */
+  overEight: number;
+}
+
+/** The catalogue's tools as the measures read them; `operationIds` ("METHOD path" -> operationId) finds acronym splits exactly. */
+export function namedTools(tools: CatalogueTool[], operationIds?: Map<string, string>): NamedTool[] {
+  return tools.map((t) => ({ name: t.name, title: t.title ?? '', path: t.http.path, operationId: operationIds?.get(`${t.http.method} ${t.http.path}`) }));
 }
 
 export function nameQuality(tools: NamedTool[], longest = 5): NameQuality {
@@ -97,6 +108,7 @@ export function nameQuality(tools: NamedTool[], longest = 5): NameQuality {
     badTitles: badTitles.sort((a, b) => (a.name < b.name ? -1 : 1)),
     acronymSplits: splits.sort((a, b) => (a.name < b.name ? -1 : 1)),
     longest: byLength.slice(0, longest),
+    overEight: tools.filter((t) => words(t.title).length > 8).length,
   };
 }
 
@@ -111,7 +123,32 @@ export function formatNameQuality(q: NameQuality, examples = 5): string[] {
     `- titles that are not titles: ${q.badTitles.length} of ${q.tools} (${pct(q.badTitles.length, q.tools)}): over ${TITLE_MAX_WORDS} words ${by('long')}, cut ${by('cut')}, a sentence ${by('sentence')}, a path echo ${by('echo')}, raw ${by('raw')}`,
   );
   for (const b of q.badTitles.slice(0, examples)) out.push(`  - ${b.name} (${b.problem}): "${b.title}"`);
+  out.push(`- titles over 8 words: ${q.overEight} of ${q.tools} (${pct(q.overEight, q.tools)})`);
   out.push(`- acronym splits: ${q.acronymSplits.length}${q.acronymSplits.length ? `: ${q.acronymSplits.slice(0, examples).map((s) => `${s.name} (${s.split.join(', ')})`).join(', ')}` : ''}`);
   out.push(`- longest names: ${q.longest.map((n) => `${n} (${n.length})`).join(', ')}`);
+  return out;
+}
+
+/** The report's target lines for the name-quality measures. */
+export function nameQualityChecks(q: NameQuality): Array<{ target: string; ok: boolean; measured: string }> {
+  const share = (n: number) => n / Math.max(1, q.tools);
+  return [
+    { target: `HTTP-verb names ≤ ${NAME_TARGETS.httpVerbNames * 100}%`, ok: share(q.httpVerbNames.length) <= NAME_TARGETS.httpVerbNames, measured: `${q.httpVerbNames.length} of ${q.tools}` },
+    { target: `titles that are not titles ≤ ${NAME_TARGETS.badTitles * 100}%`, ok: share(q.badTitles.length) <= NAME_TARGETS.badTitles, measured: `${q.badTitles.length} of ${q.tools}` },
+    { target: 'no acronym split in a name', ok: q.acronymSplits.length === 0, measured: `${q.acronymSplits.length}` },
+  ];
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** "METHOD path" -> operationId of a loaded spec (local path items only: enough to find acronym splits). */
+export function specOperationIds(doc: { paths?: Record<string, unknown> }): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const m of METHODS) {
+      const id = (item as Record<string, { operationId?: unknown } | undefined>)?.[m]?.operationId;
+      if (typeof id === 'string') out.set(`${m.toUpperCase()} ${path}`, id);
+    }
+  }
   return out;
 }

@@ -23,8 +23,9 @@ export function plainText(s: string): string {
 export function firstSentenceOf(text: string): string {
   const line = plainText(text).split('\n').map((l) => l.trim()).find((l) => l && !/^#+\s*$/.test(l)) ?? '';
   const heading = line.replace(/^#+\s*/, '');
-  // A period ends a sentence before a space or the end, not in "e.g. the", "v1.2" or "J. Doe".
-  const end = heading.search(/(?<!\b(e\.g|i\.e|etc|vs|approx|incl|no|cf|ca|[A-Za-z]))[.!?](?=\s|$)/);
+  // A period ends a sentence before a space or the end, not in "e.g. the", "v1.2" or "J. Doe"; also a missing
+  // space ("…endpoint group.Note that").
+  const end = heading.search(/(?<!\b(e\.g|i\.e|etc|vs|approx|incl|no|cf|ca|[A-Za-z]))[.!?](?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z][a-z])/);
   return (end >= 0 ? heading.slice(0, end) : heading).replace(/[.:;,\s]+$/, '').trim();
 }
 
@@ -46,12 +47,10 @@ const OPENERS: Array<[RegExp, string]> = [
   [/^(will|can)\s+/i, ''],
 ];
 
-/** The lead verb in the base form: "Returns a list of" -> "List", "Retrieves" -> "Retrieve", "Getting" -> "Get". */
+/** The lead verb in the base form: "Returns a list of" -> "List", "Retrieves" -> "Retrieve", "Getting" -> "Get", "Returns" -> "Get". */
 function imperative(text: string): string {
   const list = /^(gets?|returns?|retrieves?|fetch(es)?|lists?|obtains?|shows?|provides?|see|views?|displays?)\s+((a|the)\s+(full\s+|complete\s+|paginated\s+)?)?list\s+of\s+/i.exec(text);
   if (list) return `List ${text.slice(list[0].length)}`;
-  const all = /^(gets?|returns?|retrieves?|fetch(es)?|obtains?|shows?|provides?|views?|displays?)\s+all\s+/i.exec(text);
-  if (all) return `List all ${text.slice(all[0].length)}`;
   // An adverb may come first ("Partially updates").
   const adverb = /^([A-Za-z]{4,}ly\s+)?/.exec(text)![0];
   const first = /^\S+/.exec(text.slice(adverb.length))?.[0] ?? '';
@@ -145,8 +144,7 @@ export function builtTitle(verb: string[], resource: string[], item: boolean): s
   const v = verb.join(' ');
   if (!words.length) return capitalise(v);
   const singular = (w: string) => w.replace(/ies$/, 'y').replace(/(ss|sh|ch|x)es$/, '$1').replace(/([^su])s$/, '$1');
-  const lastIsPlural = /[^su]s$/.test(words[words.length - 1]!);
-  const one = verb[0] !== 'list' && (item || verb[0] === 'create') && lastIsPlural;
+  const one = verb[0] !== 'list' && (item || verb[0] === 'create');
   const phrase = one ? [...words.slice(0, -1), singular(words[words.length - 1]!)].join(' ') : words.join(' ');
   return capitalise(one ? `${v} ${article(phrase)} ${phrase}` : `${v} ${phrase}`);
 }

@@ -17,7 +17,8 @@ export function toolTitle(op: { summary?: unknown; description?: unknown; operat
   const summary = typeof op.summary === 'string' ? op.summary.trim() : '';
   const description = typeof op.description === 'string' ? op.description.trim() : '';
   const fromText = (summary && titleFromText(summary, 'summary')) || (description && titleFromText(description, 'description'));
-  if (fromText) return fromText;
+  // A HEAD fetches nothing: its GET twin's summary ("Get person image") becomes a check, as its name says.
+  if (fromText) return method.toLowerCase() === 'head' ? fromText.replace(/^(Get|Retrieve|Fetch|Download|Return|Show)\b/i, 'Check') : fromText;
   const operationId = typeof op.operationId === 'string' ? op.operationId : undefined;
   if (!derived && operationId) {
     const title = operationIdTitle(operationId);
@@ -35,10 +36,10 @@ const VERB_MODIFIERS = new Set(['bulk', 'batch', 'partial', 'full', 'all', 'forc
  * "dcim_devices_bulk_delete" -> "Bulk delete dcim devices"; a trailing HTTP method ("…GlobalNamePost") dropped.
  */
 function operationIdTitle(operationId: string): string {
-  let w = operationIdWords(operationId.replace(/(Post|Put|Head|_post|_put|_head)$/, ''));
+  let w = operationIdWords(operationId);
   w = w.filter((x, i) => i === w.length - 1 || stemOf(x) !== stemOf(w[i + 1]!));
   const last = w.length - 1;
-  if (last > 0 && !isVerb(w[0]!) && isVerb(w[last]!)) {
+  if (last > 0 && !isVerb(w[0]!) && isVerb(w[last]!, true)) {
     let k = last;
     while (k > 0 && VERB_MODIFIERS.has(w[k - 1]!)) k--;
     w = [...w.slice(k), ...w.slice(0, k)];
