@@ -9,8 +9,9 @@ import { snake } from './snake.ts';
 import { actionPhrase } from './title-text.ts';
 
 const METHOD_WORDS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
-/** Methods that are not English action verbs. */
-const HTTP_ONLY = new Set(['post', 'put', 'head', 'options', 'trace']);
+/** Methods that are not English action verbs ("trace" is one). */
+const HTTP_ONLY = new Set(['post', 'put', 'head', 'options']);
+const PUT_POST = new Set(['post', 'put']);
 const FILLER = new Set(['by', 'for', 'of', 'and', 'with', 'a', 'an', 'the']);
 
 /** The operation as naming sees it. */
@@ -97,7 +98,7 @@ function splitWord(word: string, dict: Set<string>): string[] {
     for (let j = 0; j < i; j++) {
       const prev = best[j];
       const piece = word.slice(j, i);
-      if (!prev || piece.length < 2) continue;
+      if (!prev || (piece.length < 2 && piece !== 'a')) continue;
       const known = dict.has(piece) || dict.has(piece.replace(/s$/, '')) || dict.has(piece.replace(/es$/, ''));
       if (known && (!best[i] || prev.length + 1 < best[i]!.length)) best[i] = [...prev, piece];
     }
@@ -132,16 +133,17 @@ function shapeOf(path: string, method: string, dict: Set<string>): Shape {
   const first = last?.words[0] ?? '';
   // An action sub-path (/cancel, /mark_uncollectible, /search, a ledger's /post) is the verb; a GET's only when it
   // reads; a word as often a noun only alone (/refund, not /login_links).
-  // An RPC path (/getPathway, /search) is all action.
-  if (last && !last.param && (segs.length > 1 || last.words.length > 1 || isVerb(first, true)) && (isVerb(first, last.words.length > 1 && !last.camel) || (first === 'post' && last.words.length === 1 && segs.length > 1))) {
+  // An RPC path (/getPathway, a GET's /search) is all action; a bare word at the root (/block) is a resource.
+  if (last && !last.param && (segs.length > 1 || last.words.length > 1 || READ_VERBS.has(first)) && (isVerb(first, last.words.length > 1 && !last.camel) || (first === 'post' && last.words.length === 1 && segs.length > 1))) {
     if (!/^(get|head)$/.test(method) || READ_VERBS.has(first)) {
       action = last.words;
       segs.pop();
     }
   }
-  // A leading verb segment (/get/delay, /validate/name/{name}) is the action when the path ends in none.
+  // A leading verb segment before a static one (/get/delay, /validate/name/{name}, not /request/{id}) is the
+  // action when the path ends in none.
   const lead = segs[0]?.words[0] ?? '';
-  if (!action && segs.length > 1 && !segs[0]!.param && segs[0]!.words.length === 1 && isVerb(lead) && !isNounFirst(lead)) action = segs.shift()!.words;
+  if (!action && segs.length > 1 && !segs[0]!.param && !segs[1]!.param && segs[0]!.words.length === 1 && isVerb(lead) && !isNounFirst(lead)) action = segs.shift()!.words;
   let r = segs.length - 1;
   while (r >= 0 && segs[r]!.param) r--;
   if (r < 0) return { resource: [], shorter: [], all: [], item: segs.length > 0, plural: false, action };
@@ -226,10 +228,10 @@ function saysOne(phrase: string): boolean {
 }
 
 /** The words an operation gives: its operationId's, its summary's and its parameters'. */
-function dictionary(op: NamingInput, opWords: string[]): Set<string> {
+function dictionary(op: NamingInput, opWords: string[], methods = false): Set<string> {
   const words = [...opWords, ...(op.summary ?? '').split(/[^A-Za-z]+/).flatMap((w) => snake(w).split('_'))];
   for (const m of op.path.matchAll(/\{([^}]*)\}/g)) words.push(...snake(m[1]!).split('_'));
-  return new Set(words.filter((w) => w.length >= 2 && !METHOD_WORDS.has(w)));
+  return new Set(words.filter((w) => (w.length >= 2 || w === 'a') && (methods || !METHOD_WORDS.has(w))));
 }
 
 /** The operationId's words repeat the path: all but the method and filler words are path words. */
@@ -268,12 +270,17 @@ export function namesPathsAsOperations(ops: NamingInput[]): boolean {
 /** The words of one operation's name (see the module comment). `pathStyleSpec`: from namesPathsAsOperations. */
 export function nameWords(op: NamingInput, pathStyleSpec: boolean): NameWords {
   const method = op.method.toLowerCase();
-  const raw = op.operationId ? snake(op.operationId).split('_').filter(Boolean) : [];
+  const raw = op.operationId ? operationIdWords(op.operationId, op) : [];
   const text = op.summary || op.description;
-  if (!raw.length || (pathStyleSpec && METHOD_WORDS.has(raw[0]!) && echoesPath(raw, op.path))) return derive(op, method, raw, text);
-  let words = operationIdWords(op.operationId!);
-  // The method in the verb's place, first or after one namespace word ("Object_POSTProduct"): the action it means.
-  const at = HTTP_ONLY.has(words[0]!) ? 0 : words.length > 2 && HTTP_ONLY.has(words[1]!) ? 1 : -1;
+  // A lone verb ("Retrieve") says no resource: the path does.
+  const lone = raw.length === 1 && (isVerb(raw[0]!) || METHOD_WORDS.has(raw[0]!));
+  if (!raw.length || lone || (pathStyleSpec && METHOD_WORDS.has(raw[0]!) && echoesPath(raw, op.path))) return derive(op, method, raw, text);
+  let words = operationIdWords(op.operationId!, op);
+  // The method in the verb's place, first, after one namespace word ("Object_POSTProduct") or last
+  // ("LicenseActivations_Put", "api_transport_post"): the action it means.
+  // Elsewhere only post and put: "options", "head" and "trace" are nouns there ("ModifyVpnConnectionOptions").
+  const end = words.length - 1;
+  const at = HTTP_ONLY.has(words[0]!) ? 0 : words.length > 2 && PUT_POST.has(words[1]!) ? 1 : end > 0 && PUT_POST.has(words[end]!) ? end : -1;
   if (at >= 0) {
     const rest = words.slice(at + 1);
     if (rest.some((w) => isVerb(w, true))) words = [...words.slice(0, at), ...rest];
@@ -294,8 +301,13 @@ function withoutMethodLead(words: string[]): string[] {
  * An operationId's words without a method word beside its verb ("POST_DeleteIdentityPolicy") or glued to its end
  * ("customerGroupRepositoryV1SavePut", "SearchByGlobalNamePost").
  */
-export function operationIdWords(operationId: string): string[] {
+export function operationIdWords(operationId: string, op?: NamingInput): string[] {
   let words = snake(operationId).split('_').filter(Boolean);
+  // "Deletefixedpricesonapricetableortradepolicy": a long word the summary spells out word by word.
+  if (op && words.some((w) => w.length >= 12)) {
+    const dict = dictionary(op, [], true);
+    words = words.flatMap((w) => (w.length >= 12 ? splitWord(w, dict) : [w]));
+  }
   if (/^(GET|PUT|POST|PATCH|DELETE|HEAD)[-_.]/.test(operationId) && isVerb(words[1] ?? '')) words = words.slice(1);
   const camelTail = /[a-z0-9](Get|Put|Post|Delete|Patch|Head)$/.test(operationId);
   if (words.length > 2 && METHOD_WORDS.has(words[words.length - 1]!) && (camelTail || words.slice(1, -1).some((w) => isVerb(w, true)))) words = words.slice(0, -1);

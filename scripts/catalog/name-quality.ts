@@ -5,7 +5,7 @@
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
 
 /** HTTP methods that are not English action verbs: a name led by one says how, not what. */
-const HTTP_ONLY = new Set(['post', 'put', 'head', 'options', 'trace']);
+const HTTP_ONLY = new Set(['post', 'put', 'head', 'options']);
 
 /** A title past this many words is a sentence, not a title. */
 export const TITLE_MAX_WORDS = 12;

@@ -195,9 +195,14 @@ function distinguish(c: Named, group: Named[], max: number, taken: Set<string>):
       if (n && !taken.has(sameness(n))) return n;
     }
   }
+  // Then its method, alone and after each path word (a PUT and a POST on each of two paths).
   const m = c.method.toLowerCase();
-  const n = attempt(`${c.full}_${m}`, [m]);
-  return n && !taken.has(sameness(n)) ? n : undefined;
+  for (const w of ['', ...pathWords(c)]) {
+    const word = w && (ABBREVIATIONS[w] ?? w);
+    const n = attempt(`${c.full}${word ? `_${word}` : ''}_${m}`, [m, ...(word ? [word] : [])]);
+    if (n && !taken.has(sameness(n))) return n;
+  }
+  return undefined;
 }
 
 /** Path words: parameter names first, then static segments (versions and "api" included), each snake_case. */

@@ -21,7 +21,9 @@ export function plainText(s: string): string {
 
 /** The first sentence of the first non-empty line, without its closing period. */
 export function firstSentenceOf(text: string): string {
-  const line = plainText(text).split('\n').map((l) => l.trim()).find((l) => l && !/^#+\s*$/.test(l)) ?? '';
+  // A leading note (AWS: "<note><p>This is AWS WAF Classic documentation…</note>") is not the operation's sentence.
+  const body = text.replace(/^\s*<note>[\s\S]*?<\/note>/i, '');
+  const line = plainText(body.trim() ? body : text).split('\n').map((l) => l.trim()).find((l) => l && !/^#+\s*$/.test(l)) ?? '';
   const heading = line.replace(/^#+\s*/, '');
   // A period ends a sentence before a space or the end, not in "e.g. the", "v1.2" or "J. Doe"; also a missing
   // space ("…endpoint group.Note that").

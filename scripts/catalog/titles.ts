@@ -3,7 +3,7 @@
 import { snake } from './snake.ts';
 import { ABBREVIATIONS } from './name-words.ts';
 import { trimText } from './trim-text.ts';
-import { derivedParts, operationIdWords, type Derived } from './name-derive.ts';
+import { derivedParts, nameWords, type Derived } from './name-derive.ts';
 import { titleProblem } from './name-quality.ts';
 import { builtTitle, titleFromText } from './title-text.ts';
 import { isVerb } from './name-verbs.ts';
@@ -20,11 +20,14 @@ export function toolTitle(op: { summary?: unknown; description?: unknown; operat
   // A HEAD fetches nothing: its GET twin's summary ("Get person image") becomes a check, as its name says.
   if (fromText) return method.toLowerCase() === 'head' ? fromText.replace(/^(Get|Retrieve|Fetch|Download|Return|Show)\b/i, 'Check') : fromText;
   const operationId = typeof op.operationId === 'string' ? op.operationId : undefined;
+  const op2 = { operationId, method, path, summary, description };
   if (!derived && operationId) {
-    const title = operationIdTitle(operationId);
+    // The words the name is made of (a method in the verb's place already replaced).
+    const own = nameWords(op2, false);
+    const title = own.derived ? undefined : operationIdTitle(own.full.split('_'));
     if (title && !titleProblem(title)) return title;
   }
-  const parts = derived ?? derivedParts({ operationId, method, path, summary, description });
+  const parts = derived ?? derivedParts(op2);
   return builtTitle(parts.verb, parts.resource, parts.item);
 }
 
@@ -32,11 +35,11 @@ export function toolTitle(op: { summary?: unknown; description?: unknown; operat
 const VERB_MODIFIERS = new Set(['bulk', 'batch', 'partial', 'full', 'all', 'force']);
 
 /**
- * An operationId in words, the verb first: "circuits_circuits_list" -> "List circuits",
- * "dcim_devices_bulk_delete" -> "Bulk delete dcim devices"; a trailing HTTP method ("…GlobalNamePost") dropped.
+ * An operationId's name words as a title, the verb first: "circuits_circuits_list" -> "List circuits",
+ * "dcim_devices_bulk_delete" -> "Bulk delete dcim devices".
  */
-function operationIdTitle(operationId: string): string {
-  let w = operationIdWords(operationId);
+function operationIdTitle(words: string[]): string {
+  let w = words;
   w = w.filter((x, i) => i === w.length - 1 || stemOf(x) !== stemOf(w[i + 1]!));
   const last = w.length - 1;
   if (last > 0 && !isVerb(w[0]!) && isVerb(w[last]!, true)) {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { NAME_BUDGET } from '../../scripts/catalog/name-budget.ts';
 import { namesPathsAsOperations, nameWords, pathStyleMark } from '../../scripts/catalog/name-derive.ts';
 import { nameOperations } from '../../scripts/catalog/name-pass.ts';
-import { acronymSplits, isHttpVerbName, nameQuality, titleProblem } from '../../scripts/catalog/name-quality.ts';
+import { acronymSplits, isHttpVerbName, nameQuality, nameQualityChecks, titleProblem } from '../../scripts/catalog/name-quality.ts';
 import { baseForm, leadVerb } from '../../scripts/catalog/name-verbs.ts';
 import { collectOperations } from '../../scripts/catalog/operations.ts';
 import { SchemaConverter } from '../../scripts/catalog/schema-converter.ts';
@@ -118,6 +118,18 @@ describe('the rules', () => {
     expect(builtTitle(['delete'], ['coupons'], true)).toBe('Delete a coupon');
     for (const t of ['You can delete coupons', 'Get customers customer subscriptions subscription exposed id discount', 'A'.repeat(3) + ' …', 'GET /v1/things', 'one two three four five six seven eight nine ten eleven twelve thirteen']) expect(titleProblem(t)).toBeDefined();
     expect(titleProblem('Delete a coupon')).toBeUndefined();
+  });
+
+  it('measures and checks: a path-style catalogue misses the targets the report lists', () => {
+    const q = nameQuality([
+      { name: 'post_customers_customer', title: 'You can update a customer', path: '/v1/customers/{customer}' },
+      { name: 'get_customers', title: 'List customers', path: '/v1/customers' },
+      { name: 'floating_i_ps_list', title: 'List floating IPs', operationId: 'floatingIPs_list' },
+    ]);
+    expect(q.httpVerbNames).toEqual(['post_customers_customer']);
+    expect(q.badTitles).toEqual([{ name: 'post_customers_customer', title: 'You can update a customer', problem: 'sentence' }]);
+    expect(q.acronymSplits).toEqual([{ name: 'floating_i_ps_list', split: ['i_ps'] }]);
+    expect(nameQualityChecks(q).map((c) => c.ok)).toEqual([false, false, false]);
   });
 });
 
