@@ -189,8 +189,8 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
 }
 
 /**
- * Title: from the operation's own words (titles.ts), never from the generated name. Description: summary +
- * description, bounded, with a scope line for tools that differ from another only in scope.
+ * Title: from the naming pass (name-pass.ts, titles.ts). Description: summary + description, bounded, with a scope
+ * line for tools that differ from another only in scope.
  */
 function toolText(o: Operation, title: string, scope: string | undefined, descMax: number): ToolText {
   const summary = typeof o.op.summary === 'string' ? o.op.summary.trim() : '';

@@ -132,10 +132,10 @@ function shapeOf(path: string, method: string, dict: Set<string>): Shape {
   const last = segs[segs.length - 1];
   const first = last?.words[0] ?? '';
   // An action sub-path (/cancel, /mark_uncollectible, /search, a ledger's /post) is the verb; a GET's only when it
-  // reads; a word as often a noun only alone (/refund, not /login_links).
-  // An RPC path (/getPathway, a GET's /search) is all action; a bare word at the root (/block) is a resource.
-  if (last && !last.param && (segs.length > 1 || last.words.length > 1 || READ_VERBS.has(first)) && (isVerb(first, last.words.length > 1 && !last.camel) || (first === 'post' && last.words.length === 1 && segs.length > 1))) {
-    if (!/^(get|head)$/.test(method) || READ_VERBS.has(first)) {
+  // reads; a word as often a noun only alone (/refund, not /login_links). An RPC path (/getPathway, /upload, a
+  // GET's /search) is all action; an OPTIONS describes a resource.
+  if (last && !last.param && (segs.length > 1 || last.words.length > 1 || isVerb(first, true)) && (isVerb(first, last.words.length > 1 && !last.camel) || (first === 'post' && last.words.length === 1 && segs.length > 1))) {
+    if (method !== 'options' && (!/^(get|head)$/.test(method) || READ_VERBS.has(first))) {
       action = last.words;
       segs.pop();
     }
@@ -275,10 +275,10 @@ export function nameWords(op: NamingInput, pathStyleSpec: boolean): NameWords {
   // A lone verb ("Retrieve") says no resource: the path does.
   const lone = raw.length === 1 && (isVerb(raw[0]!) || METHOD_WORDS.has(raw[0]!));
   if (!raw.length || lone || (pathStyleSpec && METHOD_WORDS.has(raw[0]!) && echoesPath(raw, op.path))) return derive(op, method, raw, text);
-  let words = operationIdWords(op.operationId!, op);
+  let words = raw;
   // The method in the verb's place, first, after one namespace word ("Object_POSTProduct") or last
-  // ("LicenseActivations_Put", "api_transport_post"): the action it means.
-  // Elsewhere only post and put: "options", "head" and "trace" are nouns there ("ModifyVpnConnectionOptions").
+  // ("LicenseActivations_Put", "api_transport_post"): the action it means. Past the first word only post and put:
+  // "options" and "head" are nouns there ("ModifyVpnConnectionOptions").
   const end = words.length - 1;
   const at = HTTP_ONLY.has(words[0]!) ? 0 : words.length > 2 && PUT_POST.has(words[1]!) ? 1 : end > 0 && PUT_POST.has(words[end]!) ? end : -1;
   if (at >= 0) {

@@ -105,7 +105,12 @@ export function nameTools(cands: NameCandidate[], max: number): NameAssignment {
     const verb = c.full.split('_').find((w) => isVerb(w));
     return verb && READ_VERBS.has(verb) !== /^(get|head)$/i.test(c.method) ? 1 : 0;
   };
-  const rank = (c: Named) => [c.first.step ? 1 : 0, c.operationId ? 0 : 1, c.operationId === c.full ? 0 : 1, c.full.length, fit(c), c.key] as const;
+  const ranks = new Map<Named, readonly (string | number)[]>();
+  const rank = (c: Named) => {
+    let r = ranks.get(c);
+    if (!r) ranks.set(c, (r = [c.first.step ? 1 : 0, c.operationId ? 0 : 1, c.operationId === c.full ? 0 : 1, c.full.length, fit(c), c.key]));
+    return r;
+  };
   const byRank = (x: Named, y: Named) => {
     const rx = rank(x);
     const ry = rank(y);

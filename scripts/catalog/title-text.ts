@@ -23,7 +23,8 @@ export function plainText(s: string): string {
 export function firstSentenceOf(text: string): string {
   // A leading note (AWS: "<note><p>This is AWS WAF Classic documentation…</note>") is not the operation's sentence.
   const body = text.replace(/^\s*<note>[\s\S]*?<\/note>/i, '');
-  const line = plainText(body.trim() ? body : text).split('\n').map((l) => l.trim()).find((l) => l && !/^#+\s*$/.test(l)) ?? '';
+  // The first sentence is near the start: long descriptions are not cleaned whole.
+  const line = plainText((body.trim() ? body : text).slice(0, 1500)).split('\n').map((l) => l.trim()).find((l) => l && !/^#+\s*$/.test(l)) ?? '';
   const heading = line.replace(/^#+\s*/, '');
   // A period ends a sentence before a space or the end, not in "e.g. the", "v1.2" or "J. Doe"; also a missing
   // space ("…endpoint group.Note that").
