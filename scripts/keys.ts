@@ -8,8 +8,9 @@
 //   npm run keys -- revoke-grant <grant id|prefix> [--local|--remote]
 //   npm run keys -- usage [--key <id|prefix>] [--since 7d] [--until <date>] [--by tool|day] [--json] [--local|--remote]
 //
-// --local (the default) writes the `wrangler dev` state in .wrangler/state (or --persist-to <dir> /
-// MCP_PERSIST_TO); --remote goes through wrangler to the deployed KEYS namespace.
+// --local (the default) works on `npm start`'s local state (.wrangler/local/start), `--spec <file|url>` on the state
+// of `npm run serve -- --spec <file|url>`, `--state <dir>` on any (scripts/lib/local-state.ts); --remote goes through
+// wrangler to the deployed KEYS namespace.
 // The key is printed once, as `key: <key>`; only its SHA-256 hash is stored.
 import { readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -31,8 +32,9 @@ import {
 import { loadCatalogue } from '../src/catalogue/loaded-catalogue.ts';
 import { repoRoot } from './lib/proc.ts';
 import { grantLines, GrantNotFound, grantsByOwner, revokeOneGrant, revokeOwnerGrants, type GrantEntry } from './keys/grants.ts';
-import { DEFAULT_LOCAL_STATE, KvError, WranglerKv } from './keys/kv.ts';
+import { KvError, WranglerKv } from './keys/kv.ts';
 import { WranglerD1 } from './keys/d1.ts';
+import { serveState, startState } from './lib/local-state.ts';
 import { usageCommand } from './keys/usage.ts';
 import { UsageQueryError } from '../src/usage/query.ts';
 
@@ -60,7 +62,9 @@ const USAGE = `Usage:
       --by tool|day                one row per key and tool (default), or per key and UTC day
       --json                       the report as JSON (what GET /admin/usage returns)
 Target (every command):
-  --local (default)      the wrangler dev state directory (--persist-to <dir>, default .wrangler/state)
+  --local (default)      local state: npm start's (.wrangler/local/start, or $MCP_PERSIST_TO) unless one of
+    --spec <file|url>    the state of \`npm run serve -- --spec <file|url>\` (the same spec argument)
+    --state <dir>        any state directory (--persist-to <dir> is the same)
   --remote               the deployed KEYS namespace and USAGE database (wrangler must be logged in)
   --config <file>        wrangler config (default wrangler.toml)`;
 
@@ -85,6 +89,8 @@ async function main(argv: string[]): Promise<void> {
       local: { type: 'boolean' },
       remote: { type: 'boolean' },
       'persist-to': { type: 'string' },
+      state: { type: 'string' },
+      spec: { type: 'string' },
       config: { type: 'string' },
       all: { type: 'boolean' },
       json: { type: 'boolean' },
@@ -105,7 +111,7 @@ async function main(argv: string[]): Promise<void> {
   const remote = Boolean(o.remote);
   const kv = new WranglerKv({
     remote,
-    persistTo: resolve(o['persist-to'] ?? process.env.MCP_PERSIST_TO ?? DEFAULT_LOCAL_STATE),
+    persistTo: localState(o),
     config: resolve(o.config ?? join(repoRoot, 'wrangler.toml')),
   });
 
@@ -126,12 +132,12 @@ async function main(argv: string[]): Promise<void> {
   } else if (command === 'usage') {
     if (rest.length) throw new UsageError(`unexpected argument: ${rest[0]}`);
     const d1 = new WranglerD1(kv.target);
-    const out = await usageCommand({ d1, key: o.key, since: o.since, until: o.until, by: o.by, json: Boolean(o.json) }).catch((e: unknown) => {
+    const out = await usageCommand({ d1, keys: kv, key: o.key, since: o.since, until: o.until, by: o.by, json: Boolean(o.json) }).catch((e: unknown) => {
       throw e instanceof UsageQueryError ? new UsageError(e.message) : e;
     });
     process.stdout.write(out + '\n');
   } else {
-    throw new UsageError(`unknown command "${command}"`);
+    throw new UsageError(`unknown command "${command}"; the commands are create, list, revoke, revoke-grant and usage`);
   }
 }
 
@@ -330,6 +336,15 @@ function devVar(name: string): string | undefined {
   return undefined;
 }
 
+/** The local state directory the flags name: --state/--persist-to, else --spec's (as npm run serve), else npm start's. */
+function localState(o: { state?: string; 'persist-to'?: string; spec?: string }): string {
+  if (o.state && o['persist-to'] && resolve(o.state) !== resolve(o['persist-to'])) throw new UsageError('--state and --persist-to name the same thing; give one');
+  const dir = o.state ?? o['persist-to'];
+  if (dir && o.spec) throw new UsageError('choose one of --state and --spec');
+  if (dir) return resolve(process.env.INIT_CWD ?? process.cwd(), dir);
+  return o.spec ? serveState(o.spec) : startState();
+}
+
 function splitList(raw: string | undefined): string[] | undefined {
   const items = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   return items.length ? items : undefined;
@@ -345,7 +360,8 @@ function day(iso: string | undefined): string {
 
 main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    process.stderr.write(`keys: ${(e as Error).message}\n\n${USAGE}\n`);
+    // The error alone: the whole usage text would bury it. --help prints that.
+    process.stderr.write(`keys: ${(e as Error).message}\n(npm run keys -- --help lists the commands and their options)\n`);
     process.exit(2);
   }
   process.stderr.write(`keys: ${e instanceof KvError ? e.message : e instanceof Error ? e.message : String(e)}\n`);

@@ -5,6 +5,7 @@
 // Edits the runtime schema drop list (KV key `schema-drops`, src/catalogue/schema-drop-list.ts) through `wrangler kv`,
 // so a tool's outputSchema can be switched off without a redeploy, or an automatic drop (reason "auto") undone. New isolates honour a change at once; running
 // ones within SCHEMA_DROPS_TTL_SECONDS (default 60 s) plus KV's edge cache (about 60 s). docs/sweep.md.
+import { startState } from './lib/local-state.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -131,7 +132,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const binding = a.binding ?? defaultBinding(a.config!);
-  const o: SchemaCliOptions = { binding, remote: a.remote, config: a.config!, ...(hasPreviewId(a.config!, binding) ? { preview: a.preview !== undefined ? a.preview !== 'false' : !a.remote } : {}), ...(a['persist-to'] ? { persistTo: a['persist-to'] } : {}) };
+  const o: SchemaCliOptions = { binding, remote: a.remote, config: a.config!, ...(hasPreviewId(a.config!, binding) ? { preview: a.preview !== undefined ? a.preview !== 'false' : !a.remote } : {}), ...(a.remote ? {} : { persistTo: a['persist-to'] ?? startState() }) };
   const where = `${o.remote ? 'remote' : 'local'} KV binding ${o.binding}, key ${DROPS_KEY}`;
   try {
     if (cmd === 'list') {

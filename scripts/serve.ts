@@ -9,6 +9,9 @@ import { parseArgs } from 'node:util';
 import { buildCatalogue } from './catalog/build.ts';
 import { DECLARATIONS_FILE, declarationFiles, expandCatalogue, writeCatalogueDir } from './catalog/catalogue-files.ts';
 import { buildDeclarations, serializeDeclarations } from './catalog/declarations.ts';
+import { serveState, specLocation } from './lib/local-state.ts';
+import { parsePort } from './lib/port.ts';
+import { withSpecOperations } from './catalog/spec-operations-asset.ts';
 import { DEFAULT_PORT, LOCAL_KEY, serve } from './lib/serve.ts';
 
 const USAGE = `usage: npm run serve -- --spec <file|url> [--upstream <url>] [--port <n>] [--key <key>]
@@ -61,11 +64,11 @@ if (!args.spec) fail('--spec is required');
 // npm runs scripts from the package root; relative paths are meant relative to where the user typed the command.
 const userCwd = process.env.INIT_CWD ?? process.cwd();
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
-const spec = isUrl(args.spec) || isAbsolute(args.spec) ? args.spec : resolve(userCwd, args.spec);
+const spec = specLocation(args.spec, userCwd);
 const upstream = args.upstream?.trim() || undefined;
 if (upstream && !isUrl(upstream)) fail(`--upstream must be an http(s) URL, not ${JSON.stringify(upstream)}`);
-const port = Number(args.port ?? (process.env.PORT || DEFAULT_PORT));
-if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`--port must be a TCP port number, not ${JSON.stringify(args.port)}`);
+const port = parsePort(args.port ?? (process.env.PORT || String(DEFAULT_PORT)), args.port === undefined && process.env.PORT ? 'PORT' : '--port');
+if (typeof port === 'string') fail(port);
 const passthrough = args.passthrough || (upstream !== undefined && args.key === undefined);
 const key = args.key ?? LOCAL_KEY;
 if (!passthrough && key.length < 16) fail('--key must be at least 16 characters');
@@ -83,7 +86,8 @@ try {
   const result = await buildCatalogue(spec, { overrides, shardAboveBytes, progress: (l) => process.stderr.write(`  ${l}\n`) });
   // Code mode (/mcp/code) searches these declarations of the same catalogue.
   const written = declarationFiles(serializeDeclarations(buildDeclarations(await expandCatalogue(result))), { hash: result.report.hash, shards: result.shards });
-  await writeCatalogueDir(dir, { text: result.text, shards: written.shards });
+  // spec-operations.json beside the shards: the baseline of the drift check (docs/operations.md, "Spec drift").
+  await writeCatalogueDir(dir, { text: result.text, shards: withSpecOperations(written.shards, result.specOperations) });
   await writeFile(join(dir, DECLARATIONS_FILE), written.embedded);
   title = result.catalogue.source.title;
   const r = result.report;
@@ -108,4 +112,7 @@ await serve({
   port,
   key,
   credentialMode: passthrough ? 'passthrough' : 'key',
+  state: { dir: serveState(spec), keysFlags: process.env.MCP_PERSIST_TO?.trim() ? ` --state ${process.env.MCP_PERSIST_TO.trim()}` : ` --spec ${/\s/.test(args.spec) ? JSON.stringify(args.spec) : args.spec}` },
+  // The drift check watches the spec URL as given (the catalogue header keeps it without its query string).
+  ...(isUrl(spec) ? { vars: { SPEC_URL: spec } } : {}),
 });

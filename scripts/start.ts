@@ -3,8 +3,11 @@
 //   - UPSTREAM_URL=https://api.github.com: no mock; CREDENTIAL_MODE=passthrough, so each caller's GitHub
 //     token (Authorization: Bearer ghp_…) reaches the API.
 // Env: PORT (default 8787), UPSTREAM_URL, CREDENTIAL_MODE (key|passthrough), API_KEY (default: the local key),
-//      ALLOWED_HOSTS, ALLOWED_ORIGINS, OAUTH (on|off; on by default: the consent page takes the local key).
+//      ALLOWED_HOSTS, ALLOWED_ORIGINS, OAUTH (on|off; on by default: the consent page takes the local key),
+//      SPEC_URL (a spec for the drift check to watch; GET /__scheduled runs it, docs/operations.md).
+import { startState } from './lib/local-state.ts';
 import { GITHUB_SPEC } from './lib/prism.ts';
+import { parsePort } from './lib/port.ts';
 import { DEFAULT_PORT, LOCAL_KEY, serve } from './lib/serve.ts';
 
 const env = process.env;
@@ -14,9 +17,9 @@ if (mode !== 'key' && mode !== 'passthrough') {
   process.stderr.write(`CREDENTIAL_MODE must be "key" or "passthrough", not ${JSON.stringify(mode)}\n`);
   process.exit(2);
 }
-const port = Number(env.PORT || DEFAULT_PORT);
-if (!Number.isInteger(port) || port <= 0 || port > 65535) {
-  process.stderr.write(`PORT must be a TCP port number, not ${JSON.stringify(env.PORT)}\n`);
+const port = parsePort(env.PORT || String(DEFAULT_PORT), 'PORT');
+if (typeof port === 'string') {
+  process.stderr.write(`${port}\n`);
   process.exit(2);
 }
 
@@ -27,5 +30,6 @@ await serve({
   port,
   key: env.API_KEY?.trim() || LOCAL_KEY,
   credentialMode: mode,
-  vars: Object.fromEntries(['ALLOWED_HOSTS', 'ALLOWED_ORIGINS', 'OAUTH'].filter((k) => env[k]).map((k) => [k, env[k]!])),
+  state: { dir: startState(), keysFlags: env.MCP_PERSIST_TO?.trim() ? ` --state ${env.MCP_PERSIST_TO.trim()}` : '' },
+  vars: Object.fromEntries(['ALLOWED_HOSTS', 'ALLOWED_ORIGINS', 'OAUTH', 'SPEC_URL'].filter((k) => env[k]).map((k) => [k, env[k]!])),
 });

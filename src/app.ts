@@ -7,6 +7,8 @@ import type { LoadedCatalogue } from './catalogue/loaded-catalogue.ts';
 import { log } from './lib/log.ts';
 import { oauthHandlers, oauthOn } from './oauth/routes.ts';
 import { pageHandlers } from './page/route.ts';
+import { searchHandler } from './page/search-route.ts';
+import { specDriftHealth } from './spec-drift/health.ts';
 import { configure, cors, hostGuard, mcpPipeline, splitList } from './pipeline/steps.ts';
 import type { PipelineEnv } from './pipeline/vars.ts';
 import { VERSION } from './version.ts';
@@ -21,12 +23,21 @@ export function createApp(loaded: LoadedCatalogue, options: AppOptions = {}): Ho
   const config = configure(loaded);
   const { source } = loaded.catalogue;
 
-  app.get('/healthz', async (c) => c.json({ status: 'ok', version: VERSION, catalogue: { hash: await loaded.hash(), tools: loaded.count, title: source.title, apiVersion: source.version } }));
+  app.get('/healthz', async (c) =>
+    c.json({
+      status: 'ok',
+      version: VERSION,
+      catalogue: { hash: await loaded.hash(), tools: loaded.count, title: source.title, apiVersion: source.version },
+      // The last scheduled check of the live spec against the one this catalogue was built from (src/spec-drift).
+      specDrift: await specDriftHealth(loaded, c.env ?? {}),
+    }),
+  );
 
   // The public catalogue page (GET /) and per-tool schema JSON.
   const page = pageHandlers(loaded);
   app.get('/', config, hostGuard, page.home);
   app.get('/catalogue/tools/:file', config, hostGuard, page.toolJson);
+  app.get('/catalogue/search', config, hostGuard, searchHandler(loaded));
 
   // RFC 9728 metadata and, with OAuth on, the authorization server it names (docs/oauth.md). OPTIONS routes exist
   // for CORS preflights only; without an ALLOWED_ORIGINS match they are the 404 they always were.
@@ -51,10 +62,11 @@ export function createApp(loaded: LoadedCatalogue, options: AppOptions = {}): Ho
   // Toolsets by URL, for clients that cannot send custom headers: /mcp/x/repos+issues
   app.all('/mcp/x/:toolsets', ...mcp((c) => ({ toolsets: splitList(c.req.param('toolsets') ?? '', '+') })));
 
-  registerAdmin(app, loaded);
+  // Every /admin route: one gate (src/admin/guard.ts), the Host/Origin guard and ADMIN_TOKEN, before the route.
+  registerAdmin(app, loaded, config);
   const grants = grantAdminHandlers(loaded);
-  app.get('/admin/grants', config, oauthOn, grants.list);
-  app.delete('/admin/grants/:id', config, oauthOn, grants.revoke);
+  app.get('/admin/grants', oauthOn, grants.list);
+  app.delete('/admin/grants/:id', oauthOn, grants.revoke);
 
   app.notFound((c) => c.json({ error: 'not_found', message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}. The MCP endpoint is /mcp.` }, 404));
   app.onError((err, c) => {

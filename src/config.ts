@@ -70,6 +70,12 @@ export interface Env {
   OAUTH_REFRESH_IDLE_TTL?: string;
   /** Key submissions per client IP on the consent page, `<n>/<sec|min|hour>` (default 10/min). */
   OAUTH_KEY_ATTEMPTS?: string;
+  /** Client registrations (POST /register) per client IP, `<n>/<sec|min|hour>` (default 60/hour). */
+  OAUTH_REGISTER_RATE?: string;
+  /** Consent pages opened (GET /authorize) per client IP, `<n>/<sec|min|hour>` (default 60/hour). */
+  OAUTH_AUTHORIZE_RATE?: string;
+  /** Seconds in which a retried refresh gets the same answer instead of ending the grant (default 30; 0: never). */
+  OAUTH_REFRESH_RETRY_SECONDS?: string;
   /** Browser origins allowed to call /mcp and the OAuth endpoints, comma separated (src/pipeline/cors.ts). */
   ALLOWED_ORIGINS?: string;
   /** "off" records no usage; /admin/usage and the CLI still read the store (default on). */
@@ -82,6 +88,16 @@ export interface Env {
   USAGE_FLUSH_MS?: string;
   /** Static assets: the shards of a catalogue too large for one module (src/catalogue/asset-shards.ts). */
   ASSETS?: Fetcher;
+  /** The spec the drift check watches (src/spec-drift): empty = the catalogue's source when it is a URL; "off" = none. */
+  SPEC_URL?: string;
+  /** Secret: header for a private SPEC_URL, "Name: value" or a bare value sent as Authorization. */
+  SPEC_AUTH_HEADER?: string;
+  /** Run the drift check only on this cron expression (one of [triggers] crons); empty = on every cron trigger. */
+  SPEC_CHECK_CRON?: string;
+  /** The drift check's deadline for the whole spec download, ms (default 15000). */
+  SPEC_CHECK_TIMEOUT_MS?: string;
+  /** The largest spec the drift check reads, bytes (default 16 MiB); YAML is parsed up to 4 MiB of it. */
+  SPEC_MAX_BYTES?: string;
 }
 
 export type CredentialMode = 'key' | 'passthrough' | 'gateway' | 'customer';

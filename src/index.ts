@@ -23,12 +23,19 @@ function appOnce(): Promise<Hono<PipelineEnv>> {
   return app;
 }
 
-// scheduled: the usage retention cleanup on the cron trigger (wrangler.toml [triggers]).
+// scheduled (wrangler.toml [triggers]): the usage retention cleanup and the spec drift check, side by side; the
+// check never throws (src/spec-drift/check.ts), so a cleanup failure alone marks the cron run failed.
 export default {
   async fetch(request: Request, env: PipelineEnv['Bindings'], ctx: ExecutionContext): Promise<Response> {
     return (await appOnce()).fetch(request, env, ctx);
   },
-  scheduled: usageScheduled,
+  async scheduled(controller: ScheduledController, env: PipelineEnv['Bindings']): Promise<void> {
+    const [usage] = await Promise.allSettled([
+      usageScheduled(controller, env),
+      import('./spec-drift/check.ts').then((m) => m.specDriftScheduled(controller, env, loaded)),
+    ]);
+    if (usage.status === 'rejected') throw usage.reason;
+  },
 };
 // Durable Object classes must be exported by the Worker entry.
 export { KeyRateLimiter } from './auth/rate-limit.ts';

@@ -23,6 +23,8 @@ import { buildTool, type ToolText } from './tool.ts';
 import { operationToolsets, ToolsetDescriptions } from './toolsets.ts';
 import { trimText } from './trim-text.ts';
 import { readCatalogue } from './catalogue-files.ts';
+import { wordnetLexicon } from './lexicon.ts';
+import type { SpecOperations } from '../../src/spec-drift/spec-document.ts';
 import { writeCatalogue, type CatalogueFiles } from './write-catalogue.ts';
 
 export { OverridesError } from './overrides.ts';
@@ -76,6 +78,8 @@ export interface BuildReport {
   gzipBytes: number;
   /** Header and index lines of catalog.txt (what tools/call and slices read), table entries, the largest record. */
   layout: { indexBytes: number; tableEntries: number; largestRecord: { tool: string; bytes: number }; shards: number };
+  /** The search index line's bytes and build time (docs/slices-profiles-discovery.md, "Search"). */
+  search: { bytes: number; ms: number };
   ms: number;
 }
 
@@ -86,6 +90,8 @@ export interface BuildResult {
   /** Shard files (name -> content); empty unless the catalogue is sharded. */
   shards: CatalogueFiles['shards'];
   report: BuildReport;
+  /** The spec's digest and operation fingerprints: the drift check's baseline (scripts/catalog/spec-operations-asset.ts). */
+  specOperations: SpecOperations;
 }
 
 export async function buildCatalogue(spec: string, options: BuildOptions = {}): Promise<BuildResult> {
@@ -158,7 +164,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     }
   }
   const aliases = keepRenamedAliases(catalogue, previous);
-  const files = await writeCatalogue(catalogue, { shardAboveBytes: options.shardAboveBytes });
+  const files = await writeCatalogue(catalogue, { shardAboveBytes: options.shardAboveBytes, lexicon: wordnetLexicon() });
   const { text, hash } = files;
   catalogue.hash = hash;
   const changes: ChangeSummary | undefined = previous ? diffCatalogues(previous, catalogue) : undefined;
@@ -182,10 +188,11 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     bytes: files.stats.bytes,
     gzipBytes: [text, ...files.shards.values()].reduce((n, t) => n + gzipSync(t).length, 0),
     layout: { indexBytes: files.stats.indexBytes, tableEntries: files.stats.tableEntries, largestRecord: files.stats.largestRecord, shards: files.shards.size },
+    search: files.stats.search,
     ms: Math.round(performance.now() - t0),
   };
   progress(`[catalog] ${visible.length} tools, ${(report.bytes / 1e6).toFixed(2)} MB in ${report.ms} ms`);
-  return { catalogue, text, shards: files.shards, report };
+  return { catalogue, text, shards: files.shards, report, specOperations: { format: 1, digest: loaded.digest, operations: loaded.operations } };
 }
 
 /**

@@ -1,4 +1,4 @@
-// npm run catalog -- [--spec <url|file>] [--out <dir>] [--overrides <file>] [--check] [--max-name <n>] [--no-sweep|--full-sweep] [--toolsnaps|--no-toolsnaps] [--shard-above-bytes <n>] [--quiet] [--report]
+// npm run catalog -- [--spec <url|file>] [--out <dir>] [--overrides <file>] [--check] [--if-changed] [--fail-on-breaking] [--max-name <n>] [--no-sweep|--full-sweep] [--toolsnaps|--no-toolsnaps] [--shard-above-bytes <n>] [--quiet] [--report]
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,7 +7,9 @@ import { buildCatalogue } from './build.ts';
 import { CATALOGUE_FILE, declarationFiles, expandCatalogue, readCatalogue, SHARD_DIR, shardsUpToDate, writeCatalogueDir } from './catalogue-files.ts';
 import { changeSummaryText, diffCatalogues } from './changes.ts';
 import { buildDeclarations, serializeDeclarations } from './declarations.ts';
+import { breakingChanges, previousSource, refreshSummary, specUnchanged } from './if-changed.ts';
 import { reportMarkdown } from './report.ts';
+import { withSpecOperations } from './spec-operations-asset.ts';
 import { compareToolsnaps, toolsnapDriftText, writeToolsnaps } from './toolsnaps.ts';
 
 const DEFAULT_SPEC = 'node_modules/@octokit/openapi/generated/api.github.com.json';
@@ -24,10 +26,12 @@ export async function main(argv: string[]): Promise<number> {
     args = parseArgs({
       args: argv,
       options: {
-        spec: { type: 'string', default: DEFAULT_SPEC },
+        spec: { type: 'string' },
         out: { type: 'string', default: 'catalog' },
         overrides: { type: 'string' },
         check: { type: 'boolean', default: false },
+        'if-changed': { type: 'boolean', default: false },
+        'fail-on-breaking': { type: 'boolean', default: false },
         'max-name': { type: 'string' },
         'no-sweep': { type: 'boolean', default: false },
         'full-sweep': { type: 'boolean', default: false },
@@ -45,18 +49,20 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (args.help) {
-    process.stdout.write('npm run catalog -- --spec <url|file> [--out <dir>] [--overrides <file>] [--check] [--max-name <n>] [--no-sweep|--full-sweep] [--toolsnaps|--no-toolsnaps] [--shard-above-bytes <n>] [--quiet]\n');
+    process.stdout.write('npm run catalog -- --spec <url|file> [--out <dir>] [--overrides <file>] [--check] [--if-changed] [--fail-on-breaking] [--max-name <n>] [--no-sweep|--full-sweep] [--toolsnaps|--no-toolsnaps] [--shard-above-bytes <n>] [--quiet]\n');
     return 0;
   }
   const out = args.out!;
   const catalogueFile = join(out, CATALOGUE_FILE);
   const declarationsFile = join(out, 'declarations.txt');
   // --report: token cost of <out>/catalog.txt per toolset, client profile and discovery mode (scripts/catalog/token-report.ts).
-  if (args.report) return (await import('./token-report.ts')).runTokenReport(catalogueFile, args.spec);
+  if (args.report) return (await import('./token-report.ts')).runTokenReport(catalogueFile, args.spec ?? DEFAULT_SPEC);
   // Default overrides: <out>/overrides.json when present.
   const overrides = args.overrides ?? (existsSync(join(out, 'overrides.json')) ? join(out, 'overrides.json') : undefined);
   const previousText = existsSync(catalogueFile) ? await readFile(catalogueFile, 'utf8') : null;
   const previous = previousText === null ? null : { text: previousText, shardDir: join(out, SHARD_DIR) };
+  // --if-changed without --spec re-reads the spec the committed catalogue was built from.
+  const spec = args.spec ?? (args['if-changed'] ? previousSource(previousText)?.spec : undefined) ?? DEFAULT_SPEC;
   const maxName = args['max-name'] !== undefined ? Number(args['max-name']) : undefined;
   const shardAboveBytes = args['shard-above-bytes'] !== undefined ? Number(args['shard-above-bytes']) : undefined;
   if (shardAboveBytes !== undefined && !(Number.isInteger(shardAboveBytes) && shardAboveBytes >= 0)) {
@@ -64,10 +70,23 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const progress = args.quiet ? undefined : (l: string) => process.stderr.write(`${l}\n`);
+  if (args['if-changed']) {
+    try {
+      const verdict = await specUnchanged(spec, previousText);
+      if (verdict.unchanged) {
+        process.stdout.write('unchanged\n');
+        progress?.(`catalog: ${spec} has digest ${verdict.digest}, as ${catalogueFile}; nothing written`);
+        return 0;
+      }
+    } catch (e) {
+      process.stderr.write(`catalog: ${(e as Error).message}\n`);
+      return 1;
+    }
+  }
 
   let result;
   try {
-    result = await buildCatalogue(args.spec!, { overrides, previous, maxName, shardAboveBytes, sweep: args['no-sweep'] ? false : args['full-sweep'] ? 'full' : true, progress });
+    result = await buildCatalogue(spec, { overrides, previous, maxName, shardAboveBytes, sweep: args['no-sweep'] ? false : args['full-sweep'] ? 'full' : true, progress });
   } catch (e) {
     process.stderr.write(`catalog: ${(e as Error).message}\n`);
     return 1;
@@ -75,10 +94,12 @@ export async function main(argv: string[]): Promise<number> {
   const { text, shards, report, catalogue } = result;
   // Code mode's declarations, from the catalogue exactly as written (docs/code-mode.md, "Declarations").
   const declarations = serializeDeclarations(buildDeclarations(await expandCatalogue({ text, shards })));
-  const written = declarationFiles(declarations, { hash: report.hash, shards });
+  const declared = declarationFiles(declarations, { hash: report.hash, shards });
+  // Static assets: the shards (and big declarations), plus the drift check's baseline (spec-operations-asset.ts).
+  const written = { ...declared, shards: withSpecOperations(declared.shards, result.specOperations) };
 
   // Snapshots by default for the embedded default spec (the committed catalogue), opt-in otherwise.
-  const toolsnaps = (args.toolsnaps ?? args.spec === DEFAULT_SPEC) ? join(out, 'toolsnaps') : undefined;
+  const toolsnaps = (args.toolsnaps ?? spec === DEFAULT_SPEC) ? join(out, 'toolsnaps') : undefined;
 
   if (args.check) {
     // Up to date means a regeneration with the same arguments would change no file it writes (report.md aside:
@@ -123,9 +144,12 @@ export async function main(argv: string[]): Promise<number> {
   const n = report.names;
   const where = shards.size ? ` and ${shards.size} shards in ${join(out, SHARD_DIR)}` : '';
   process.stderr.write(
-    `catalog: wrote ${catalogueFile}${where} (${report.tools} tools, ${n.shortened} names shortened, ${n.hashed.length} hashed, ${n.deprecated.length} deprecated aliases; ${report.bytes} bytes, hash ${report.hash}) in ${report.ms} ms, and ${shards.size ? `code mode's declarations (${declarations.length} bytes) in ${join(out, SHARD_DIR)}` : `${declarationsFile} (${declarations.length} bytes)`}\n`,
+    `catalog: wrote ${catalogueFile}${where} (${report.tools} tools, ${n.shortened} names shortened, ${n.hashed.length} hashed, ${n.deprecated.length} deprecated aliases; ${report.bytes} bytes, hash ${report.hash}; search index ${report.search.bytes} bytes in ${report.search.ms} ms) in ${report.ms} ms, and ${shards.size ? `code mode's declarations (${declarations.length} bytes) in ${join(out, SHARD_DIR)}` : `${declarationsFile} (${declarations.length} bytes)`}\n`,
   );
-  return 0;
+  if (args['if-changed'] || args['fail-on-breaking']) {
+    process.stdout.write(refreshSummary(report, previousSource(previousText), join(out, 'report.md'), catalogue.source.version, result.specOperations.digest));
+  }
+  return args['fail-on-breaking'] && breakingChanges(report.changes).length ? 1 : 0;
 }
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('scripts/catalog/cli.ts')) {

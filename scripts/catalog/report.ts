@@ -11,7 +11,8 @@ export function reportMarkdown(r: BuildReport): string {
   out.push(`- catalogue: ${r.bytes} bytes (gzip ${r.gzipBytes}), hash \`${r.hash}\``);
   const l = r.layout;
   const where = l.shards ? `sharded: catalog.txt plus ${l.shards} shard files (static assets)` : 'one Text module';
-  out.push(`- layout: ${where}; index ${l.indexBytes} bytes; ${l.tableEntries} shared subtrees; largest record ${l.largestRecord.bytes} bytes (${l.largestRecord.tool})`, '');
+  out.push(`- layout: ${where}; index ${l.indexBytes} bytes; ${l.tableEntries} shared subtrees; largest record ${l.largestRecord.bytes} bytes (${l.largestRecord.tool})`);
+  out.push(`- search index: ${r.search.bytes} bytes (${((100 * r.search.bytes) / Math.max(1, r.bytes - r.search.bytes)).toFixed(1)}% on top of the rest of the catalogue)`, '');
   out.push(...namesSection(r.names));
   if (r.changes) {
     out.push('## Changes since the previous catalogue', '', '```', changeSummaryText(r.changes, 100), '```', '');

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
-import { sortKeys } from './sort-keys.ts';
+import { operationFingerprints, sortedDocument, specDigest } from '../../src/spec-drift/spec-document.ts';
 
 export interface LoadOptions {
   /** Fetch timeout in ms (default 30 s). */
@@ -27,6 +27,8 @@ interface LoadedSpec {
   baseUrl?: string;
   /** sha256 (16 hex) of the document as the spec's author wrote it (external refs bundled, before any conversion). */
   digest: string;
+  /** Per-operation fingerprints of the same document (src/spec-drift/spec-document.ts), for the Worker's drift check. */
+  operations: Record<string, string>;
   warnings: string[];
 }
 
@@ -83,20 +85,37 @@ async function readSource(spec: string, opts: LoadOptions): Promise<{ text: stri
 }
 
 function parseSpecText(text: string, label: string): any {
-  const trimmed = text.replace(/^\uFEFF/, '').trimStart();
-  if (trimmed.startsWith('{')) {
+  // Parse the text as given (only a BOM removed), so the line numbers in an error are the file's own.
+  const body = text.replace(/^\uFEFF/, '');
+  if (body.trimStart().startsWith('{')) {
     try {
-      return JSON.parse(trimmed);
+      return JSON.parse(body);
     } catch (e) {
-      throw new SpecError(`Spec ${label} is not valid JSON: ${(e as Error).message}`);
+      const message = (e as Error).message;
+      const at = /position (\d+)/.exec(message);
+      throw new SpecError(`Spec ${label} is not valid JSON: ${message}${at ? `\n${excerptAt(body, Number(at[1]))}` : ''}`);
     }
   }
   try {
-    const doc = YAML.parse(trimmed, { maxAliasCount: -1, merge: true, intAsBigInt: false });
-    return doc;
+    return YAML.parse(body, { maxAliasCount: -1, merge: true, intAsBigInt: false });
   } catch (e) {
-    throw new SpecError(`Spec ${label} is neither JSON nor valid YAML: ${(e as Error).message.split('\n')[0]}`);
+    // The yaml library's message is one line ending "at line L, column C:" followed by the offending lines and a caret.
+    const [first = '', ...context] = (e as Error).message.replace(/\s+$/, '').split('\n');
+    const excerpt = context.filter((l, i) => l.trim() || i > 0).join('\n');
+    throw new SpecError(`Spec ${label} is neither JSON nor valid YAML: ${first.replace(/:$/, '')}${excerpt ? `\n${excerpt}` : ''}`);
   }
+}
+
+/** The line holding character `pos` of `text`, with a caret under it. */
+function excerptAt(text: string, pos: number): string {
+  const start = text.lastIndexOf('\n', pos - 1) + 1;
+  const end = text.indexOf('\n', pos);
+  const line = text.slice(start, end < 0 ? undefined : end);
+  const col = pos - start;
+  // A minified spec is one long line: show the 120 characters around the position.
+  const from = Math.max(0, col - 60);
+  const shown = line.slice(from, from + 120);
+  return `    ${from > 0 ? '…' : ''}${shown}\n    ${' '.repeat(col - from + (from > 0 ? 1 : 0))}^`;
 }
 
 function hasExternalRef(node: unknown): boolean {
@@ -138,8 +157,11 @@ export async function loadSpec(spec: string, opts: LoadOptions = {}): Promise<Lo
   }
 
   // Keys sorted, so the same document in JSON or YAML, reformatted or reordered, is the same spec. Taken before the
-  // 2.0 conversion: a new converter release is a generator change, not a new spec.
-  const digest = createHash('sha256').update(JSON.stringify(sortKeys(doc))).digest('hex').slice(0, 16);
+  // 2.0 conversion: a new converter release is a generator change, not a new spec. The Worker's drift check computes
+  // both from the live spec with the same functions (docs/operations.md, "Spec drift").
+  const sorted = sortedDocument(doc);
+  const digest = await specDigest(sorted);
+  const operations = await operationFingerprints(sorted, (text) => createHash('sha256').update(text).digest('hex'));
 
   if (originalVersion === '2.0') {
     const { default: s2o } = (await import('swagger2openapi')) as any;
@@ -150,5 +172,5 @@ export async function loadSpec(spec: string, opts: LoadOptions = {}): Promise<Lo
       throw new SpecError(`Spec ${label}: Swagger 2.0 conversion failed: ${(e as Error).message}`);
     }
   }
-  return { doc, originalVersion, label, baseUrl, digest, warnings };
+  return { doc, originalVersion, label, baseUrl, digest, operations, warnings };
 }

@@ -3,6 +3,7 @@
 // Deterministic: tools in name order, keys sorted, table entries numbered by first use.
 import { annotationsFrom, FILE_WIDTH, FLAG, FLAG_DIGITS, FORMAT, INDEX_LINES, MAX_FILES, OFFSET_WIDTH, type Header, type IndexLine } from '../../src/catalogue/format.ts';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
+import { buildSearchIndex, type Lexicon } from '../../src/discovery/search-index.ts';
 import { sha256Hex } from '../../src/lib/bytes.ts';
 import { ascii, internRecords, type InternedLines } from './intern.ts';
 import { sortKeys } from './sort-keys.ts';
@@ -19,6 +20,8 @@ export interface WriteOptions {
   minSharedChars?: number;
   /** Shard when the single text would exceed this many bytes (tests and the CI smoke test lower it). */
   shardAboveBytes?: number;
+  /** English for the search index's query vocabulary (WordNet in the generator); absent, the index has none. */
+  lexicon?: Lexicon;
 }
 
 export interface CatalogueFiles {
@@ -31,6 +34,8 @@ export interface CatalogueFiles {
     /** All files together. */
     bytes: number;
     indexBytes: number;
+    /** The search index line, and how long building it took. */
+    search: { bytes: number; ms: number };
     tableEntries: number;
     largestRecord: { tool: string; bytes: number };
   };
@@ -63,7 +68,11 @@ export async function writeCatalogue(cat: Catalogue, options: WriteOptions = {})
     ),
     offsets: '',
     files: '',
+    search: null,
   };
+  const searchStart = performance.now();
+  index.search = buildSearchIndex(tools, cat.toolsets, options.lexicon);
+  const searchMs = performance.now() - searchStart;
   const render = (placed: Layout) => {
     index.offsets = placed.offsets;
     index.files = placed.texts.length > 1 ? placed.files : '';
@@ -109,6 +118,7 @@ export async function writeCatalogue(cat: Catalogue, options: WriteOptions = {})
     stats: {
       bytes: text.length + [...shards.values()].reduce((n, s) => n + s.length, 0),
       indexBytes: text.length - placed.texts[0]!.length,
+      search: { bytes: indexLines[INDEX_LINES.indexOf('search')]!.length, ms: Math.round(searchMs) },
       tableEntries: lines.table.length,
       largestRecord: largest,
     },

@@ -6,13 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binDir, childEnv, repoRoot } from '../lib/proc.ts';
 
-/**
- * Local state shared by `npm run keys -- … --local` and `wrangler dev`: wrangler's own default
- * (`<repo>/.wrangler/state`). `npm start` sees keys made here when it runs wrangler dev with this
- * --persist-to (or with none). Override with --persist-to or MCP_PERSIST_TO.
- */
-export const DEFAULT_LOCAL_STATE = join(repoRoot, '.wrangler', 'state');
-
 interface KvTarget {
   remote: boolean;
   /** Local state directory (local only). */

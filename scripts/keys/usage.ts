@@ -2,17 +2,24 @@
 // USAGE D1 database through wrangler, printed as a table or as JSON.
 import { parseUsageQuery, usageReport, usageStatements, type UsageFigures, type UsageQueryInput, type UsageReport } from '../../src/usage/query.ts';
 import type { SqlStatement } from '../../src/usage/rows.ts';
+import { RECORD_PREFIX } from '../../src/auth/keys-core.ts';
+import { customerNames } from '../../src/usage/customers.ts';
 import { D1Error, WranglerD1 } from './d1.ts';
+import type { WranglerKv } from './kv.ts';
 
 export interface UsageCommandOptions extends UsageQueryInput {
   json: boolean;
   d1: WranglerD1;
+  /** The key records' namespace, for customer names; without it (or when it cannot be read) ids only. */
+  keys?: WranglerKv;
 }
 
 export async function usageCommand(o: UsageCommandOptions): Promise<string> {
   const q = parseUsageQuery({ key: o.key, since: o.since, until: o.until, by: o.by }, Date.now());
   const s = usageStatements(q);
   let results: Array<Array<Record<string, unknown>>>;
+  // The key records are listed beside the read; a failed listing costs the names, never the report.
+  const names = (o.keys?.list(RECORD_PREFIX) ?? Promise.resolve([])).then(customerNames, () => new Map<string, string>());
   try {
     results = await o.d1.execute([s.hourlyFrom, s.hourly, s.daily, s.loss].map(inlineParams).join(';\n'));
   } catch (e) {
@@ -22,7 +29,7 @@ export async function usageCommand(o: UsageCommandOptions): Promise<string> {
     throw e;
   }
   const [hourlyFrom = [], hourly = [], daily = [], loss = []] = results;
-  const report = usageReport(q, { hourlyFrom, hourly, daily, loss });
+  const report = usageReport(q, { hourlyFrom, hourly, daily, loss }, await names);
   return o.json ? JSON.stringify(report, null, 2) : formatUsageTable(report);
 }
 
@@ -48,10 +55,10 @@ export function formatUsageTable(r: UsageReport): string {
   const out = [title];
   if (!r.rows.length) out.push('', 'No usage recorded in this window.');
   else {
-    const header = ['KEY', r.by === 'tool' ? 'TOOL' : 'DAY', 'CALLS', 'OK', 'ERRORS', 'RATE-LIMITED', 'P50', 'P95', 'RESULT BYTES', 'ERROR KINDS'];
-    const lines = r.rows.map((l) => [l.key.replace(/^key:/, ''), (r.by === 'tool' ? l.tool || '(no tool)' : l.day) ?? '', ...figures(l)]);
-    lines.push(['TOTAL', 'all', ...figures(r.totals)]);
-    out.push('', ...table(header, lines, new Set([2, 3, 4, 5, 6, 7, 8])));
+    const header = ['KEY', 'CUSTOMER', r.by === 'tool' ? 'TOOL' : 'DAY', 'CALLS', 'OK', 'ERRORS', 'RATE-LIMITED', 'P50', 'P95', 'RESULT BYTES', 'ERROR KINDS'];
+    const lines = r.rows.map((l) => [l.key.replace(/^key:/, ''), l.customer, (r.by === 'tool' ? l.tool || '(no tool)' : l.day) ?? '', ...figures(l)]);
+    lines.push(['TOTAL', '', 'all', ...figures(r.totals)]);
+    out.push('', ...table(header, lines, new Set([3, 4, 5, 6, 7, 8, 9])));
   }
   if (r.lost.calls || r.lost.rows) out.push('', `Lost: ${r.lost.calls} calls (${r.lost.rows} rows) the metering could not store in this window; see docs/usage.md.`);
   out.push('', `P50/P95 are within ±${Math.ceil(r.percentiles.relativeError * 1000) / 10} % (histogram buckets). RATE-LIMITED counts requests the key's rate limit refused.`);

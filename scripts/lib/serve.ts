@@ -1,11 +1,12 @@
 // The common path of `npm start` and `npm run serve`: upstream (Prism mock unless a real URL is given),
 // then `wrangler dev`, then the banner; Ctrl-C stops both children.
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
+import { readSpecDocument, startExamplesFirst } from './examples-first.ts';
 import { mockableSpec, startPrism, type Running } from './prism.ts';
 import { isPortFree, onShutdown, repoRoot, StartError, type Child } from './proc.ts';
 import { startWranglerDev } from './wrangler.ts';
@@ -29,6 +30,8 @@ interface ServeOptions {
   credentialMode: 'key' | 'passthrough';
   /** Extra worker vars, e.g. ALLOWED_HOSTS. */
   vars?: Record<string, string>;
+  /** Local state directory (scripts/lib/local-state.ts), and the keys CLI flags that reach it. */
+  state: { dir: string; keysFlags: string };
 }
 
 interface Banner {
@@ -80,12 +83,14 @@ export async function serve(opts: ServeOptions): Promise<void> {
     }
     let upstream = opts.upstream;
     if (!upstream) {
-      log(`starting Prism mock of ${opts.mockSpec} (dynamic responses; security requirements ignored) …`);
+      log(`starting Prism mock of ${opts.mockSpec} (the spec's examples, generated data where it has none; security requirements ignored) …`);
       const mockDir = opts.catalogueDir ?? (await mkdtemp(join(tmpdir(), 'mcp-mock-')));
       if (!opts.catalogueDir) process.on('exit', () => rmSync(mockDir, { recursive: true, force: true }));
-      const prism = await startPrism({ spec: await mockableSpec(opts.mockSpec, mockDir) });
-      running.push(prism);
-      upstream = prism.url;
+      const [prism, doc] = await Promise.all([startPrism({ spec: await mockableSpec(opts.mockSpec, mockDir), dynamic: false }), readSpecDocument(opts.mockSpec)]);
+      // Without a readable document (Prism read it, so rarely), every answer is Prism's static one.
+      const front = doc ? await startExamplesFirst(prism.url, doc) : undefined;
+      running.push(front ? { ...prism, url: front.url, stop: async () => (await front.close(), prism.stop()) } : prism);
+      upstream = front?.url ?? prism.url;
       log(`Prism ready at ${prism.url} in ${(prism.startMs / 1000).toFixed(1)} s`);
     } else {
       log(`no mock: tools call ${upstream} directly` + (opts.credentialMode === 'passthrough' ? ' (passthrough: each caller’s bearer token is forwarded upstream)' : ''));
@@ -93,13 +98,15 @@ export async function serve(opts: ServeOptions): Promise<void> {
     log(`starting wrangler dev on 127.0.0.1:${opts.port} (${what}) …`);
     const vars: Record<string, string> = { ...opts.vars, UPSTREAM_URL: upstream, CREDENTIAL_MODE: opts.credentialMode };
     if (opts.credentialMode === 'key') vars.API_KEY = opts.key;
-    // Local state in wrangler's default place (or MCP_PERSIST_TO), so keys made with `npm run keys -- create --local`
-    // (and other `wrangler kv --local` writes) are seen here; see docs/keys.md.
-    const persistTo = process.env.MCP_PERSIST_TO || join(repoRoot, '.wrangler', 'state');
-    // The usage tables too, so `npm run keys -- usage --local` reads what this server records (docs/usage.md).
+    // This catalogue's own local state, where `npm run keys -- … --local` (with the same --spec, or none for
+    // npm start) writes keys and reads usage; the usage tables are created there (docs/keys.md, docs/usage.md).
+    const persistTo = opts.state.dir;
     const worker = await startWranglerDev({ port: opts.port, vars, catalogueDir: opts.catalogueDir, persistTo, migrateUsage: true, log });
     running.push(worker);
     log(`wrangler dev ready in ${(worker.startMs / 1000).toFixed(1)} s`);
+    // A first drift check, so /healthz describes the spec as it is now rather than a check kept in the local state
+    // from an earlier run (docs/operations.md, "Spec drift"); GET /__scheduled runs it again at any time.
+    if (vars.SPEC_URL) await fetch(`${worker.url}/__scheduled`).then((r) => r.body?.cancel(), () => {});
 
     for (const r of running) {
       pipeLogs(r.child, r.child.name === 'prism' ? '[mock]  ' : '[worker]');
@@ -115,9 +122,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
     const out = [
       '',
       `MCP server ready: ${what}`,
-      `upstream: ${upstream}${opts.upstream ? '' : ' (Prism mock, dynamic responses)'}`,
+      `upstream: ${upstream}${opts.upstream ? '' : " (Prism mock: the spec's examples, generated data where it has none)"}`,
       `endpoint: ${b.endpoint}`,
       `key: ${b.key}`,
+      `local state: ${shownPath(persistTo)} (keys and usage: npm run keys -- list${opts.state.keysFlags}, npm run keys -- usage${opts.state.keysFlags})`,
       '',
       'Add this to your MCP client configuration:',
       b.snippet,
@@ -140,4 +148,10 @@ export async function serve(opts: ServeOptions): Promise<void> {
     process.stderr.write(`\nfailed to start: ${msg}\n`);
     process.exit(1);
   }
+}
+
+/** A path as the banner shows it: relative to the repo when inside it, else absolute. */
+function shownPath(p: string): string {
+  const rel = relative(repoRoot, p);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
 }

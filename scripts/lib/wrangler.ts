@@ -74,7 +74,8 @@ export async function writeCatalogueConfig(dir: string, baseConfig = REPO_WRANGL
   const shards = join(resolve(dir), 'shards');
   await mkdir(shards, { recursive: true });
   if (config.assets && typeof config.assets === 'object') config.assets = { ...(config.assets as Record<string, unknown>), directory: shards };
-  config.rules = [{ type: 'Text', globs: ['**/*.txt'], fallthrough: false }];
+  // The repo's module rules: data files as Text modules, and the OAuth library as a module of its own.
+  config.rules = Array.isArray(config.rules) ? config.rules : [{ type: 'Text', globs: ['**/*.txt'], fallthrough: false }];
   const path = join(dir, 'wrangler.json');
   await writeFile(path, JSON.stringify(config, null, 2) + '\n');
   return path;
@@ -137,6 +138,8 @@ export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<R
     '--inspector-port', String(await freePort()),
     '--persist-to', persistTo,
     '--show-interactive-dev-session=false',
+    // GET /__scheduled runs the cron handler (usage cleanup, spec drift check) on demand.
+    '--test-scheduled',
     '--log-level', opts.logLevel ?? 'info',
   ];
   for (const [k, v] of Object.entries(opts.vars ?? {})) args.push('--var', `${k}:${v}`);

@@ -46,6 +46,23 @@ export class SpecIndex {
     return isObj(entry?.schema) ? { status, schema: entry.schema, json: true } : { status, json: false };
   }
 
+  /**
+   * Whether the first success response of `method path` carries an example of its own (OpenAPI 3 `example` or
+   * `examples` on a media type, Swagger 2.0 `examples` on the response); undefined when no operation matches.
+   */
+  hasSuccessExample(method: string, path: string): boolean | undefined {
+    const route = this.routes.find((r) => r.method === method && r.re.test(path));
+    if (!route) return undefined;
+    const responses = route.op.responses ?? {};
+    const code = Object.keys(responses).filter((k) => /^2(\d\d|XX)$/i.test(k)).sort()[0] ?? (responses.default ? 'default' : undefined);
+    const resp = code ? this.deref(responses[code]) : undefined;
+    if (!resp) return false;
+    if (isObj(resp.examples) && Object.keys(resp.examples).length) return true;
+    return Object.values<Schema>(isObj(resp.content) ? resp.content : {}).some(
+      (media) => isObj(media) && (media.example !== undefined || (isObj(media.examples) && Object.keys(media.examples).length > 0)),
+    );
+  }
+
   /** The JSON schema of the response to `method path` with `status` (path without query). */
   responseSchema(method: string, path: string, status: number, contentType: string | null): Schema | undefined {
     const route = this.routes.find((r) => r.method === method && r.re.test(path));

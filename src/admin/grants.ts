@@ -2,13 +2,12 @@
 // storage whatever it becomes; `npm run keys -- list --grants | revoke-grant` does the same from a terminal.
 //   GET    /admin/grants?key=<key id>              the grants made from one key (operator-<8 hex> for API_KEY)
 //   DELETE /admin/grants/<grant id>?key=<key id>   revokes one grant: its access and refresh tokens stop at once
-// Auth: `Authorization: Bearer <ADMIN_TOKEN>`, as for every /admin route. With OAuth off these routes are 404.
+// Auth: the /admin/* gate (guard.ts) has run. With OAuth off these routes are 404.
 import type { GrantSummary, OAuthHelpers } from '@cloudflare/workers-oauth-provider';
 import type { Context, Handler } from 'hono';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { authorizationServers } from '../oauth/authorization-server.ts';
 import type { PipelineEnv } from '../pipeline/vars.ts';
-import { refuseNonAdmin } from './guard.ts';
 
 const KEY_ID = /^(?:[0-9a-f]{12}|operator-[0-9a-f]{8})$/;
 
@@ -18,13 +17,11 @@ export function grantAdminHandlers(loaded: LoadedCatalogue): { list: Handler<Pip
   /** The library helpers once the caller is the operator and names a key; otherwise the answer to send. */
   const prepare = async (c: Context<PipelineEnv>): Promise<{ api: OAuthHelpers; key: string } | Response> => {
     const env = c.env ?? {};
-    const refused = await refuseNonAdmin(c, env);
-    if (refused) return refused;
     const key = c.req.query('key') ?? '';
     if (!KEY_ID.test(key)) return c.json({ error: 'invalid_key_id', message: 'Name the key as ?key=<12-hex key id> (npm run keys -- list), or ?key=operator-<8 hex> for API_KEY.' }, 400);
-    const server = servers.for(new URL(c.req.url).origin, c.var.oauth);
-    if (!server) return c.notFound();
-    return { api: server.getOAuthApi(env), key };
+    const origin = await servers.for(new URL(c.req.url).origin, c.var.oauth);
+    if (!origin) return c.notFound();
+    return { api: origin.main.getOAuthApi(env), key };
   };
 
   const grantsOf = async (api: OAuthHelpers, key: string): Promise<GrantSummary[]> => {

@@ -1,30 +1,32 @@
-// Operator routes, behind the ADMIN_TOKEN bearer (guard.ts). GET /admin/schema-health: per-tool counts of upstream
+// Operator routes, all behind one gate on /admin/* (guard.ts: the Host/Origin guard, then the ADMIN_TOKEN bearer).
+// GET /admin/schema-health: per-tool counts of upstream
 // responses that failed the tool's own outputSchema (counted in src/upstream/execute.ts), and the runtime drop list
 // as this isolate sees it, automatic drops (reason "auto") included. GET /admin/usage: usage-route.ts.
 // The mismatch counts live in isolate memory: they cover the isolate that answered, since it started. For
 // fleet-wide numbers, use the `tool_call` log lines with outcome schema_mismatch.
-import type { Hono } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { AUTO_REASON, DROPS_KEY } from '../catalogue/schema-drop-list.ts';
 import { applyDrops, currentDrops, dropsTtlMs } from '../catalogue/schema-drops.ts';
 import { autoDropSettings } from '../catalogue/schema-mismatch-window.ts';
 import type { Env } from '../config.ts';
 import type { PipelineEnv } from '../pipeline/vars.ts';
+import { specDriftHealth } from '../spec-drift/health.ts';
 import { schemaDriftCounts } from '../tools/checked-schema.ts';
 import { schemaMismatchCounts } from '../upstream/execute.ts';
-import { refuseNonAdmin } from './guard.ts';
+import { requireAdmin } from './guard.ts';
 import { usageRoute } from './usage-route.ts';
 
 // Set on the first admin request (Date is frozen at 0 in a Worker's global scope).
 let startedAt: string | undefined;
 
-export function registerAdmin(app: Hono<PipelineEnv>, loaded: LoadedCatalogue): void {
+/** Mounts the gate on /admin/* (after `configure`, which the guard reads) and the routes this module serves. */
+export function registerAdmin(app: Hono<PipelineEnv>, loaded: LoadedCatalogue, configure: MiddlewareHandler<PipelineEnv>): void {
+  app.use('/admin/*', configure, requireAdmin);
   app.get('/admin/usage', usageRoute);
   app.get('/admin/schema-health', async (c) => {
     startedAt ??= new Date().toISOString();
     const env: Env = c.env ?? {};
-    const refused = await refuseNonAdmin(c, env);
-    if (refused) return refused;
     const state = await currentDrops(loaded, env);
     const view = applyDrops(loaded, state.list);
     const all = c.req.query('all') === '1' || c.req.query('all') === 'true';
@@ -59,6 +61,7 @@ export function registerAdmin(app: Hono<PipelineEnv>, loaded: LoadedCatalogue): 
       {
         isolate: { firstAdminRequestAt: startedAt },
         catalogue: { title: loaded.catalogue.source.title, hash: await loaded.hash(), tools: loaded.count },
+        specDrift: await specDriftHealth(loaded, env, { detail: true }),
         mismatches: { total, tools: schemaMismatchCounts.size },
         drops: {
           key: DROPS_KEY,

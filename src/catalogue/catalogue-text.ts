@@ -2,7 +2,8 @@
 // line is parsed on first use; a tool is parsed from its record line, its shared subtrees from their table lines,
 // when something first asks for it, and kept for the isolate's lifetime. Tools share their table subtrees (one object
 // per entry), so nothing here may change a materialised value.
-import { FILE_WIDTH, FORMAT, INDEX_LINES, OFFSET_WIDTH, PREFIX, REF_KEY, type Header, type IndexLine } from './format.ts';
+import { FILE_WIDTH, FORMAT, INDEX_LINES, OFFSET_WIDTH, PREFIX, REF_KEY, REQUIRED_INDEX_LINES, type Header, type IndexLine } from './format.ts';
+import type { SearchIndexData } from './search-data.ts';
 
 /** Fetches one shard file by name (static assets in the Worker, the file system for stdio). */
 export type ShardSource = (file: string) => Promise<string>;
@@ -19,6 +20,8 @@ interface IndexValues {
   sets: number[][];
   offsets: string;
   files: string;
+  /** Absent (null) in files written before the search index. */
+  search: SearchIndexData | null;
 }
 
 export class CatalogueText {
@@ -37,7 +40,7 @@ export class CatalogueText {
     if (!text.startsWith(PREFIX)) throw new CatalogueFormatError(formatMessage(text));
     const end = text.indexOf('\n');
     this.header = JSON.parse(end < 0 ? text : text.slice(0, end)) as Header;
-    if (!Array.isArray(this.header.index) || this.header.index.length !== INDEX_LINES.length) throw new CatalogueFormatError('catalogue: the format-2 header has no valid index; regenerate the catalogue with npm run catalog');
+    if (!Array.isArray(this.header.index) || this.header.index.length < REQUIRED_INDEX_LINES || this.header.index.length > INDEX_LINES.length) throw new CatalogueFormatError('catalogue: the format-2 header has no valid index; regenerate the catalogue with npm run catalog');
     this.text = text;
     let at = end + 1;
     for (const len of this.header.index) {
@@ -54,6 +57,7 @@ export class CatalogueText {
     let v = this.parsed[name];
     if (v === undefined) {
       const k = INDEX_LINES.indexOf(name);
+      if (k >= this.header.index.length) return null as IndexValues[K];
       v = this.parsed[name] = JSON.parse(this.text.slice(this.lineStart[k], this.lineStart[k]! + this.header.index[k]!)) as IndexValues[K];
     }
     return v as IndexValues[K];

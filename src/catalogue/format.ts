@@ -3,8 +3,8 @@
 // byte offsets and V8 keeps it as a one-byte string:
 //
 //   line 0          header: {"format":2, …} with the counts and the byte length of every index line (parsed at startup)
-//   lines 1..8      index: toolsets, names, aliases, titles, flags, toolset membership, entry offsets, entry files
-//                   (each parsed only when first needed)
+//   lines 1..9      index: toolsets, names, aliases, titles, flags, toolset membership, entry offsets, entry files,
+//                   search (each parsed only when first needed; a file without the last line has no search index)
 //   table lines     subtrees that occur at least twice, each stored once; {"$t":n} anywhere stands for entry n
 //   record lines    one per tool, in name order: every field of the tool except those the index holds
 //
@@ -19,7 +19,9 @@ export const PREFIX = '{"format":2,';
 export const REF_KEY = '$t';
 
 /** Index lines, in file order after the header. */
-export const INDEX_LINES = ['toolsets', 'names', 'aliases', 'titles', 'flags', 'sets', 'offsets', 'files'] as const;
+export const INDEX_LINES = ['toolsets', 'names', 'aliases', 'titles', 'flags', 'sets', 'offsets', 'files', 'search'] as const;
+/** Index lines a file must have; `search` came later, and a file without it is searched from its records. */
+export const REQUIRED_INDEX_LINES = 8;
 export type IndexLine = (typeof INDEX_LINES)[number];
 
 export interface Header {

@@ -3,6 +3,7 @@
 // the first time something needs it and cached per isolate. Tools are addressed by their index in name order.
 import { CatalogueText, type ShardSource } from './catalogue-text.ts';
 import { annotationsFrom, FLAG, FLAG_DIGITS, type Header } from './format.ts';
+import type { SearchIndexData } from './search-data.ts';
 import type { Catalogue, CatalogueTool, JsonSchema } from './types.ts';
 
 /** A tool's MCP definition as the catalogue states it (before a client profile compacts it for tools/list). */
@@ -50,6 +51,10 @@ export interface LoadedCatalogue {
   withDrops(drops: ReadonlyMap<number, string>): LoadedCatalogue;
   /** The catalogue's content hash, 32 hex (what /healthz, the page and /admin show). */
   hash: () => Promise<string>;
+  /** The generator's search index (src/discovery/search-index.ts); undefined in files written before it. */
+  searchData(): SearchIndexData | undefined;
+  /** The same object for every drop view of one catalogue text: what per-catalogue caches key on. */
+  readonly identity: object;
 }
 
 /** Reads catalogue format 2; any other text throws CatalogueFormatError, saying how to regenerate it. */
@@ -233,5 +238,13 @@ class Loaded implements LoadedCatalogue {
 
   hash(): Promise<string> {
     return Promise.resolve(this.tools.head.hash);
+  }
+
+  searchData(): SearchIndexData | undefined {
+    return this.tools.file.index('search') ?? undefined;
+  }
+
+  get identity(): object {
+    return this.tools;
   }
 }

@@ -7,7 +7,7 @@ import type { CatalogueTool } from '../catalogue/types.ts';
 import type { CodeLimits } from '../limit-defaults.ts';
 import { logOnce } from '../lib/log.ts';
 import { errorResult } from '../lib/tool-result.ts';
-import { searchTools } from '../discovery/search.ts';
+import { rankToolsLoaded } from '../discovery/search.ts';
 import type { WireTool } from '../profiles/view.ts';
 import { UnknownToolError } from '../tools/call.ts';
 import type { RequestScope } from '../tools/scope.ts';
@@ -46,9 +46,7 @@ async function search(scope: RequestScope, args: Record<string, unknown>): Promi
   const query = typeof args.query === 'string' ? args.query.trim() : '';
   if (!query) return errorResult('"query" must be a non-empty string saying what you want to do, e.g. "list open issues with a label".');
   const limit = typeof args.limit === 'number' && Number.isInteger(args.limit) ? Math.min(SEARCH_LIMIT.max, Math.max(1, args.limit)) : SEARCH_LIMIT.default;
-  // A sharded catalogue reads the slice's shards first (ranking reads every tool of the slice).
-  await scope.catalogue.load(scope.slice.tools);
-  const hits = searchTools(scope.catalogue, scope.slice, query, { limit });
+  const hits = await rankToolsLoaded(scope.catalogue, scope.slice, query, { limit });
   if (!hits.length) return { content: [{ type: 'text', text: `No operations match "${query}". Try other words for what you want to do.` }] };
   const doc = await declarationsOf(scope);
   const text = assembleDeclarations(doc, hits.map((h) => h.name), (name) => untypedDeclaration(scope.catalogue.byName.get(name)));

@@ -6,7 +6,7 @@
 /** Words that end a noun phrase. */
 const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over']);
 /** Words before a noun phrase that are not part of it. */
-const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'your', 'our', 'their', 'its', 'his', 'her', 'each', 'every', 'all', 'any', 'some', 'this', 'that', 'these', 'those', 'one', 'them', 'it', 'me', 'us']);
+const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'your', 'our', 'their', 'its', 'his', 'her', 'each', 'every', 'all', 'any', 'some', 'this', 'that', 'these', 'those', 'one', 'them', 'it', 'me', 'us', 'someone', 'somebody', 'everyone', 'him']);
 /** In a query, a participle after a noun starts a reduced relative clause: "issues labelled bug", "repos starred by me". */
 const PARTICIPLE = /^[a-z]{3,}(ed|ing)$/;
 /** Clause separators in a query: each clause may ask for one more thing. */
@@ -34,11 +34,18 @@ export interface Phrase {
   head?: string;
 }
 
+/** Words a question or request starts with before its verb: "who starred …", "can you list …", "please add …". */
+const LEADING = new Set(['who', 'whom', 'what', 'which', 'how', 'where', 'when', 'is', 'are', 'was', 'do', 'does', 'did', 'can', 'could', 'would', 'will', 'should', 'am', 'i', 'you', 'we', 'please', 'to', 'want', 'need', 'like']);
+
 function phrase(list: string[], verbs: ReadonlySet<string>, participlesEnd = true): Phrase {
   let i = 0;
+  // A query's leading question words; a title starts with its verb or its noun.
+  if (participlesEnd) while (i < list.length - 1 && LEADING.has(list[i]!)) i++;
   while (i < list.length && DETERMINERS.has(list[i]!)) i++;
   const out: Phrase = {};
-  if (i < list.length && verbs.has(list[i]!)) out.verb = list[i++];
+  // A query word followed by a determiner is a verb whatever it is: "assign an issue", "kick someone out".
+  const imperative = participlesEnd && i < list.length - 1 && DETERMINERS.has(list[i + 1]!);
+  if (i < list.length && (verbs.has(list[i]!) || imperative)) out.verb = list[i++];
   const head = headFrom(list, i, participlesEnd);
   if (head) out.head = head;
   return out;
@@ -81,4 +88,19 @@ export function queryClauses(query: string, verbs: ReadonlySet<string>): Clause[
     previous = clause;
   }
   return clauses;
+}
+
+/** Verbs of everyday queries that titles rarely start with. */
+const QUERY_VERBS = ['show', 'find', 'fetch', 'read', 'view', 'retrieve', 'lookup', 'make', 'open', 'edit', 'change', 'modify', 'rename', 'erase', 'count', 'return', 'give', 'see', 'trigger', 'rerun', 'set', 'send', 'post', 'add', 'remove', 'delete', 'get', 'list', 'create', 'update'];
+
+/** Words that start at least two titles: the catalogue's verbs ("list", "get", "create", …). */
+export function titleVerbs(titles: string[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const title of titles) {
+    const first = title.toLowerCase().split(/[^a-z0-9]+/).find(Boolean);
+    if (first) counts.set(first, (counts.get(first) ?? 0) + 1);
+  }
+  const verbs = new Set(QUERY_VERBS);
+  for (const [word, n] of counts) if (n >= 2) verbs.add(word);
+  return verbs;
 }

@@ -14,7 +14,7 @@ import { callTool, resolveTool, UnknownToolError } from '../tools/call.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import type { SurfaceResult, ToolSurface } from '../tools/surface.ts';
 import { discoveryTools } from './listing.ts';
-import { searchTools } from './search.ts';
+import { rankToolsLoaded, withSummary } from './search.ts';
 
 /** describe_tool keeps the full outputSchema up to this many JSON chars; larger ones are cut to fewer object levels (still matching every result). */
 const DESCRIBE_OUTPUT_MAX = 12_000;
@@ -32,10 +32,7 @@ export function discoverySurface(scope: RequestScope): ToolSurface {
     tools,
     instructions: `Discovery mode for ${source.title} (API version ${source.version}): ${slice.tools.length} operations of its REST API. Use search_tools to find an operation, describe_tool for its schemas, then call_tool to run it.`,
     async call(name, args) {
-      if (name === 'search_tools') {
-        await loaded.load(slice.tools);
-        return shaped(name, search(loaded, slice, args));
-      }
+      if (name === 'search_tools') return shaped(name, await search(loaded, slice, args));
       if (name === 'describe_tool') return shaped(name, await describe(scope, args));
       if (name !== 'call_tool') throw new UnknownToolError(name);
       const inner = await resolve(scope, args.name);
@@ -67,7 +64,7 @@ async function resolve(scope: RequestScope, name: unknown): Promise<CatalogueToo
   return (await resolveTool(scope, name)) ?? `Unknown tool: ${name}. Use search_tools to find tool names.`;
 }
 
-function search(loaded: LoadedCatalogue, slice: Slice, args: Record<string, unknown>): CallToolResult {
+async function search(loaded: LoadedCatalogue, slice: Slice, args: Record<string, unknown>): Promise<CallToolResult> {
   const query = typeof args.query === 'string' ? args.query.trim() : '';
   if (!query) return errorResult('"query" must be a non-empty string, e.g. "list open pull requests".');
   const toolset = typeof args.toolset === 'string' && args.toolset ? args.toolset : undefined;
@@ -75,7 +72,7 @@ function search(loaded: LoadedCatalogue, slice: Slice, args: Record<string, unkn
     return errorResult(`Unknown toolset: ${toolset}. Valid toolsets: ${Object.keys(loaded.catalogue.toolsets).join(', ')}`);
   }
   const limit = typeof args.limit === 'number' && Number.isInteger(args.limit) ? Math.min(25, Math.max(1, args.limit)) : 8;
-  const hits = searchTools(loaded, slice, query, { toolset, limit });
+  const hits = (await rankToolsLoaded(loaded, slice, query, { toolset, limit })).map((h) => withSummary(loaded, h));
   const results = hits.map((h) => ({ name: h.name, title: h.title, summary: h.summary }));
   const text = results.length ? results.map((r) => `${r.name}: ${r.title}${r.summary && r.summary !== r.title ? `. ${r.summary}` : ''}`).join('\n') : `No tools match "${query}".`;
   return { content: [{ type: 'text', text }], structuredContent: { results } };

@@ -1,279 +1,262 @@
-// Tool search for discovery mode: BM25 over a tool's name, title, one-line summary, HTTP path and toolsets,
-// with light stemming and a small synonym table. One index per slice, built lazily once per isolate.
-import type { LoadedCatalogue, ToolHead } from '../catalogue/loaded-catalogue.ts';
+// The one tool ranker: discovery's search_tools, code mode's search, hybrid lists' search_tools and the catalogue
+// page all call rankTools. BM25F over the generator's search index (search-index.ts: title, name, path, resource,
+// description, parameters, response fields, toolsets and the method's verbs, each field weighted), with each query
+// word standing for itself and for the words the index's vocabulary says mean the same (WordNet synonyms and
+// derivations, weighted lower). On top: how much of the query a tool covers, whether it acts on what the query asks
+// for (head nouns), and the intents of question words ("who" asks for people, "how many" for counts, "I"/"my" for
+// the caller's own). A query asking for several things is ranked clause by clause, and the rankings take turns.
+import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import { compactDescription } from '../profiles/compact.ts';
-import { queryClauses, titlePhrase, type Clause, type Phrase } from './head-nouns.ts';
+import { queryClauses, type Clause } from './head-nouns.ts';
+import { needsRecords, rankingData, sliceMembers, stemmedPhrase, type RankingData } from './search-cache.ts';
+import { stem, STOP, words } from './search-text.ts';
 
-interface SearchHit {
+export { stem } from './search-text.ts';
+
+export interface RankedTool {
+  /** The tool's catalogue index. */
+  index: number;
+  name: string;
+  title: string;
+  score: number;
+}
+
+export interface SearchHit {
   name: string;
   title: string;
   summary: string;
   score: number;
 }
 
-interface Doc {
-  /** The tool without its schemas: search never materialises a schema. */
-  tool: ToolHead;
-  summary: string;
-  /** term -> weighted frequency (fields weighted: name 3, title 2.5, summary 1, path 1, toolsets 1). */
-  tf: Map<string, number>;
-  len: number;
-  /** Distinct title terms: a query that covers the whole title names this tool. */
-  titleTerms: Set<string>;
-  /** What the operation does and acts on, stemmed: "List labels for an issue" -> list, label (plural). */
-  phrase: Phrase & { plural: boolean };
-}
-
-interface Index {
-  docs: Doc[];
-  df: Map<string, number>;
-  avgLen: number;
-  /** Words titles start with (their verbs), plus everyday query verbs. */
-  verbs: Set<string>;
-}
-
-const STOP = new Set(['a', 'an', 'the', 'of', 'for', 'to', 'in', 'on', 'by', 'with', 'and', 'or', 'my', 'me', 'i', 'is', 'are', 'be', 'this', 'that', 'from', 'at', 'as', 'it', 'its', 'into', 'how', 'do', 'can', 'what', 'which', 'some', 'all', 'any', 'via', 'using', 'new']);
-
-// Query-side synonyms: each query term also matches these (weighted lower than the term itself).
-const SYNONYMS: Record<string, string[]> = {
-  pr: ['pull'],
-  prs: ['pull'],
-  repo: ['repository', 'repos'],
-  repos: ['repository'],
-  repository: ['repos'],
-  add: ['create'],
-  make: ['create'],
-  open: ['create'],
-  post: ['create'],
-  write: ['create', 'update'],
-  remove: ['delete'],
-  close: ['update'],
-  reopen: ['update'],
-  lock: ['lock'],
-  branch: ['ref'],
-  branches: ['ref'],
-  fork: ['fork'],
-  rerun: ['re', 'run'],
-  diff: ['file', 'compare'],
-  erase: ['delete'],
-  fetch: ['get'],
-  show: ['get', 'list'],
-  read: ['get'],
-  view: ['get'],
-  retrieve: ['get'],
-  find: ['search', 'list'],
-  lookup: ['search', 'get'],
-  edit: ['update'],
-  change: ['update'],
-  modify: ['update'],
-  rename: ['update'],
-  workflow: ['action'],
-  ci: ['action', 'workflow', 'check'],
-  job: ['action', 'workflow'],
-  org: ['organization', 'orgs'],
-  organization: ['orgs'],
-  file: ['content'],
-  files: ['content'],
-  contents: ['content'],
-  user: ['users'],
-  me: ['authenticated'],
-  my: ['authenticated'],
-  mine: ['authenticated'],
-  approve: ['review'],
-  reject: ['review'],
-  comment: ['comment'],
-  star: ['starred', 'activity'],
-  notification: ['activity'],
-  tag: ['tags'],
-  member: ['members', 'membership'],
-  secret: ['secrets'],
-  key: ['keys'],
-  webhook: ['hook', 'webhooks'],
-  hook: ['webhook'],
-  label: ['labels'],
-};
-
-export function stem(word: string): string {
-  let w = word.toLowerCase();
-  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
-  else if (w.length > 4 && /(ches|shes|sses|xes)$/.test(w)) w = w.slice(0, -2);
-  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us')) w = w.slice(0, -1);
-  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
-  else if (w.length > 4 && w.endsWith('ed') && !w.endsWith('eed')) w = w.slice(0, -2);
-  return w;
-}
-
-function terms(text: string): string[] {
-  return text
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w && !STOP.has(w))
-    .map(stem);
-}
-
-const indexes = new WeakMap<Slice, Index>();
-
-function indexOf(loaded: LoadedCatalogue, slice: Slice): Index {
-  let index = indexes.get(slice);
-  if (index) return index;
-  const docs: Doc[] = [];
-  const df = new Map<string, number>();
-  let total = 0;
-  const verbs = titleVerbs(slice.tools.map((i) => loaded.title(i)));
-  for (const i of slice.tools) {
-    const tool = loaded.peek(i);
-    const summary = compactDescription(tool.description, tool.title, 160);
-    const tf = new Map<string, number>();
-    const add = (text: string, weight: number) => {
-      for (const t of terms(text)) tf.set(t, (tf.get(t) ?? 0) + weight);
-    };
-    add(tool.name.replace(/_[0-9a-f]{6}$/, ''), 3);
-    add(tool.title, 2.5);
-    add(summary, 1);
-    add(tool.http.path.replace(/\{[^}]*\}/g, ' '), 1);
-    add(tool.toolsets.join(' '), 1);
-    // Filters: "issues with a label" names the query parameter `labels` of the operation listing issues.
-    add(filterNames(tool), FILTER_WEIGHT);
-    let len = 0;
-    for (const [t, f] of tf) {
-      len += f;
-      df.set(t, (df.get(t) ?? 0) + 1);
-    }
-    total += len;
-    docs.push({ tool, summary, tf, len, titleTerms: new Set(terms(tool.title)), phrase: stemmed(titlePhrase(tool.title, verbs)) });
-  }
-  index = { docs, df, avgLen: docs.length ? total / docs.length : 1, verbs };
-  indexes.set(slice, index);
-  return index;
-}
-
-/** Query parameters that page or order results say nothing about what an operation can filter by. */
-const NOT_FILTERS = new Set(['page', 'per_page', 'sort', 'direction', 'order', 'cursor', 'before', 'after', 'limit', 'offset']);
-const FILTER_WEIGHT = 0.5;
-
-function filterNames(tool: ToolHead): string {
-  return tool.http.params.filter((p) => p.in === 'query' && !NOT_FILTERS.has(p.name)).map((p) => p.name).join(' ');
-}
-
-/** Verbs of everyday queries that titles rarely start with. */
-const QUERY_VERBS = ['show', 'find', 'fetch', 'read', 'view', 'retrieve', 'lookup', 'make', 'open', 'edit', 'change', 'modify', 'rename', 'erase', 'count', 'return', 'give', 'see', 'trigger', 'rerun'];
-
-/** Words that start at least two titles: the catalogue's verbs ("list", "get", "create", …). */
-function titleVerbs(titles: string[]): Set<string> {
-  const counts = new Map<string, number>();
-  for (const title of titles) {
-    const first = title.toLowerCase().split(/[^a-z0-9]+/).find(Boolean);
-    if (first) counts.set(first, (counts.get(first) ?? 0) + 1);
-  }
-  const verbs = new Set(QUERY_VERBS);
-  for (const [word, n] of counts) if (n >= 2) verbs.add(word);
-  return verbs;
+export interface RankOptions {
+  toolset?: string;
+  limit?: number;
 }
 
 const K1 = 1.2;
-/** A tool acting on what the query asks for (a head noun of one of its clauses) wins over one merely mentioning it. */
-const HEAD_BOOST = 2;
-const CORE_BOOST = 1.3;
-const B = 0.6;
+const B = 0.5;
+/** A tool acting on what the query asks for (a clause's head noun) wins over one merely mentioning it. */
+const HEAD_BOOST = 1.6;
+/** "who …" asks for people: tools acting on people (members, stargazers, collaborators) win close calls. */
+const PEOPLE_BOOST = 2.2;
+/** A tool doing what the query's verb says ("merge a pull request": Merge a pull request) wins close calls. */
+const VERB_BOOST = 1.3;
+/** Everyday operations (the catalogue's default toolsets) win close calls. */
+const EVERYDAY_BOOST = 1.15;
 
-/** A query clause with its verb and head stemmed. */
-type RankedClause = Clause & { plural: boolean };
+/** Question and pronoun words that carry an intent rather than a topic: each adds terms a matching tool has. */
+const INTENTS: Array<{ match: RegExp; terms: string[]; weight: number }> = [
+  // The caller's own things: "/user" (the authenticated user), "/me/…", "current user".
+  { match: /\b(i|me|my|mine|myself|am)\b/, terms: ['me', 'authenticated', 'current', 'my', 'mine'], weight: 0.6 },
+  { match: /\bhow (many|much)\b|\bnumber of\b|\bcount\b/, terms: ['count', 'total', 'number', 'statistics', 'stats', 'summary', 'usage', 'metrics', 'traffic', 'balance'], weight: 0.5 },
+];
+const WHO = /\b(who|whom|whose)\b/;
+/** A question asks to read: "who …", "what …", "is the CI green …", "how many …". */
+const QUESTION = /^\s*(who|whom|whose|what|what's|which|how|where|when|is|are|was|were|does|do|did|has|have)\b/;
+/** Verbs that read (what GET operations do); any other verb a clause starts with asks to change something. */
+const READ_VERBS = new Set(['get', 'list', 'show', 'find', 'search', 'see', 'view', 'read', 'fetch', 'retrieve', 'look', 'lookup', 'check', 'tell', 'browse', 'count', 'display', 'give', 'download', 'export', 'query', 'watch'].map(stem));
+/** A single item's operation when the query asks for several (a plural). */
+const SINGLE_FOR_PLURAL = 0.75;
+/** A tool that reads when the query asks to change something (or the other way round) loses this much. */
+const MODE_MISMATCH = 0.6;
 
-/** The phrase stemmed; `plural`: its head was a plural ("repositories"). */
-function stemmed(p: Phrase): Phrase & { plural: boolean } {
-  const out: Phrase & { plural: boolean } = { plural: false };
-  if (p.verb) out.verb = stem(p.verb);
-  if (p.head) {
-    out.head = stem(p.head);
-    out.plural = out.head !== p.head;
-  }
-  return out;
-}
-
-/** The doc acts on what the clause asks for, with the clause's verb or one it stands for ("show" -> get, list). */
-function actsOn(doc: Doc, clause: RankedClause): boolean {
-  const { verb, head } = doc.phrase;
-  if (!head || head !== clause.head) return false;
-  if (!clause.verb || !verb) return true;
-  // "get their repositories" asks for a list, not for one repository.
-  if (asksForList(clause)) return verb === 'list' || (verb === clause.verb && doc.phrase.plural);
-  return clause.verb === verb || (SYNONYMS[clause.verb] ?? []).some((s) => stem(s) === verb);
-}
-
-/** "get their repositories", "show the issues": a verb that gets, with a plural. */
-function asksForList(clause: RankedClause): boolean {
-  return clause.plural && clause.verb !== undefined && (clause.verb === 'get' || (SYNONYMS[clause.verb] ?? []).includes('get'));
+interface Group {
+  /** term number -> weight */
+  terms: Map<number, number>;
+  /** Counts towards coverage (an intent group only when the query has no other words). */
+  required: boolean;
 }
 
 /**
- * Ranked matches for a free-text query within the slice (optionally one toolset). A query asking for several
- * things ("list issues with a label and their comments") is ranked clause by clause and the rankings take turns.
- * A sharded catalogue must have loaded the slice.
+ * The slice's tools ranked for a free-text query, best first, at most `limit` (default 8). Never empty while the
+ * slice (or the toolset asked for) has tools: a query none of whose words the catalogue knows gets the tools whose
+ * terms look most like its words, and failing that the slice's read operations first.
  */
-export function searchTools(loaded: LoadedCatalogue, slice: Slice, query: string, options: { toolset?: string; limit?: number } = {}): SearchHit[] {
-  const index = indexOf(loaded, slice);
+export function rankTools(loaded: LoadedCatalogue, slice: Slice, query: string, options: RankOptions = {}): RankedTool[] {
+  const data = rankingData(loaded);
   const limit = options.limit ?? 8;
-  const clauses = queryClauses(query, index.verbs).map((c) => ({ ...c, ...stemmed(c) }));
-  const rankings = clauses.map((c) => rank(index, c, options.toolset));
-  if (rankings.length === 1) return rankings[0]!.slice(0, limit);
-  const out: SearchHit[] = [];
-  const seen = new Set<string>();
+  const members = sliceMembers(loaded, slice);
+  const allowed = (i: number) => members[i] === 1 && (!options.toolset || loaded.toolsetsOf(i).includes(options.toolset));
+  const clauses = queryClauses(query, data.verbs).map((c) => ({ ...c, ...stemmedPhrase(c) }));
+  let rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, false));
+  if (rankings.every((r) => !r.length)) rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, true));
+  const out: RankedTool[] = [];
+  const seen = new Set<number>();
+  // A tool's own name (or alias) names that tool.
+  const exact = loaded.indexOf(query.trim());
+  if (exact !== undefined && allowed(exact) && limit > 0) {
+    seen.add(exact);
+    out.push({ index: exact, name: loaded.name(exact), title: loaded.title(exact), score: Number.MAX_VALUE });
+  }
   for (let i = 0; out.length < limit && rankings.some((r) => i < r.length); i++) {
     for (const r of rankings) {
       const hit = r[i];
-      if (hit && !seen.has(hit.name) && out.length < limit) {
-        seen.add(hit.name);
+      if (hit && !seen.has(hit.index) && out.length < limit) {
+        seen.add(hit.index);
         out.push(hit);
       }
     }
   }
+  if (!out.length) return lastResort(loaded, slice, allowed, limit);
   return out;
 }
 
-function rank(index: Index, clause: RankedClause, toolset: string | undefined): SearchHit[] {
-  // Query terms with weights: the word itself 1, its synonyms 0.5 (never above an existing weight).
-  const weights = new Map<string, number>();
-  const raw = clause.text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
-  const words = raw.filter((w) => !STOP.has(w));
-  for (const w of raw) {
-    const s = stem(w);
-    // Stop words ("my", "me") count only through their synonyms.
-    if (!STOP.has(w)) weights.set(s, Math.max(weights.get(s) ?? 0, 1));
-    for (const syn of SYNONYMS[w] ?? SYNONYMS[s] ?? []) {
-      const ss = stem(syn);
-      if (!weights.has(ss)) weights.set(ss, 0.5);
-    }
+/**
+ * rankTools for a request: reads what ranking needs first (every record, only for a catalogue written before the
+ * search index) and then the hits' records, so a sharded catalogue fetches just the shards its answer names.
+ */
+export async function rankToolsLoaded(loaded: LoadedCatalogue, slice: Slice, query: string, options: RankOptions = {}): Promise<RankedTool[]> {
+  if (needsRecords(loaded)) await loaded.load(Array.from({ length: loaded.count }, (_, i) => i));
+  const ranked = rankTools(loaded, slice, query, options);
+  await loaded.load(ranked.map((h) => h.index));
+  return ranked;
+}
+
+/** rankTools with each hit's one-line summary; the hits' records must be readable (a sharded catalogue loads them). */
+export function searchTools(loaded: LoadedCatalogue, slice: Slice, query: string, options: RankOptions = {}): SearchHit[] {
+  return rankTools(loaded, slice, query, options).map((h) => withSummary(loaded, h));
+}
+
+export function withSummary(loaded: LoadedCatalogue, hit: RankedTool): SearchHit {
+  const tool = loaded.peek(hit.index);
+  return { name: hit.name, title: hit.title, summary: compactDescription(tool.description, tool.title, 160), score: hit.score };
+}
+
+type RankedClause = Clause & { plural: boolean };
+
+function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedClause, allowed: (i: number) => boolean, fuzzy: boolean): RankedTool[] {
+  const text = clause.text.toLowerCase();
+  const groups: Group[] = [];
+  for (const w of words(clause.text)) {
+    if (STOP.has(w)) continue;
+    const g = wordGroup(data, w, fuzzy);
+    // A word the catalogue does not know still counts against every tool's coverage alike.
+    if (g.size || !fuzzy) groups.push({ terms: g, required: true });
   }
-  if (asksForList(clause) && !weights.has('list')) weights.set('list', 0.5);
-  const context = clause.context && stem(clause.context);
-  if (context && !weights.has(context)) weights.set(context, 0.5);
-  const n = index.docs.length;
-  const hits: SearchHit[] = [];
-  for (const doc of index.docs) {
-    if (toolset && !doc.tool.toolsets.includes(toolset)) continue;
-    let score = 0;
-    let matched = 0;
-    for (const [t, qw] of weights) {
-      const f = doc.tf.get(t);
-      if (!f) continue;
-      matched += qw;
-      const dfi = index.df.get(t) ?? 0;
-      const idf = Math.log(1 + (n - dfi + 0.5) / (dfi + 0.5));
-      score += qw * idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * doc.len) / index.avgLen)));
+  if (clause.context) {
+    const g = wordGroup(data, clause.context, false);
+    if (g.size) groups.push({ terms: scaled(g, 0.5), required: false });
+  }
+  const topical = groups.some((g) => g.required);
+  for (const intent of INTENTS) {
+    if (!intent.match.test(text)) continue;
+    const g = new Map<number, number>();
+    for (const t of intent.terms) {
+      const id = data.termId.get(stem(t));
+      if (id !== undefined) g.set(id, intent.weight);
     }
-    if (score <= 0) continue;
-    // Coverage: prefer tools that match more of the query's words, and whose title the query covers.
-    score *= 0.5 + 0.5 * Math.min(1, matched / Math.max(1, words.length));
-    let covered = 0;
-    for (const t of doc.titleTerms) if (weights.has(t)) covered += weights.get(t)!;
-    score *= 1 + covered / Math.max(1, doc.titleTerms.size);
-    // Everyday operations (curated *_core toolsets) win close calls.
-    if (doc.tool.toolsets.some((t) => t.endsWith('_core'))) score *= CORE_BOOST;
-    if (actsOn(doc, clause)) score *= HEAD_BOOST;
-    hits.push({ name: doc.tool.name, title: doc.tool.title, summary: doc.summary, score });
+    if (g.size) groups.push({ terms: g, required: !topical });
+  }
+  const who = WHO.test(text);
+  const required = groups.filter((g) => g.required).length;
+  if (!groups.length || (!required && !who)) return who ? peopleTools(loaded, data, allowed) : [];
+
+  const n = data.len.length;
+  const score = new Float64Array(n);
+  const matched = new Float64Array(n);
+  const best = new Float64Array(n);
+  const touched: number[] = [];
+  const covered = new Map<number, number>();
+  for (const g of groups) {
+    best.fill(0);
+    const docs: number[] = [];
+    for (const [t, w] of g.terms) {
+      const p = data.postings[t]!;
+      const idf = Math.log(1 + (n - p.docs.length + 0.5) / (p.docs.length + 0.5));
+      for (let k = 0; k < p.docs.length; k++) {
+        const d = p.docs[k]!;
+        const f = p.tf[k]!;
+        const v = w * idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * data.len[d]!) / data.avgLen)));
+        if (best[d] === 0) docs.push(d);
+        if (v > best[d]!) best[d] = v;
+      }
+    }
+    for (const d of docs) {
+      if (score[d] === 0 && matched[d] === 0) touched.push(d);
+      score[d]! += best[d]!;
+      if (g.required) matched[d]! += 1;
+    }
+    for (const [t, w] of g.terms) covered.set(t, Math.max(covered.get(t) ?? 0, w));
+  }
+
+  const verbs = clause.verb ? wordGroup(data, clause.verb, false) : undefined;
+  // Whether the clause asks to read or to change something; undefined when it does not say.
+  const reads = QUESTION.test(text) ? true : clause.verb ? READ_VERBS.has(clause.verb) : undefined;
+  const hits: RankedTool[] = [];
+  for (const d of touched) {
+    if (!allowed(d) || score[d]! <= 0) continue;
+    let s = score[d]!;
+    // Coverage: a tool matching every word of the query beats one matching the rarest word twice.
+    const coverage = required ? matched[d]! / required : 1;
+    s *= 0.25 + 0.75 * coverage * coverage;
+    const phrase = data.phrases[d]!;
+    if (actsOn(data, phrase, clause, d)) s *= HEAD_BOOST;
+    // "get their repositories" asks for a list: one item's operation loses close calls.
+    else if (clause.plural && clause.verb && READ_VERBS.has(clause.verb) && phrase.verb !== 'list' && !phrase.plural) s *= SINGLE_FOR_PLURAL;
+    if (verbs && doesVerb(loaded, data, phrase, verbs, d)) s *= VERB_BOOST;
+    if (who && data.people[d]) s *= PEOPLE_BOOST;
+    if (data.everyday[d]) s *= EVERYDAY_BOOST;
+    if (reads !== undefined && reads !== loaded.readOnly(d)) s *= MODE_MISMATCH;
+    hits.push({ index: d, name: loaded.name(d), title: loaded.title(d), score: s });
   }
   hits.sort((a, b) => b.score - a.score || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
   return hits;
+}
+
+/** A query word's terms: its own stem (weight 1) and what the index's vocabulary says it also means. */
+function wordGroup(data: RankingData, word: string, fuzzy: boolean): Map<number, number> {
+  const g = new Map<number, number>();
+  const s = stem(word);
+  const id = data.termId.get(s);
+  if (id !== undefined) g.set(id, 1);
+  for (const [t, w] of data.expansions(s)) if ((g.get(t) ?? 0) < w) g.set(t, w);
+  if (fuzzy && !g.size && s.length >= 4) {
+    // Typos and spellings the vocabulary lacks: terms sharing the word's first four letters.
+    const prefix = s.slice(0, 4);
+    for (let t = 0; t < data.terms.length; t++) if (data.terms[t]!.startsWith(prefix)) g.set(t, 0.4);
+  }
+  return g;
+}
+
+function scaled(g: Map<number, number>, by: number): Map<number, number> {
+  return new Map([...g].map(([t, w]) => [t, w * by]));
+}
+
+/** The tool acts on what the clause asks for: its title's head noun (or its path's resource) is the clause's. */
+function actsOn(data: RankingData, phrase: RankingData['phrases'][number], clause: RankedClause, d: number): boolean {
+  const head = clause.head;
+  if (!head) return false;
+  const resource = data.resources[d]!;
+  const onResource = resource >= 0 && data.terms[resource] === head;
+  if (phrase.head !== head && !onResource) return false;
+  if (!clause.verb || !phrase.verb) return true;
+  // "get their repositories" asks for a list, not for one repository.
+  if (clause.plural && (clause.verb === 'get' || clause.verb === 'show')) return phrase.verb === 'list' || phrase.plural;
+  return true;
+}
+
+/**
+ * The tool does what the clause's verb says: its title starts with that verb (or one meaning the same), or it
+ * writes the resource the verb names ("assign" -> assignees, "remind" -> reminders, "subscribe" -> subscriptions).
+ */
+function doesVerb(loaded: LoadedCatalogue, data: RankingData, phrase: RankingData['phrases'][number], verbs: Map<number, number>, d: number): boolean {
+  const own = phrase.verb === undefined ? undefined : data.termId.get(phrase.verb);
+  if (own !== undefined && verbs.has(own)) return true;
+  const resource = data.resources[d]!;
+  return resource >= 0 && verbs.has(resource) && !loaded.readOnly(d);
+}
+
+/** "who …" with nothing else the catalogue knows: the operations about people. */
+function peopleTools(loaded: LoadedCatalogue, data: RankingData, allowed: (i: number) => boolean): RankedTool[] {
+  const out: RankedTool[] = [];
+  for (let d = 0; d < data.people.length; d++) if (data.people[d] && allowed(d)) out.push({ index: d, name: loaded.name(d), title: loaded.title(d), score: 0.1 });
+  return out;
+}
+
+/** Nothing matched even loosely: the slice's read operations first, then the rest, each by name. */
+function lastResort(loaded: LoadedCatalogue, slice: Slice, allowed: (i: number) => boolean, limit: number): RankedTool[] {
+  const tools = slice.tools.filter(allowed);
+  const reads = tools.filter((i) => loaded.readOnly(i));
+  return [...reads, ...tools.filter((i) => !loaded.readOnly(i))].slice(0, limit).map((i) => ({ index: i, name: loaded.name(i), title: loaded.title(i), score: 0 }));
 }

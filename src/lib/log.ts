@@ -41,15 +41,27 @@ type LogEvent =
   | 'oauth_refused'
   /** The OAuth library refused a request (token, registration, authorization); code and reason, never a value. */
   | 'oauth_error'
-  /** The consent page's per-IP key attempt limiter could not be reached; key checks wait (fail closed). */
-  | 'consent_limiter_error'
+  /** A per-IP OAuth limiter (key attempts, registrations, consent pages) could not be reached; fails closed. */
+  | 'oauth_limiter_error'
+  /** A client IP went over an OAuth per-IP limit (bucket: consent, register or authorize). */
+  | 'oauth_ip_limited'
+  /** A spent refresh token was presented: its grant was revoked (RFC 9700 §4.14.2). */
+  | 'oauth_refresh_reused'
+  /** A refresh was retried within the retry window and got the same answer again. */
+  | 'oauth_refresh_retried'
+  /** A spent refresh token could not be recorded; only the grant's previous token is recognised as spent. */
+  | 'oauth_refresh_record_failed'
+  /** A refused exchange of a real authorization code used the code up (its grant was revoked). */
+  | 'oauth_code_used_up'
   /** A usage flush could not write its batch; the cells wait for a later flush (src/usage, docs/usage.md). */
   | 'usage_flush_failed'
   /** Usage the metering had to drop (refused row, store down too long, memory full); counted in usage_loss. */
   | 'usage_lost'
   /** The hourly retention cleanup of the usage store ran (cron trigger). */
   | 'usage_cleanup'
-  | 'usage_cleanup_failed';
+  | 'usage_cleanup_failed'
+  /** One per scheduled check of the live spec against the catalogue's (src/spec-drift/check.ts); never a secret. */
+  | 'spec_drift_check';
 
 export function log(event: LogEvent, fields: Record<string, unknown> = {}): void {
   try {

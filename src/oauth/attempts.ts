@@ -1,7 +1,9 @@
-// Per-client-IP limit on API-key submissions to the consent page, counted exactly in the per-key rate-limit Durable
-// Object (src/auth/rate-limit.ts) under a name no key id can take. The count is taken before the key is checked,
-// so a blocked client learns nothing about the keys it sends; right keys count too (the DO can only count and
-// refuse), which a person authorizing a few clients never notices.
+// Per-client-IP limits on what anyone with the URL can do without a key: API-key submissions on the consent page,
+// client registrations (each stored) and consent pages opened (each stores a transaction). Counted exactly in the
+// rate-limit Durable Object (src/auth/rate-limit.ts) under names no key id can take (`<what>-ip:<address>`).
+// A key submission is counted before the key is checked, so a blocked client learns nothing about the keys it
+// sends; right keys count too (the DO can only count and refuse), which a person authorizing a few clients never
+// notices.
 import type { Rate } from '../auth/keys-core.ts';
 import { checkRate, type RateDecision } from '../auth/rate-limit.ts';
 import { log } from '../lib/log.ts';
@@ -17,16 +19,23 @@ export function clientIp(request: Request): string {
 
 export type AttemptDecision = { ok: true } | { ok: false; retryAfter: number } | { ok: false; unavailable: true };
 
-/** Counts one key submission from this IP. Fails closed: without the limiter, consent waits rather than allow guessing. */
-export async function countKeyAttempt(ns: DurableObjectNamespace | undefined, ip: string, rate: Rate): Promise<AttemptDecision> {
+/** What is counted per IP: key submissions (`consent`, as before), registrations, consent pages opened. */
+export type IpBucket = 'consent' | 'register' | 'authorize';
+
+/**
+ * Counts one action from this IP. Fails closed: without the limiter, key checks and the storage these endpoints
+ * write wait rather than go unbounded.
+ */
+export async function countFromIp(ns: DurableObjectNamespace | undefined, bucket: IpBucket, ip: string, rate: Rate): Promise<AttemptDecision> {
   if (!ns) return { ok: false, unavailable: true };
   let decision: RateDecision;
   try {
-    decision = await checkRate(ns, `consent-ip:${ip}`, rate);
+    decision = await checkRate(ns, `${bucket}-ip:${ip}`, rate);
   } catch (e) {
-    log('consent_limiter_error', { error: e instanceof Error ? e.message : 'error' });
+    log('oauth_limiter_error', { bucket, error: e instanceof Error ? e.message : 'error' });
     return { ok: false, unavailable: true };
   }
+  if (!decision.ok) log('oauth_ip_limited', { bucket });
   return decision.ok ? { ok: true } : { ok: false, retryAfter: decision.resetSeconds };
 }
 

@@ -2,15 +2,19 @@
 // Worker answers on: the library fixes the issuer and the protected resource at construction, while this Worker
 // serves whatever host routes to it (workers.dev, a custom domain, 127.0.0.1:<port> under wrangler dev). The
 // Host/Origin guard runs first, so only allowed hosts ever get an instance; the cache is capped all the same.
+// The library is loaded on the first OAuth request (src/oauth-library.ts).
 //
 // The library serves /.well-known/oauth-authorization-server, /token (code, refresh, RFC 7009 revocation) and
-// /register (RFC 7591); /authorize is ours (consent-route.ts). Tokens are validated with validateToken().
-import { OAuthAuthorizationServer, OAuthError, type ValidatedAccessToken } from '@cloudflare/workers-oauth-provider';
+// /register (RFC 7591); we wrap the last two (token-endpoint.ts, registration.ts). /authorize is ours
+// (consent-route.ts). Tokens are validated with validateToken().
+import type { OAuthAuthorizationServer, OAuthAuthorizationServerOptions, ValidatedAccessToken } from '@cloudflare/workers-oauth-provider';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { readConfig, type Config, type Env } from '../config.ts';
+import { keyStatus } from '../auth/key-caller.ts';
 import { log } from '../lib/log.ts';
+import { oauthLibrary, type OAuthLibrary } from '../oauth-library.ts';
+import { checkClientMetadata } from './client-metadata.ts';
 import { isGrantProps, scopesFor, type GrantProps } from './grant.ts';
-import { keyStatus } from './grant-caller.ts';
 import type { OAuthSettings } from './settings.ts';
 
 export const AUTHORIZE_PATH = '/authorize';
@@ -20,10 +24,23 @@ export const REGISTER_PATH = '/register';
 /** The protected resource: /mcp and every path under it (/mcp/x/…, /mcp/discover) take the same tokens. */
 export const RESOURCE_PATH = '/mcp';
 
+const DAY = 86_400;
+/** A registered client's lifetime once it has been used (renewed by the library at half-life while in use). */
+export const CLIENT_REGISTRATION_TTL = 90 * DAY;
+/** A registration nobody has used yet: the library's first token answer for it renews it to the full lifetime. */
+export const UNUSED_REGISTRATION_TTL = DAY;
+
 const MAX_ORIGINS = 16;
 
+/** One origin's servers: `main` serves everything, `registration` only /register (shorter first lifetime). */
+export interface OriginServers {
+  lib: OAuthLibrary;
+  main: OAuthAuthorizationServer<Env>;
+  registration: OAuthAuthorizationServer<Env>;
+}
+
 export class AuthorizationServers {
-  private readonly byOrigin = new Map<string, OAuthAuthorizationServer<Env>>();
+  private readonly byOrigin = new Map<string, OriginServers>();
   private readonly configFor: (env: Env) => Config;
   /** Everything a grant can carry (grant.ts scopesFor): advertised, and the only scopes approveConsent() takes. */
   private readonly scopesSupported: string[];
@@ -33,14 +50,26 @@ export class AuthorizationServers {
     this.scopesSupported = scopesSupported;
   }
 
-  /** The server for this origin, or undefined when the library cannot serve it (plain http off loopback). */
-  for(origin: string, settings: OAuthSettings): OAuthAuthorizationServer<Env> | undefined {
+  /** The servers for this origin, or undefined when the library cannot serve it (plain http off loopback). */
+  async for(origin: string, settings: OAuthSettings): Promise<OriginServers | undefined> {
     const cacheKey = `${origin} ${settings.accessTokenTtl} ${settings.refreshTokenTtl} ${settings.refreshIdleTtl ?? ''}`;
-    let server = this.byOrigin.get(cacheKey);
-    if (server) return server;
+    const cached = this.byOrigin.get(cacheKey);
+    if (cached) return cached;
     if (!servable(origin)) return undefined;
+    const lib = await oauthLibrary();
     if (this.byOrigin.size >= MAX_ORIGINS) this.byOrigin.clear();
-    server = new OAuthAuthorizationServer<Env>({
+    const options = this.options(lib, origin, settings);
+    const servers: OriginServers = {
+      lib,
+      main: new lib.OAuthAuthorizationServer<Env>({ ...options, clientRegistrationTTL: CLIENT_REGISTRATION_TTL }),
+      registration: new lib.OAuthAuthorizationServer<Env>({ ...options, clientRegistrationTTL: UNUSED_REGISTRATION_TTL }),
+    };
+    this.byOrigin.set(cacheKey, servers);
+    return servers;
+  }
+
+  private options(lib: OAuthLibrary, origin: string, settings: OAuthSettings): OAuthAuthorizationServerOptions<Env> {
+    return {
       issuer: origin,
       resources: [origin + RESOURCE_PATH],
       authorizeEndpoint: AUTHORIZE_PATH,
@@ -53,11 +82,12 @@ export class AuthorizationServers {
       accessTokenTTL: settings.accessTokenTtl,
       refreshTokenTTL: settings.refreshTokenTtl,
       ...(settings.refreshIdleTtl ? { refreshTokenIdleTTL: settings.refreshIdleTtl } : {}),
+      clientRegistrationCallback: ({ clientMetadata }) => checkClientMetadata(clientMetadata),
       // A code or refresh token from a revoked or expired key is refused, and the library then revokes the grant.
       tokenExchangeCallback: async ({ props, env }) => {
         const status = isGrantProps(props) ? await keyStatus(props.key, this.configFor(env), env) : ({ ok: false, reason: 'unusable_grant' } as const);
         if (!status.ok) {
-          throw new OAuthError('invalid_grant', {
+          throw new lib.OAuthError('invalid_grant', {
             description: 'The API key behind this authorization was revoked or has expired. Authorize again with a current key.',
             internal: { category: 'api-key', reason: status.reason },
           });
@@ -67,9 +97,7 @@ export class AuthorizationServers {
         // `internal.detail` may hold a caught error or a client's metadata; the category and reason say enough.
         log('oauth_error', { code, status, category: internal.category, reason: internal.reason });
       },
-    });
-    this.byOrigin.set(cacheKey, server);
-    return server;
+    };
   }
 }
 
@@ -99,7 +127,8 @@ function cimdAvailable(): boolean {
   return typeof Cloudflare !== 'undefined' && Cloudflare.compatibilityFlags?.global_fetch_strictly_public === true;
 }
 
-function servable(origin: string): boolean {
+/** Whether the library can serve this origin: https, or plain http on a loopback host. */
+export function servable(origin: string): boolean {
   try {
     const url = new URL(origin);
     if (url.origin !== origin) return false;

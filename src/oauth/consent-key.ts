@@ -3,9 +3,8 @@
 // remembered between the two consent steps by reference only, server-side, keyed by the consent handle's hash.
 import { authenticate } from '../auth/bearer.ts';
 import { formatRate, type KeyRecord } from '../auth/keys-core.ts';
-import { lookupRecord } from '../auth/store.ts';
 import type { Config, Env } from '../config.ts';
-import { fromHex, sha256Hex, timingSafeEqual } from '../lib/bytes.ts';
+import { sha256Hex } from '../lib/bytes.ts';
 import { isKeyRef, type KeyRef } from './grant.ts';
 import type { KeySummary } from './consent-view.ts';
 
@@ -30,13 +29,9 @@ export async function checkPastedKey(pasted: string, url: string, config: Config
     const description = status === 401 ? undefined : await descriptionOf(outcome.response);
     return { ok: false, status: status === 401 ? 403 : status, message: description ?? NOT_ACCEPTED };
   }
-  const hash = await sha256Hex(key);
-  if (config.apiKey && timingSafeEqual(fromHex(hash), fromHex(await sha256Hex(config.apiKey)))) {
-    return { ok: true, ref: { kind: 'operator', hash, id: hash.slice(0, 8) } };
-  }
-  const record = env.KEYS ? await lookupRecord(env.KEYS, hash, config.keyCacheTtlMs) : null;
-  if (!record) return { ok: false, status: 403, message: NOT_ACCEPTED };
-  return { ok: true, ref: { kind: 'record', hash, id: record.id }, record };
+  // The same check /mcp makes has named the key; only a key is remembered, never passthrough's bare token.
+  if (!outcome.key) return { ok: false, status: 403, message: NOT_ACCEPTED };
+  return { ok: true, ref: outcome.key.ref, ...(outcome.key.record ? { record: outcome.key.record } : {}) };
 }
 
 /** What the review step says about a key: its owner, scope, rate and expiry. Never the key or its hint. */

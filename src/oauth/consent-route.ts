@@ -7,18 +7,22 @@
 //   POST /authorize?…  step=key            key checked (per-IP attempt limit first) → step 2, or step 1 again
 //   POST /authorize?…  step=review         narrowing checked → approveConsent → completeAuthorization → 302 code
 //   POST …             decision=deny       denyConsent → 302 access_denied
-import { AuthorizationError, CimdFetchError, authorizationErrorRedirect, type AuthRequest, type ConsentDescription, type OAuthHelpers } from '@cloudflare/workers-oauth-provider';
+import type { AuthRequest, ConsentDescription, OAuthHelpers } from '@cloudflare/workers-oauth-provider';
+import { keyStatus } from '../auth/key-caller.ts';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { SliceSpec } from '../catalogue/slices.ts';
 import type { Config, Env } from '../config.ts';
-import { clientIp, countKeyAttempt } from './attempts.ts';
+import type { OAuthLibrary } from '../oauth-library.ts';
+import { clientIp, countFromIp } from './attempts.ts';
+import { displayName } from './client-metadata.ts';
 import { checkPastedKey, forgetKey, recallKey, rememberKey, summarise } from './consent-key.ts';
 import { consentCsp, errorPage, keyStep, reviewStep, type PageFrame, type ToolsetChoice } from './consent-view.ts';
 import { grantUserId, scopeTokens, type GrantProps, type KeyRef } from './grant.ts';
-import { keyStatus } from './grant-caller.ts';
 import type { OAuthSettings } from './settings.ts';
 
 export interface ConsentDeps {
+  /** The OAuth library, loaded (src/oauth-library.ts): its error classes and redirect helper. */
+  lib: OAuthLibrary;
   /** authorizationServer.getOAuthApi(env) for this request's origin (src/oauth/authorization-server.ts). */
   oauth: OAuthHelpers;
   loaded: LoadedCatalogue;
@@ -30,18 +34,35 @@ export interface ConsentDeps {
 
 /** A consent form is a handle, a step, a key or a few dozen toolset names; anything larger is not one. */
 const MAX_FORM_BYTES = 64 * 1024;
+/** S256 is the only method taken, and its challenge is a SHA-256 digest: 43 base64url characters (RFC 7636 §4.2). */
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 export async function handleAuthorize(request: Request, deps: ConsentDeps): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'GET, POST' } });
+  const { lib } = deps;
+  if (request.method === 'GET') {
+    // Opening the page stores a consent transaction (and may fetch a client metadata document): limited per IP.
+    const counted = await countFromIp(deps.env.KEY_RATE_LIMITER, 'authorize', clientIp(request), deps.settings.authorizeRate);
+    if (!counted.ok) {
+      const csp = await consentCsp(undefined);
+      if ('unavailable' in counted) return html(errorPage('Try again shortly', 'Authorization is unavailable right now. Try again in a minute.'), 503, csp, undefined, { 'retry-after': '60' });
+      return html(errorPage('Too many authorizations', `Too many authorizations were started from your network. Try again in ${counted.retryAfter} s.`), 429, csp, undefined, { 'retry-after': String(counted.retryAfter) });
+    }
+  }
   let authRequest: AuthRequest;
   let client: ConsentDescription;
   try {
     authRequest = await deps.oauth.parseAuthRequest(request);
     // The library lets a confidential client skip PKCE; MCP requires it of every client.
-    if (!authRequest.codeChallenge) return redirect(authorizationErrorRedirect(authRequest, 'invalid_request', 'PKCE with code_challenge_method=S256 is required.'));
-    client = await deps.oauth.describeConsent(authRequest);
+    if (!authRequest.codeChallenge) return redirect(lib.authorizationErrorRedirect(authRequest, 'invalid_request', 'PKCE with code_challenge_method=S256 is required.'));
+    if (!S256_CHALLENGE.test(authRequest.codeChallenge)) {
+      return redirect(lib.authorizationErrorRedirect(authRequest, 'invalid_request', 'code_challenge must be an S256 challenge: the base64url SHA-256 of the verifier, 43 characters.'));
+    }
+    const described = await deps.oauth.describeConsent(authRequest);
+    // Whatever name the client registered or published, the page shows it without hidden or reordering characters.
+    client = { ...described, clientName: displayName(described.clientName) };
   } catch (error) {
-    return failure(error, await consentCsp(undefined));
+    return failure(lib, error, await consentCsp(undefined));
   }
   const csp = await consentCsp(authRequest.redirectUri);
   const title = deps.loaded.catalogue.source.title;
@@ -74,7 +95,7 @@ export async function handleAuthorize(request: Request, deps: ConsentDeps): Prom
     }
 
     if (field('step') === 'key') {
-      const attempt = await countKeyAttempt(deps.env.KEY_RATE_LIMITER, clientIp(request), deps.settings.keyAttempts);
+      const attempt = await countFromIp(deps.env.KEY_RATE_LIMITER, 'consent', clientIp(request), deps.settings.keyAttempts);
       if (!attempt.ok) {
         if ('unavailable' in attempt) return html(errorPage('Try again shortly', 'Keys cannot be checked right now. Try again in a minute.'), 503, csp, undefined, { 'retry-after': '60' });
         return html(keyStep(frame, `Too many keys tried from your network. Try again in ${attempt.retryAfter} s.`), 429, csp, undefined, { 'retry-after': String(attempt.retryAfter) });
@@ -101,7 +122,9 @@ export async function handleAuthorize(request: Request, deps: ConsentDeps): Prom
         return review(frame, deps, ref, status.record, authRequest, csp, why, chosen);
       }
       const narrowed: SliceSpec = {};
-      if (chosen.length < allowed.length) narrowed.toolsets = chosen;
+      // The grant names its toolsets unless it is every toolset of an unscoped key: then it also covers toolsets
+      // the catalogue gains later, as the key does. A toolset-scoped key's grant always carries them as its scope.
+      if (chosen.length < allowed.length || keyScoped(status.record?.toolsets)) narrowed.toolsets = chosen;
       if (field('readonly') === '1') narrowed.readOnly = true;
       // The CSRF check: the handle must be bound to this browser's cookie, and it works once.
       const approved = await deps.oauth.approveConsent(request, handle, { scope: scopeTokens(narrowed) });
@@ -120,7 +143,7 @@ export async function handleAuthorize(request: Request, deps: ConsentDeps): Prom
     }
     return html(errorPage('Unexpected form', 'This form did not come from this consent page.'), 400, csp);
   } catch (error) {
-    return failure(error, csp);
+    return failure(lib, error, csp);
   }
 }
 
@@ -133,19 +156,23 @@ function review(frame: PageFrame, deps: ConsentDeps, ref: KeyRef, record: Parame
   return html(reviewStep(frame, summarise(ref, record), toolsets, readOnly, error), error ? 400 : 200, csp);
 }
 
+function keyScoped(keyToolsets: string[] | undefined): boolean {
+  return Boolean(keyToolsets?.length && !keyToolsets.includes('all'));
+}
+
 /** The toolsets a key may narrow to: its own list, or the whole catalogue's. */
 function allowedToolsets(loaded: LoadedCatalogue, keyToolsets: string[] | undefined): string[] {
   const all = Object.keys(loaded.catalogue.toolsets);
-  return keyToolsets?.length && !keyToolsets.includes('all') ? keyToolsets.filter((t) => all.includes(t)) : all;
+  return keyScoped(keyToolsets) ? keyToolsets!.filter((t) => all.includes(t)) : all;
 }
 
 /** Errors the library throws for requests that cannot go on: redirect only when it validated where to. */
-function failure(error: unknown, csp: string): Response {
-  if (error instanceof AuthorizationError) {
+function failure(lib: OAuthLibrary, error: unknown, csp: string): Response {
+  if (error instanceof lib.AuthorizationError) {
     if (error.redirectTo) return redirect(error.redirectTo);
     return html(errorPage('This authorization cannot continue', error.description), 400, csp);
   }
-  if (error instanceof CimdFetchError) {
+  if (error instanceof lib.CimdFetchError) {
     return html(errorPage('This app could not be verified', 'Its client metadata document could not be fetched or is not valid.'), 400, csp);
   }
   throw error;

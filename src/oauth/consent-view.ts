@@ -4,7 +4,7 @@
 // client (name, domain, redirect host) is escaped: a dynamic registration or CIMD document chooses it.
 import type { ConsentDescription } from '@cloudflare/workers-oauth-provider';
 import { bytesToBase64 } from '../lib/bytes.ts';
-import { esc } from '../page/render.ts';
+import { esc } from '../page/escape.ts';
 
 export interface ToolsetChoice {
   name: string;

@@ -2,16 +2,10 @@
 // holder can unwrap; they name the API key by its record hash and public id, never the key itself, plus the
 // narrowing the customer chose. A customer-mode upstream credential is not copied here: it stays sealed in the
 // key record and is decrypted per request, exactly as for the static key.
+import type { KeyRef } from '../auth/caller.ts';
 import type { SliceSpec } from '../catalogue/slices.ts';
 
-/** The API key a grant was made from: a KEYS record, or the operator key API_KEY. */
-export interface KeyRef {
-  kind: 'record' | 'operator';
-  /** SHA-256 hex of the key (the record's `hash`, or of API_KEY). */
-  hash: string;
-  /** Public id: the record id, or the first 8 hex of the operator key's hash (as in logs). */
-  id: string;
-}
+export type { KeyRef };
 
 export interface GrantProps {
   v: 1;
@@ -54,6 +48,17 @@ export function scopeTokens(spec: SliceSpec): string[] {
   const tokens = (spec.toolsets ?? []).map((t) => `toolset:${t}`);
   if (spec.readOnly) tokens.push('read-only');
   return tokens;
+}
+
+/**
+ * The narrowing an access token's own scope strings express (the inverse of scopeTokens): a client may ask /token
+ * for a token narrower than its grant (RFC 6749 §6), and that token is held to it. Undefined when it names nothing.
+ */
+export function narrowingOf(scopes: readonly string[]): SliceSpec | undefined {
+  const toolsets = scopes.filter((s) => s.startsWith('toolset:')).map((s) => s.slice('toolset:'.length));
+  const readOnly = scopes.includes('read-only');
+  if (!toolsets.length && !readOnly) return undefined;
+  return { ...(toolsets.length ? { toolsets } : {}), ...(readOnly ? { readOnly } : {}) };
 }
 
 /** Every scope a grant can carry for a catalogue with these toolsets (the server's `scopes_supported`). */

@@ -1,15 +1,19 @@
 // The OAuth front door's HTTP handlers, mounted by src/app.ts behind the config, host-guard and CORS steps:
 //   GET  /.well-known/oauth-protected-resource[/mcp…]  RFC 9728, naming this origin as authorization server (OAuth on)
-//   GET  /.well-known/oauth-authorization-server        RFC 8414  } the library (authorization-server.ts)
-//   POST /token, POST /register                          }
+//   GET  /.well-known/oauth-authorization-server        RFC 8414, the library's, advertising what registration takes
+//   POST /token                                          the library behind token-endpoint.ts
+//   POST /register                                       the library behind registration.ts
 //   GET|POST /authorize                                  the consent page (consent-route.ts)
 // With OAuth off, or on an origin the library cannot serve (plain http off loopback), the OAuth routes are the app's
-// 404 and the resource metadata is exactly what a bearer-only deployment serves.
+// 404 and the resource metadata is exactly what a bearer-only deployment serves. The library itself is loaded by
+// the first of these requests that needs it (src/oauth-library.ts); the resource metadata never does.
 import type { Context, Handler, MiddlewareHandler } from 'hono';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { PipelineEnv } from '../pipeline/vars.ts';
-import { authorizationServers, RESOURCE_PATH } from './authorization-server.ts';
+import { authorizationServers, REGISTER_PATH, RESOURCE_PATH, servable, TOKEN_PATH, type OriginServers } from './authorization-server.ts';
 import { handleAuthorize } from './consent-route.ts';
+import { handleRegister } from './registration.ts';
+import { handleToken } from './token-endpoint.ts';
 
 export interface OAuthHandlers {
   /** RFC 9728 protected resource metadata for /mcp and every path under it. */
@@ -27,28 +31,52 @@ export const oauthOn: MiddlewareHandler<PipelineEnv> = async (c, next) => {
 
 export function oauthHandlers(loaded: LoadedCatalogue): OAuthHandlers {
   const servers = authorizationServers(loaded);
-  const serverFor = (c: Context<PipelineEnv>) => (c.var.oauth.enabled ? servers.for(new URL(c.req.url).origin, c.var.oauth) : undefined);
+  const serversFor = (c: Context<PipelineEnv>): Promise<OriginServers | undefined> =>
+    c.var.oauth.enabled ? servers.for(new URL(c.req.url).origin, c.var.oauth) : Promise.resolve(undefined);
 
   return {
     protectedResource: (c) => {
       const origin = new URL(c.req.url).origin;
       const metadata: Record<string, unknown> = { resource: origin + RESOURCE_PATH, bearer_methods_supported: ['header'], resource_name: loaded.catalogue.source.title };
-      if (serverFor(c)) metadata.authorization_servers = [origin];
+      if (c.var.oauth.enabled && servable(origin)) metadata.authorization_servers = [origin];
       return c.json(metadata);
     },
-    libraryEndpoint: (c) => {
-      const server = serverFor(c);
-      if (!server) return c.notFound();
-      return server.fetch(c.req.raw, c.env ?? {}, executionContextOf(c));
-    },
-    authorize: (c) => {
-      const server = serverFor(c);
-      if (!server) return c.notFound();
+    libraryEndpoint: async (c) => {
+      const origin = await serversFor(c);
+      if (!origin) return c.notFound();
       const env = c.env ?? {};
       const ctx = executionContextOf(c);
-      return handleAuthorize(c.req.raw, { oauth: server.getOAuthApi(env), loaded, config: c.var.config, settings: c.var.oauth, env, waitUntil: (p) => ctx.waitUntil(p) });
+      const path = new URL(c.req.url).pathname;
+      if (path === TOKEN_PATH) return handleToken(c.req.raw, { servers: origin, settings: c.var.oauth, env, ctx });
+      if (path === REGISTER_PATH) return handleRegister(c.req.raw, origin, c.var.oauth, env, ctx);
+      const answer = await origin.main.fetch(c.req.raw, env, ctx);
+      return c.req.method === 'GET' && answer.ok ? registrableMetadata(answer) : answer;
+    },
+    authorize: async (c) => {
+      const origin = await serversFor(c);
+      if (!origin) return c.notFound();
+      const env = c.env ?? {};
+      const ctx = executionContextOf(c);
+      return handleAuthorize(c.req.raw, { lib: origin.lib, oauth: origin.main.getOAuthApi(env), loaded, config: c.var.config, settings: c.var.oauth, env, waitUntil: (p) => ctx.waitUntil(p) });
     },
   };
+}
+
+/**
+ * The library adds `private_key_jwt` (and its signing algorithms) to the metadata when Client ID Metadata Documents
+ * are on, for CIMD clients whose document offers it; registration refuses the method. A client reads the metadata
+ * to choose how to register, so it lists what registration accepts (a CIMD client offering `none` as well, as
+ * ChatGPT's does, uses that).
+ */
+async function registrableMetadata(answer: Response): Promise<Response> {
+  const metadata = (await answer.json()) as Record<string, unknown>;
+  if (Array.isArray(metadata.token_endpoint_auth_methods_supported)) {
+    metadata.token_endpoint_auth_methods_supported = metadata.token_endpoint_auth_methods_supported.filter((m) => m !== 'private_key_jwt');
+    delete metadata.token_endpoint_auth_signing_alg_values_supported;
+  }
+  const headers = new Headers(answer.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(metadata), { status: answer.status, headers });
 }
 
 // The app may run without an execution context (tests call app.fetch(request, env)); background work then just runs.

@@ -8,12 +8,21 @@ export interface OAuthSettings {
   accessTokenTtl: number;
   refreshTokenTtl: number;
   refreshIdleTtl: number | undefined;
+  /** API-key submissions on the consent page, per client IP. */
   keyAttempts: Rate;
+  /** Client registrations (POST /register), per client IP. */
+  registerRate: Rate;
+  /** Consent pages opened (GET /authorize, which stores a consent transaction), per client IP. */
+  authorizeRate: Rate;
+  /** Seconds after a refresh in which the same refresh token, from the same client, gets the same answer. */
+  refreshRetrySeconds: number;
 }
 
 const DAY = 86_400;
 /** Cloudflare KV's minimum expiration, which the library enforces for every lifetime. */
 const MIN_TTL = 60;
+/** A retry window is for a lost response, not a second use: a few minutes at most. */
+const MAX_RETRY_SECONDS = 300;
 
 export function readOAuthSettings(env: Env, credentialMode: CredentialMode): OAuthSettings {
   const raw = (env.OAUTH ?? '').trim().toLowerCase();
@@ -28,7 +37,10 @@ export function readOAuthSettings(env: Env, credentialMode: CredentialMode): OAu
     accessTokenTtl: seconds('OAUTH_ACCESS_TOKEN_TTL', env.OAUTH_ACCESS_TOKEN_TTL, 3600),
     refreshTokenTtl: seconds('OAUTH_REFRESH_TOKEN_TTL', env.OAUTH_REFRESH_TOKEN_TTL, 30 * DAY),
     refreshIdleTtl: env.OAUTH_REFRESH_IDLE_TTL?.trim() ? seconds('OAUTH_REFRESH_IDLE_TTL', env.OAUTH_REFRESH_IDLE_TTL, 0) : undefined,
-    keyAttempts: parseRate(env.OAUTH_KEY_ATTEMPTS?.trim() || '10/min'),
+    keyAttempts: rate('OAUTH_KEY_ATTEMPTS', env.OAUTH_KEY_ATTEMPTS, '10/min'),
+    registerRate: rate('OAUTH_REGISTER_RATE', env.OAUTH_REGISTER_RATE, '60/hour'),
+    authorizeRate: rate('OAUTH_AUTHORIZE_RATE', env.OAUTH_AUTHORIZE_RATE, '60/hour'),
+    refreshRetrySeconds: retrySeconds(env.OAUTH_REFRESH_RETRY_SECONDS),
   };
 }
 
@@ -36,6 +48,23 @@ function seconds(name: string, raw: string | undefined, fallback: number): numbe
   const text = (raw ?? '').trim();
   if (!text) return fallback;
   const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < MIN_TTL) throw new Error(`${name} must be a whole number of seconds, at least ${MIN_TTL}; got "${raw}"`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < MIN_TTL) throw new Error(`${name} must be a whole number of seconds, at least ${MIN_TTL}; got "${raw}"`);
+  return n;
+}
+
+function rate(name: string, raw: string | undefined, fallback: string): Rate {
+  const text = raw?.trim() || fallback;
+  try {
+    return parseRate(text);
+  } catch (error) {
+    throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function retrySeconds(raw: string | undefined): number {
+  const text = (raw ?? '').trim();
+  if (!text) return 30;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > MAX_RETRY_SECONDS) throw new Error(`OAUTH_REFRESH_RETRY_SECONDS must be a whole number of seconds from 0 (no retry) to ${MAX_RETRY_SECONDS}; got "${raw}"`);
   return n;
 }

@@ -7,6 +7,8 @@ import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import type { ResultCatalogue } from '../results/options.ts';
 import { isJsonMediaType } from '../lib/media-type.ts';
 import { VERSION } from '../version.ts';
+import { esc } from './escape.ts';
+import { markdownToHtml } from './markdown.ts';
 import { resultSummary } from './result-summary.ts';
 import { PAGE_SCRIPT } from './script.ts';
 import { KEY_PLACEHOLDER, snippets } from './snippets.ts';
@@ -49,6 +51,8 @@ export function toolDetail(tool: CatalogueTool, catalogue?: ResultCatalogue, com
     name: tool.name,
     title: tool.title,
     description: tool.description,
+    /** The description's safe Markdown subset as HTML (src/page/markdown.ts), which the page shows. */
+    descriptionHtml: markdownToHtml(tool.description ?? ''),
     toolsets: tool.toolsets,
     annotations: tool.annotations,
     aliases: tool.aliases ?? [],
@@ -63,9 +67,20 @@ export function toolDetail(tool: CatalogueTool, catalogue?: ResultCatalogue, com
 const RESULTS_NOTE = (compact: boolean) =>
   `<p>JSON results are ${compact ? '<b>compacted</b>: null values, empty values and links back into the API are left out' : '<b>not compacted</b> on this deployment'}. Every tool with a JSON result takes a projection argument, <code>_fields</code> unless the API has a parameter of that name (for example <code>"_fields": "number,title,user.login"</code>), to return only those fields, or <code>"*"</code> for the full result. A list over the result budget returns the whole items that fit and says how to get the rest. Open a tool to see its rules.</p>`;
 
-const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ESC[c]!);
+
+/**
+ * The first read-only tool of the default toolsets (what bare /mcp lists) whose arguments are all optional: a call
+ * the SDK snippet can make as it stands. Undefined for a sharded catalogue, whose schemas are not loaded here.
+ */
+function argumentFreeReader(loaded: LoadedCatalogue): string | undefined {
+  if (loaded.sharded) return undefined;
+  const defaults = new Set(loaded.catalogue.defaultToolsets ?? []);
+  for (let i = 0; i < loaded.count; i++) {
+    if (!loaded.readOnly(i) || (defaults.size && !loaded.toolsetsOf(i).some((s) => defaults.has(s)))) continue;
+    const required = loaded.tool(i).inputSchema.required;
+    if (!Array.isArray(required) || !required.length) return loaded.name(i);
+  }
+  return undefined;
 }
 
 export function renderPage(loaded: LoadedCatalogue, input: PageInput, hash: string): string {
@@ -83,7 +98,7 @@ export function renderPage(loaded: LoadedCatalogue, input: PageInput, hash: stri
       ? `This deployment forwards your bearer token to the API: replace <code>${KEY_PLACEHOLDER}</code> with your own ${esc(catalogue.source.title)} token.`
       : `Replace <code>${KEY_PLACEHOLDER}</code> with the API key you were given. Keys are never shown on this page.`;
 
-  const snippetHtml = snippets(endpoint, undefined, { oauth: Boolean(input.oauth) })
+  const snippetHtml = snippets(endpoint, undefined, { oauth: Boolean(input.oauth), exampleTool: argumentFreeReader(loaded) })
     .map(
       (s, i) =>
         `<details class="snip"${i === 0 ? ' open' : ''}><summary>${esc(s.client)}</summary>` +
@@ -132,7 +147,7 @@ ${snippetHtml}
 ${withOutput > 0 ? RESULTS_NOTE(input.compactResults !== false) : ''}</section>
 <section id="toolsets"><h2>Toolsets</h2><table><thead><tr><th>Toolset</th><th>Tools</th><th>About</th><th>Slice endpoint</th></tr></thead><tbody>${setRows}</tbody></table></section>
 <section id="search"><h2>Tools</h2>
-<div class="bar"><input id="q" type="search" placeholder="Search tools by name or title" aria-label="Search tools" autocomplete="off">
+<div class="bar"><input id="q" type="search" placeholder="Search tools: what do you want to do?" aria-label="Search tools" autocomplete="off">
 <select id="ts" aria-label="Toolset"><option value="">All toolsets</option>${setNames.map((n) => `<option>${esc(n)}</option>`).join('')}</select>
 <span id="count">${tools.length} tools</span></div>
 <ul id="tools">
@@ -161,7 +176,7 @@ td.n{text-align:right}
 #tools summary{cursor:pointer;padding:.3rem 0}#tools summary code{font-weight:600;margin-right:.5rem}
 i{font-style:normal;font-size:11px;border-radius:3px;padding:0 .3rem;margin-left:.4rem;border:1px solid var(--bd)}
 i.r{color:#047857}i.d{color:#b91c1c}i.o{color:#1d4ed8}
-.body{padding:.25rem 0 .75rem 1rem}.http{font-family:ui-monospace,monospace}.tdesc{white-space:pre-wrap}
+.body{padding:.25rem 0 .75rem 1rem}.http{font-family:ui-monospace,monospace}.tdesc p{margin:.3rem 0}.tdesc pre{white-space:pre-wrap}
 .out.on b{color:#1d4ed8}.out.off b{color:var(--mut)}
 .sch{list-style:none;padding-left:1rem;border-left:2px solid var(--bd);margin:.2rem 0}
 .pn{font-weight:600}.req{color:#b91c1c;font-size:11px;margin-left:.4rem}.ty{color:#7c3aed;margin-left:.5rem;font-size:13px}

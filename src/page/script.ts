@@ -1,22 +1,48 @@
-// The page's only script (inline, allowed by a CSP hash): search/filter, lazy schema rendering, copy buttons.
+// The page's only script (inline, allowed by a CSP hash): search (ranked by the server), lazy schema rendering, copy
+// buttons.
 // Every catalogue string reaches the DOM through textContent, never innerHTML.
 export const PAGE_SCRIPT = `(() => {
   const $ = (id) => document.getElementById(id);
   const q = $('q'), ts = $('ts'), list = $('tools'), count = $('count');
   const rows = Array.from(list.children);
-  const hay = rows.map((r) => (r.dataset.t + ' ' + r.textContent).toLowerCase());
-  function filter() {
-    const words = q.value.toLowerCase().split(/\\s+/).filter(Boolean);
+  const byName = new Map(rows.map((r) => [r.querySelector('summary code').textContent, r]));
+  // Ranked by the server's search (GET /catalogue/search), the same ranking as search_tools; the answer to the
+  // latest input wins, and without a query every tool shows in catalogue order.
+  let asked = 0;
+  function show(names) {
     const set = ts.value;
     let n = 0;
-    rows.forEach((r, i) => {
-      const ok = (!set || (' ' + r.dataset.t + ' ').includes(' ' + set + ' ')) && words.every((w) => hay[i].includes(w));
-      r.hidden = !ok;
-      if (ok) n++;
-    });
+    if (names) {
+      const shown = new Set(names);
+      rows.forEach((r) => { r.hidden = !shown.has(r); });
+      names.forEach((r) => list.append(r));
+      n = names.length;
+    } else {
+      rows.forEach((r) => {
+        r.hidden = !!set && !(' ' + r.dataset.t + ' ').includes(' ' + set + ' ');
+        list.append(r);
+        if (!r.hidden) n++;
+      });
+    }
     count.textContent = n + ' of ' + rows.length + ' tools';
   }
-  q.addEventListener('input', filter);
+  async function filter() {
+    const query = q.value.trim();
+    const mine = ++asked;
+    if (!query) { show(null); return; }
+    const params = new URLSearchParams({ q: query, limit: '50' });
+    if (ts.value) params.set('toolset', ts.value);
+    try {
+      const res = await fetch('/catalogue/search?' + params);
+      if (!res.ok) throw new Error('HTTP ' + res.status);
+      const body = await res.json();
+      if (mine === asked) show(body.results.map((h) => byName.get(h.name)).filter(Boolean));
+    } catch (err) {
+      if (mine === asked) count.textContent = 'Search failed: ' + err.message;
+    }
+  }
+  let timer;
+  q.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(filter, 120); });
   ts.addEventListener('change', filter);
   document.querySelectorAll('a[data-set]').forEach((a) => a.addEventListener('click', (e) => {
     e.preventDefault(); ts.value = a.dataset.set; q.value = ''; filter(); $('search').scrollIntoView();
@@ -108,7 +134,10 @@ export const PAGE_SCRIPT = `(() => {
       const t = await res.json();
       body.textContent = '';
       body.append(el('p', 'http', t.http.method + ' ' + t.http.path));
-      body.append(el('p', 'tdesc', t.description));
+      // descriptionHtml is the server's escaped Markdown subset (src/page/markdown.ts): no markup of the spec's own.
+      const desc = el('div', 'tdesc');
+      desc.innerHTML = t.descriptionHtml;
+      body.append(desc);
       const o = el('p', 'out ' + (t.output.on ? 'on' : 'off'));
       o.append(el('b', null, 'outputSchema ' + (t.output.on ? 'on' : 'off') + ': '), document.createTextNode(t.output.reason));
       body.append(o);

@@ -16,7 +16,13 @@ interface Snippet {
   note?: string;
 }
 
-export function snippets(endpoint: string, key = KEY_PLACEHOLDER, deployment: { oauth?: boolean } = {}): Snippet[] {
+interface Deployment {
+  oauth?: boolean;
+  /** A read-only tool of bare /mcp that takes no arguments, for the SDK snippet's example call. */
+  exampleTool?: string;
+}
+
+export function snippets(endpoint: string, key = KEY_PLACEHOLDER, deployment: Deployment = {}): Snippet[] {
   const json = (v: unknown) => JSON.stringify(v, null, 2);
   const bearer = `Bearer ${key}`;
   return [
@@ -81,7 +87,13 @@ export function snippets(endpoint: string, key = KEY_PLACEHOLDER, deployment: { 
         '  }),',
         ');',
         'const { tools } = await client.listTools();',
-        "const result = await client.callTool({ name: tools[0].name, arguments: {} });",
+        ...(deployment.exampleTool
+          ? [
+              `// ${deployment.exampleTool} reads only and takes no arguments; other tools take what their inputSchema describes.`,
+              `const result = await client.callTool({ name: '${deployment.exampleTool}', arguments: {} });`,
+              'console.log(result.structuredContent ?? result.content);',
+            ]
+          : ["// Call a tool with the arguments its inputSchema describes: client.callTool({ name: tools[0].name, arguments: { … } })."]),
       ].join('\n'),
     },
     {

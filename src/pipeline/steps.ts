@@ -25,6 +25,7 @@ import { meterFor } from '../usage/isolate.ts';
 import { NO_TOOL } from '../usage/schema.ts';
 import { guardHostAndOrigin } from './host-guard.ts';
 import { loadShards } from './shards.ts';
+import { readMcpParams } from './url-params.ts';
 import type { PipelineEnv } from './vars.ts';
 
 type Step = MiddlewareHandler<PipelineEnv>;
@@ -102,24 +103,33 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, declarations 
     }
   };
 
-  /** What the URL asks for: path toolsets, ?tools=, ?readonly=, ?mode= (URL_MODES). */
+  /**
+   * What the URL asks for: path toolsets, ?tools=, ?readonly=, ?mode= (URL_MODES), ?client=. The query string is read
+   * strictly (src/pipeline/url-params.ts): an unknown, repeated or malformed parameter is a 400 naming what is valid.
+   */
   const urlRequest = (select: (c: Context<PipelineEnv>) => RouteSelection): Step => async (c, next) => {
     const selection = select(c);
+    const read = readMcpParams(new URL(c.req.url));
+    if (!read.ok) return c.json(read.body, 400);
+    const { params } = read;
+    c.set('params', params);
     const spec: SliceSpec = {};
     if (selection.toolsets?.length) spec.toolsets = selection.toolsets;
-    const tools = c.req.query('tools');
-    if (tools) spec.tools = splitList(tools, ',');
-    const readonly = c.req.query('readonly');
-    if (readonly === '1' || readonly === 'true') spec.readOnly = true;
+    if (params.tools) spec.tools = params.tools;
+    if (params.readOnly) spec.readOnly = true;
     const unknown = unknownNames(spec);
     if (unknown) return unknown;
     c.set('requested', spec);
-    const param = c.req.query('mode');
-    if (param !== undefined && !selection.mode && !(URL_MODES as readonly string[]).includes(param)) {
-      const message = `Unknown mode: ${param}. Valid modes: ${URL_MODES.join(', ')} (a client over its tool budget gets tools mode as a hybrid list by itself; mode=tools keeps the full list)`;
-      return c.json({ error: 'unknown_mode', message, unknown: [param], valid: URL_MODES }, 400);
+    const param = params.mode;
+    if (param !== undefined && selection.mode && param !== selection.mode) {
+      const message = `${new URL(c.req.url).pathname} serves ${selection.mode} mode; ?mode=${param.slice(0, 40)} cannot change it. Leave mode out, or use /mcp?mode=${param.slice(0, 40)}.`;
+      return c.json({ error: 'mode_conflict', message, valid: [selection.mode] }, 400);
     }
-    const mode = selection.mode ?? ((param as EndpointMode | undefined) || 'tools');
+    if (param !== undefined && !selection.mode && !(URL_MODES as readonly string[]).includes(param)) {
+      const message = `Unknown mode: ${param.slice(0, 40)}. Valid modes: ${URL_MODES.join(', ')} (a client over its tool budget gets tools mode as a hybrid list by itself; mode=tools keeps the full list)`;
+      return c.json({ error: 'unknown_mode', message, unknown: [param.slice(0, 40)], valid: URL_MODES }, 400);
+    }
+    const mode = selection.mode ?? ((param as EndpointMode | undefined) ?? 'tools');
     if (mode === 'code' && !c.env?.LOADER) {
       logOnce('LOADER', 'binding_missing', { binding: 'LOADER', effect: 'code mode answers 501' });
       return c.json({ error: 'code_mode_unavailable', message: 'Code mode needs the Worker Loader binding LOADER ([[worker_loaders]] in wrangler.toml), which this deployment lacks.' }, 501);
@@ -212,13 +222,14 @@ const readBody: Step = async (c, next) => {
  * the default. The answer to an initialize that named its client carries that session id (src/profiles/session-id.ts).
  */
 const clientProfile: Step = async (c, next) => {
-  const param = c.req.query('client');
+  const param = c.var.params.client;
   const message = c.var.body.message;
-  const name = param ? undefined : clientNameOf(message);
+  const name = param !== undefined ? undefined : clientNameOf(message);
   const secret = c.var.config.sessionSecret;
-  const profile = param ? profileById(param) : name !== undefined ? inferProfile(name) : ((await profileFromSessionId(c.req.header('mcp-session-id'), secret)) ?? PROFILES.default);
+  const profile = param !== undefined ? profileById(param) : name !== undefined ? inferProfile(name) : ((await profileFromSessionId(c.req.header('mcp-session-id'), secret)) ?? PROFILES.default);
   if (!profile) {
-    return c.json({ error: 'unknown_client', message: `Unknown client profile: ${param}. Valid client names: ${PROFILE_IDS.join(', ')}`, unknown: [param], valid: PROFILE_IDS }, 400);
+    const shown = (param ?? '').slice(0, 60);
+    return c.json({ error: 'unknown_client', message: `Unknown client profile: ${shown}. Valid client names: ${PROFILE_IDS.join(', ')}`, unknown: [shown], valid: PROFILE_IDS }, 400);
   }
   c.set('profile', profile);
   await next();
@@ -235,7 +246,7 @@ const clientProfile: Step = async (c, next) => {
  * the full list. Discovery and code mode (/mcp/discover, /mcp/code, ?mode=) are never changed.
  */
 const listingMode: Step = async (c, next) => {
-  if (c.var.mode === 'tools' && c.req.query('mode') !== 'tools' && overToolBudget(c.var.slice, c.var.profile)) c.set('mode', 'hybrid');
+  if (c.var.mode === 'tools' && c.var.params.mode !== 'tools' && overToolBudget(c.var.slice, c.var.profile)) c.set('mode', 'hybrid');
   await next();
 };
 

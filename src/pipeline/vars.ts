@@ -7,6 +7,7 @@ import type { OAuthSettings } from '../oauth/settings.ts';
 import type { Profile } from '../profiles/profiles.ts';
 import type { McpBody } from '../protocol/dispatch.ts';
 import type { EndpointMode } from '../tools/scope.ts';
+import type { McpParams } from './url-params.ts';
 
 interface PipelineVars {
   /** From the env, once per isolate (configure). */
@@ -15,6 +16,8 @@ interface PipelineVars {
   oauth: OAuthSettings;
   /** ALLOWED_ORIGINS: browser origins that get CORS and pass the Origin guard (configure). */
   allowedOrigins: string[];
+  /** The MCP route's query parameters, read strictly (urlRequest, src/pipeline/url-params.ts). */
+  params: McpParams;
   /** What the URL asks for: toolsets, ?tools=, ?readonly= (urlRequest). */
   requested: SliceSpec;
   mode: EndpointMode;

@@ -8,9 +8,11 @@
 //   MCP_TOOLSETS                      comma-separated toolsets to serve, or `all` (default: the catalogue's default
 //                                     toolsets, as bare /mcp serves; every tool when the catalogue names none)
 //   MCP_TOOLS                         comma-separated tool names to serve (default: all of the toolsets)
-//   MCP_READONLY=1                    serve read-only tools only
+//   MCP_READONLY=1                    serve read-only tools only (1/0, true/false, yes/no, on/off in any case)
 //   MCP_CATALOG                       path of another catalog.txt (a sharded one reads shards/ next to it)
 //   UPSTREAM_TIMEOUT_MS, MAX_RESPONSE_BYTES, MAX_RESULT_TOKENS, COMPACT_RESULTS  as for the worker
+// A switch with another value, a list naming nothing, or an MCP_* variable that looks like a misspelling of one of
+// these stops the server with status 2 and the valid choices (src/stdio/env.ts).
 // stdout carries only JSON-RPC; every log line goes to stderr.
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Caller } from '../auth/bearer.ts';
@@ -21,6 +23,9 @@ import { readConfig } from '../config.ts';
 import { PROFILES } from '../profiles/profiles.ts';
 import { buildServer } from '../protocol/mcp-server.ts';
 import type { RequestScope } from '../tools/scope.ts';
+import { booleanVariable, checkVariableNames, listVariable, UsageError } from './env.ts';
+
+export { UsageError };
 
 interface StdioOptions {
   catalogueText: string;
@@ -29,15 +34,17 @@ interface StdioOptions {
   readShard?: ShardSource;
 }
 
-/** Thrown for configuration mistakes; the launcher prints the message and exits with status 2. */
-export class UsageError extends Error {}
-
 export async function startStdio({ catalogueText, env, readShard }: StdioOptions): Promise<{ close: () => Promise<void> }> {
   // The logger (src/lib/log.ts) writes with console.log; on stdio that would corrupt the protocol stream.
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
 
+  checkVariableNames(env);
+  const readOnly = booleanVariable(env, 'MCP_READONLY', false);
+  const compact = booleanVariable(env, 'COMPACT_RESULTS', true);
+  const toolsetList = listVariable(env, 'MCP_TOOLSETS');
+  const toolList = listVariable(env, 'MCP_TOOLS');
   const loaded = loadCatalogue(catalogueText);
   const pick = (...names: string[]) => names.map((n) => env[n]?.trim()).find((v) => v);
   const config = readConfig(
@@ -46,7 +53,7 @@ export async function startStdio({ catalogueText, env, readShard }: StdioOptions
       UPSTREAM_TIMEOUT_MS: env.UPSTREAM_TIMEOUT_MS,
       MAX_RESPONSE_BYTES: env.MAX_RESPONSE_BYTES,
       MAX_RESULT_TOKENS: env.MAX_RESULT_TOKENS,
-      COMPACT_RESULTS: env.COMPACT_RESULTS,
+      COMPACT_RESULTS: compact ? 'on' : 'off',
       UPSTREAM_AUTH_HEADER: env.UPSTREAM_AUTH_HEADER,
     },
     loaded.catalogue.defaultUpstream,
@@ -59,12 +66,11 @@ export async function startStdio({ catalogueText, env, readShard }: StdioOptions
   const caller: Caller = { id: 'stdio', scope: {}, upstreamHeaders };
 
   const spec: SliceSpec = {};
-  const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   // Same default as bare /mcp: the catalogue's default toolsets; MCP_TOOLSETS=all serves everything.
-  const toolsets = list(env.MCP_TOOLSETS).length ? list(env.MCP_TOOLSETS) : loaded.catalogue.defaultToolsets;
+  const toolsets = toolsetList ?? loaded.catalogue.defaultToolsets;
   if (toolsets) spec.toolsets = toolsets;
-  if (list(env.MCP_TOOLS).length) spec.tools = list(env.MCP_TOOLS);
-  if (env.MCP_READONLY === '1' || env.MCP_READONLY === 'true') spec.readOnly = true;
+  if (toolList) spec.tools = toolList;
+  if (readOnly) spec.readOnly = true;
   try {
     validateSliceSpec(loaded, spec);
   } catch (error) {

@@ -143,7 +143,7 @@ async function execute(tool: CatalogueTool, args: Record<string, unknown>, opts:
     if (e instanceof RedirectError) return finish(errorResult(e.message), 'redirect_not_followed', 'none');
     const msg = e instanceof Error ? e.message : String(e);
     return finish(
-      errorResult(`Could not reach the upstream for ${where}: ${msg}. This is a network failure, not an answer from the API; retrying later may help.`),
+      errorResult(`Could not reach the upstream for ${where}: ${clause(msg)}. This is a network failure, not an answer from the API; retrying later may help.`),
       'network_error',
       'none',
     );
@@ -202,7 +202,7 @@ async function execute(tool: CatalogueTool, args: Record<string, unknown>, opts:
       return finish(errorResult(`The call to ${where} was cancelled.`), 'network_error', 'none');
     }
     const msg = e instanceof Error ? e.message : String(e);
-    return finish(errorResult(`The connection to the upstream failed while reading the response to ${where}: ${msg}. Retrying later may help.`), 'network_error', 'none');
+    return finish(errorResult(`The connection to the upstream failed while reading the response to ${where}: ${clause(msg)}. Retrying later may help.`), 'network_error', 'none');
   }
 
   const conv = convertResponse(tool, bytes, {
@@ -271,4 +271,9 @@ async function fetchFollowingRedirects(
       body = undefined;
     }
   }
+}
+
+/** A runtime error message as a clause of our sentence: its own closing full stop dropped ("Network connection lost."). */
+function clause(message: string): string {
+  return message.replace(/[\s.]+$/, '');
 }

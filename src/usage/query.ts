@@ -1,5 +1,6 @@
 // Reading usage: filters → SQL → the report that both `npm run keys -- usage` and /admin/usage return.
 // Runtime-neutral: the Worker runs the SQL on its D1 binding (read.ts), the CLI through `wrangler d1 execute`.
+import { customerOf } from './customers.ts';
 import { quantile, RELATIVE_ERROR } from './histogram.ts';
 import { DAY_S, ERROR_KINDS, HIST_COLUMNS, HOUR_S, HOURLY_FROM, LOSS_TABLE, MAX_COLUMN, META_TABLE, SUM_COLUMNS, TABLE, type ErrorKind, type Grain } from './schema.ts';
 import type { SqlStatement } from './rows.ts';
@@ -110,6 +111,8 @@ export interface UsageFigures {
 
 export interface UsageLine extends UsageFigures {
   key: string;
+  /** Whose key it is (src/usage/customers.ts): the customer's name, or what the id is when no customer's. */
+  customer: string;
   tool?: string;
   /** UTC day, YYYY-MM-DD. */
   day?: string;
@@ -135,14 +138,15 @@ export interface UsageResults {
   loss: readonly DbRow[];
 }
 
-export function usageReport(q: UsageQuery, results: UsageResults): UsageReport {
+export function usageReport(q: UsageQuery, results: UsageResults, customers: ReadonlyMap<string, string> = new Map()): UsageReport {
   const grain: Grain = floor(q.since, 'h') >= num(results.hourlyFrom[0]?.value) ? 'h' : 'd';
   const rows = grain === 'h' ? results.hourly : results.daily;
   const total = emptySums();
   const lines = rows.map((r) => {
     const sums = sumsOf(r);
     addSums(total, sums);
-    const line: UsageLine = { key: String(r.key_id), ...(q.by === 'tool' ? { tool: String(r.grp) } : { day: isoDay(Number(r.grp)) }), ...figures(sums) };
+    const key = String(r.key_id);
+    const line: UsageLine = { key, customer: customerOf(key, customers), ...(q.by === 'tool' ? { tool: String(r.grp) } : { day: isoDay(Number(r.grp)) }), ...figures(sums) };
     return line;
   });
   lines.sort((a, b) =>

@@ -117,7 +117,7 @@ export interface BannerChild {
 
 /** Runs `npm <args>` in the repo (its own process group) and waits for the `endpoint:`/`key:` banner. */
 export async function npmUntilBanner(args: string[], env: Record<string, string | undefined>, timeoutMs = 170_000): Promise<BannerChild> {
-  // npm start/serve keep wrangler state in .wrangler/state; tests running side by side each get their own.
+  // Tests running side by side each get their own local state, unless one passes MCP_PERSIST_TO ('' = the default).
   const state = env.MCP_PERSIST_TO ?? (await mkdtemp(join(tmpdir(), 'mcp-e2e-state-')));
   const child = spawnChild(`npm ${args.join(' ')}`, 'npm', args, { env: childEnv({ ...env, MCP_PERSIST_TO: state }), tailLines: 400 });
   if (env.MCP_PERSIST_TO === undefined) void child.exited.then(() => rm(state, { recursive: true, force: true }));

@@ -103,7 +103,8 @@ describe('a sharded catalogue', () => {
     const config = await writeCatalogueConfig(out);
     const r = spawnSync(join(binDir, 'wrangler'), ['deploy', '--dry-run', '--config', config, '--outdir', join(dir, 'dist')], { cwd: repoRoot, env: childEnv(), encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
-    expect(`${r.stdout}${r.stderr}`).toMatch(new RegExp(`Read ${TAGS + 2} files? from the assets directory`)); // the shards, the declarations and the ignore file
+    // The shards, the declarations, the drift check's baseline (spec-operations.json) and the ignore file.
+    expect(`${r.stdout}${r.stderr}`).toMatch(new RegExp(`Read ${TAGS + 3} files? from the assets directory`));
     expect(`${r.stdout}${r.stderr}`).toMatch(/env\.ASSETS/);
   });
 

@@ -139,13 +139,16 @@ describe('refusals, each with its OAuth error', () => {
     expect(await res.text()).toContain('Invalid redirect URI');
   });
 
-  it('a refresh token used twice: the old one is invalid_grant once its successor has been used', async () => {
+  it('a refresh token used twice: invalid_grant, and the grant ends, the newest tokens with it', async () => {
     const c = await raw.code(worker.apiKey);
     const first = (await raw.exchange(c)).body;
     const second = await raw.refresh(c.clientId, first.refresh_token!);
     expect(second.status).toBe(200);
-    expect((await raw.refresh(c.clientId, second.body.refresh_token!)).status).toBe(200);
+    const third = await raw.refresh(c.clientId, second.body.refresh_token!);
+    expect(third.status).toBe(200);
     expect(await raw.refresh(c.clientId, first.refresh_token!)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await raw.refresh(c.clientId, third.body.refresh_token!)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect((await rpc('/mcp', third.body.access_token!)).status).toBe(401);
   });
 
   it('a token used on a slice outside its grant: 403 insufficient_scope naming the missing scope', async () => {

@@ -1,13 +1,14 @@
 // The catalogue page at `/`, in headless Chromium (Debian `chromium` + playwright-core) against a real
 // `wrangler dev` serving the embedded catalogue. Screenshots go to test-results/ (a CI artifact).
-import { mkdir, readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCatalogueDir } from '../../scripts/catalog/catalogue-files.ts';
-import { repoRoot } from '../../scripts/lib/proc.ts';
+import { binDir, repoRoot } from '../../scripts/lib/proc.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { Catalogue } from '../../src/catalogue/types.ts';
 import { renderPage } from '../../src/page/render.ts';
@@ -59,6 +60,8 @@ async function openPage(): Promise<{ page: Page; problems: string[] }> {
 }
 
 const visibleRows = (page: Page) => page.locator('#tools > li:not([hidden])');
+const shownNames = (page: Page) => page.locator('#tools > li:not([hidden]) summary code').allTextContents();
+const firstRow = async (page: Page) => (await shownNames(page))[0];
 
 describe('catalogue page', () => {
   it('is small, cacheable, locked down by CSP, and shows no key', async () => {
@@ -93,28 +96,34 @@ describe('catalogue page', () => {
       await expect(page.locator('#tools > li').count()).resolves.toBe(catalogue.tools.length);
       await expect(page.locator('#count').textContent()).resolves.toBe(`${catalogue.tools.length} of ${catalogue.tools.length} tools`);
 
+      // Search is ranked by the server (GET /catalogue/search), the same ranking as search_tools.
       const t0 = Date.now();
-      await page.fill('#q', 'repos get');
+      await page.fill('#q', 'Get a repository');
+      await expect.poll(() => firstRow(page)).toBe('repos_get');
       figures.searchMs = Date.now() - t0;
       const shown = await visibleRows(page).count();
       expect(shown).toBeGreaterThan(0);
       expect(shown).toBeLessThan(catalogue.tools.length);
-      // Search matches the name, the title and the toolset names (data-t).
-      for (const text of await visibleRows(page).evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.t} ${e.textContent}`))) {
-        const hay = text.toLowerCase();
-        expect(hay.includes('get') && hay.includes('repos')).toBe(true);
-      }
       await expect(page.locator('#count').textContent()).resolves.toBe(`${shown} of ${catalogue.tools.length} tools`);
+      await page.fill('#q', 'list stars');
+      await expect.poll(async () => (await shownNames(page)).slice(0, 3).filter((n) => /star/.test(n)).length).toBeGreaterThan(1);
+      // A tool's own name finds it first.
+      await page.fill('#q', 'issues_list_comments');
+      await expect.poll(() => firstRow(page)).toBe('issues_list_comments');
 
-      // Toolset filter (the select and the toolset table links).
+      // Toolset filter (the select and the toolset table links), with and without a query.
       const set = Object.keys(catalogue.toolsets)[0]!;
       const inSet = catalogue.tools.filter((t) => t.toolsets.includes(set)).length;
       await page.fill('#q', '');
       await page.selectOption('#ts', set);
-      await expect(visibleRows(page).count()).resolves.toBe(inSet);
+      await expect.poll(() => visibleRows(page).count()).toBe(inSet);
+      await page.fill('#q', 'list');
+      await expect.poll(async () => (await shownNames(page)).length).toBeGreaterThan(0);
+      for (const name of await shownNames(page)) expect(catalogue.tools.find((t) => t.name === name)!.toolsets).toContain(set);
       await page.selectOption('#ts', '');
+      // A query none of whose words the catalogue knows still shows tools rather than an empty list.
       await page.fill('#q', 'zz_no_such_tool_zz');
-      await expect(visibleRows(page).count()).resolves.toBe(0);
+      await expect.poll(() => page.locator('#count').textContent()).toMatch(/^[1-9]\d* of /);
       expect(problems).toEqual([]);
     } finally {
       await page.close();
@@ -168,6 +177,53 @@ describe('catalogue page', () => {
       // OAuth is on (wrangler.toml), so the connector snippet tells customers to sign in with their key.
       expect((await page.locator('p.note').allTextContents()).some((n) => n.includes('paste your API key'))).toBe(true);
       await page.screenshot({ path: join(ARTIFACTS, 'catalogue-page.png') });
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('the SDK v2 snippet runs as shown (with a real key): it lists the tools and calls one that needs no arguments', async () => {
+    const { page } = await openPage();
+    let text: string;
+    try {
+      text = (await page.locator('pre[data-snippet="sdk-v2"]').textContent()) ?? '';
+    } finally {
+      await page.close();
+    }
+    const called = /callTool\(\{ name: '([a-z0-9_]+)', arguments: \{\} \}\)/.exec(text)?.[1];
+    expect(called, text).toBeDefined();
+    // A read-only tool of bare /mcp (the default toolsets) whose arguments are all optional.
+    const tool = catalogue.tools.find((t) => t.name === called)!;
+    expect(tool.annotations?.readOnlyHint).toBe(true);
+    expect(tool.toolsets.some((s) => catalogue.defaultToolsets!.includes(s))).toBe(true);
+    expect((tool.inputSchema.required as string[] | undefined) ?? []).toEqual([]);
+    // Run it where @modelcontextprotocol/client resolves, as a customer's own module would.
+    const file = join(ARTIFACTS, 'sdk-v2-snippet.mjs');
+    await writeFile(file, text.replace('YOUR_API_KEY', worker.apiKey));
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(join(binDir, 'node'), [file], { cwd: repoRoot, timeout: 60_000 }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    });
+    await rm(file, { force: true });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim().length).toBeGreaterThan(0);
+  });
+
+  it('shows a tool description as rendered Markdown (links, code, emphasis), not raw text', async () => {
+    const withLink = catalogue.tools.find((t) => /\[[^\]]+\]\(https:\/\/[^)]+\)/.test(t.description ?? '') && /`[^`]+`/.test(t.description ?? ''))!;
+    expect(withLink).toBeDefined();
+    const { page, problems } = await openPage();
+    try {
+      await page.fill('#q', withLink.name);
+      const row = page.locator('#tools details', { has: page.locator(`summary code:text-is("${withLink.name}")`) });
+      await row.locator('summary').click();
+      await row.locator('div.tdesc').waitFor();
+      const links = await row.locator('div.tdesc a').evaluateAll((els) => els.map((a) => ({ href: a.getAttribute('href') ?? '', rel: a.getAttribute('rel') })));
+      expect(links.length).toBeGreaterThan(0);
+      for (const l of links) expect(l).toEqual({ href: expect.stringMatching(/^https:\/\//), rel: 'nofollow noopener noreferrer' });
+      expect(await row.locator('div.tdesc code').count()).toBeGreaterThan(0);
+      const shown = (await row.locator('div.tdesc').textContent()) ?? '';
+      expect(shown).not.toMatch(/\]\(https?:|`/);
       expect(problems).toEqual([]);
     } finally {
       await page.close();

@@ -1,9 +1,13 @@
 // `npm run serve -- --spec <file>` on a spec the product has never embedded: banner, tools/list, a tool call
 // against the Prism mock (whose security requirements are stripped), code mode over the spec, and a clean stop.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../scripts/lib/proc.ts';
+import { rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { serveState, startState } from '../../scripts/lib/local-state.ts';
+import { freePort, repoRoot } from '../../scripts/lib/proc.ts';
 import { LOCAL_KEY } from '../../scripts/lib/serve.ts';
-import { connectV1, npmUntilBanner, textOf, type BannerChild } from './helpers.ts';
+import type { UsageReport } from '../../src/usage/query.ts';
+import { connectV1, keysCli, npmUntilBanner, textOf, type BannerChild } from './helpers.ts';
 
 const SPEC = 'node_modules/@readme/oas-examples/3.0/json/petstore.json';
 let served: BannerChild | undefined;
@@ -11,11 +15,12 @@ let port: number;
 
 beforeAll(async () => {
   port = await freePort();
-  served = await npmUntilBanner(['run', 'serve', '--', '--spec', SPEC, '--port', String(port)], { PORT: undefined });
+  served = await npmUntilBanner(['run', 'serve', '--', '--spec', SPEC, '--port', String(port)], { PORT: undefined, MCP_PERSIST_TO: '' });
 });
 
 afterAll(async () => {
   await served?.child.stop();
+  await rm(serveState(join(repoRoot, SPEC), {}), { recursive: true, force: true });
 });
 
 describe('npm run serve', () => {
@@ -38,6 +43,30 @@ describe('npm run serve', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('keeps its own local state: its calls are in `keys usage --spec <spec>`, never in npm start\'s report', async () => {
+    expect(served!.stdout()).toContain(`local state: ${relative(repoRoot, serveState(join(repoRoot, SPEC), {}))} (keys and usage: npm run keys -- list --spec ${SPEC}, npm run keys -- usage --spec ${SPEC})`);
+    expect(serveState(join(repoRoot, SPEC), {})).not.toBe(startState({}));
+    const client = await connectV1(served!.endpoint, { Authorization: `Bearer ${served!.key}` });
+    try {
+      expect((await client.callTool({ name: 'get_pet_by_id', arguments: { petId: 2 } })).isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    // The isolate writes its batch USAGE_FLUSH_MS (5 s) after the call.
+    let tools: string[] = [];
+    for (let i = 0; i < 12 && !tools.includes('get_pet_by_id'); i++) {
+      const out = await keysCli(['usage', '--spec', SPEC, '--json'], { MCP_PERSIST_TO: '', INIT_CWD: repoRoot });
+      expect(out.code, out.stderr).toBe(0);
+      tools = (JSON.parse(out.stdout) as UsageReport).rows.map((r) => r.tool ?? '');
+      if (!tools.includes('get_pet_by_id')) await new Promise((r) => setTimeout(r, 2000));
+    }
+    expect(tools).toContain('get_pet_by_id');
+    // npm start's state (the CLI's default): either never created on this machine, or without this spec's tools.
+    const start = await keysCli(['usage', '--json'], { MCP_PERSIST_TO: '', INIT_CWD: repoRoot });
+    if (start.code === 0) expect((JSON.parse(start.stdout) as UsageReport).rows.map((r) => r.tool)).not.toContain('get_pet_by_id');
+    else expect(start.stderr).toMatch(/the usage tables do not exist there yet/);
   });
 
   it('serves code mode for the spec: its own declarations, and a program calling its operations', async () => {
@@ -63,5 +92,12 @@ describe('npm run serve', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--spec is required/);
     expect(r.stderr).toMatch(/usage: npm run serve/);
+    // Port 1 is free to bind but fetch() refuses it ("bad port"): refused up front, with the reason.
+    const bad = spawnSync('npm', ['run', '--silent', 'serve', '--', '--spec', 'x.json', '--port', '1'], { cwd: repoRoot, env: childEnv(), encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--port 1 is one of the ports fetch\(\) refuses to connect to .*choose another, such as 8787/);
+    const start = spawnSync('npm', ['start', '--silent'], { cwd: repoRoot, env: childEnv({ PORT: 'eighty' }), encoding: 'utf8' });
+    expect(start.status).toBe(2);
+    expect(start.stderr).toMatch(/PORT must be a TCP port number from 1 to 65535, not "eighty"/);
   });
 });

@@ -48,7 +48,11 @@ describe('npm start', () => {
       expect(tools.map((t) => t.name)).toContain('repos_get');
       const result = await client.callTool({ name: 'repos_get', arguments: { owner: 'octocat', repo: 'hello-world' } });
       expect(result.isError, textOf(result)).toBeFalsy();
-      expect(result.structuredContent).toBeTypeOf('object');
+      // The mock answers with the spec's own example (a real GitHub answer), and the result is compacted: no links
+      // back into the API, nested resources shortened to their identity.
+      expect(result.structuredContent).toMatchObject({ full_name: 'octocat/Hello-World', owner: { login: 'octocat' } });
+      expect(JSON.stringify(result)).not.toContain('api.github.com');
+      expect(textOf(result)).toMatch(/Shortened to identifying fields/);
     } finally {
       await client.close();
     }

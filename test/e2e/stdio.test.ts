@@ -24,6 +24,7 @@ const INSPECTOR_CWD = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'i
 let upstream: Awaited<ReturnType<typeof startUpstream>>;
 let dir: string;
 let tarball: string;
+let absoluteTarball: string;
 let cataloguePath: string;
 const timings: Record<string, number> = {};
 
@@ -61,6 +62,7 @@ beforeAll(async () => {
   tarball = `./${info[0]!.filename}`;
   timings.tarballBytes = info[0]!.size;
   expect(info[0]!.files.map((f) => f.path).sort()).toEqual(['README.md', 'bin/mcp-catalogue.js', 'catalog/catalog.txt', 'dist/stdio/main.mjs', 'package.json']);
+  absoluteTarball = join(dir, info[0]!.filename);
 }, 180_000);
 
 afterAll(async () => {
@@ -88,6 +90,38 @@ describe('stdio package', () => {
       expect(bad.isError).toBe(true);
     } finally {
       await client.close();
+    }
+  });
+
+  it('the package is self-contained: no runtime dependencies to install, and the bundle imports only Node built-ins', async () => {
+    const { stdout } = await run('tar', ['-xOzf', absoluteTarball, 'package/package.json']);
+    const pkg = JSON.parse(stdout) as Record<string, unknown>;
+    for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies', 'bundleDependencies']) expect(pkg[field], field).toBeUndefined();
+    const bundle = (await run('tar', ['-xOzf', absoluteTarball, 'package/dist/stdio/main.mjs'], { maxBuffer: 64 << 20 })).stdout;
+    const specifiers = new Set([...bundle.matchAll(/(?:^|[;\s])(?:import\s[^;'"]*?from|import\s*\(|__require\()\s*["']([@\w][\w@/.:-]*)["']/gm)].map((m) => m[1]!));
+    const foreign = [...specifiers].filter((s) => !s.startsWith('node:') && s !== 'cloudflare:sockets');
+    expect(foreign).toEqual([]);
+  });
+
+  it('npx -y --package <absolute path> mcp-catalogue works from any folder (a bare absolute path would be run as a command)', async () => {
+    const elsewhere = await mkdtemp(join(tmpdir(), 'mcp-stdio-elsewhere-'));
+    try {
+      const transport = new StdioClientTransport({
+        command: 'npx',
+        args: ['-y', '--package', absoluteTarball, 'mcp-catalogue'],
+        cwd: elsewhere,
+        env: env({ MCP_CATALOG: cataloguePath, UPSTREAM_URL: upstream.url, API_KEY: TOKEN }),
+        stderr: 'pipe',
+      });
+      const client = new Client({ name: 'stdio-e2e-abs', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo_get', 'echo_remove']);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
     }
   });
 
@@ -159,6 +193,36 @@ describe('stdio package', () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent.url).toBe('/echo/inspected?limit=3');
     expect(result.structuredContent.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it('switches take the same words as the Worker URL: MCP_READONLY=yes, on or TRUE serves read-only tools only', async () => {
+    for (const value of ['yes', 'on', 'TRUE']) {
+      // Other programs' MCP_* variables (Claude Code's MCP_TIMEOUT) are left alone.
+      const { client } = await connect('node', [BIN], { MCP_CATALOG: cataloguePath, UPSTREAM_URL: upstream.url, MCP_READONLY: value, MCP_TIMEOUT: '30000' });
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name), value).toEqual(['echo_get']);
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it('a switch with another value, a list naming nothing or a misspelt MCP_* variable exits with status 2 naming what is valid', async () => {
+    const fail = (extra: Record<string, string>) => run('node', [BIN], { cwd: repoRoot, env: childEnv({ MCP_CATALOG: cataloguePath, ...extra }) }).catch((e: { code: number; stderr: string }) => e);
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [{ MCP_READONLY: 'maybe' }, /MCP_READONLY must be one of 1, 0, true, false, yes, no, on, off \(any case\); got "maybe"/],
+      [{ COMPACT_RESULTS: 'of' }, /COMPACT_RESULTS must be one of/],
+      [{ MCP_READONY: '1' }, /MCP_READONY is not a variable this server reads; did you mean MCP_READONLY\? Valid: MCP_UPSTREAM_URL, MCP_TOOLSETS, MCP_TOOLS, MCP_READONLY, MCP_CATALOG/],
+      [{ mcp_readonly: 'yes' }, /mcp_readonly is not a variable this server reads; did you mean MCP_READONLY\?/],
+      [{ MCP_READ_ONLY: 'yes' }, /did you mean MCP_READONLY\?/],
+      [{ MCP_TOOLSET: 'echo' }, /MCP_TOOLSET is not a variable this server reads; did you mean MCP_TOOLSETS\?/],
+      [{ MCP_TOOLS: ' , ' }, /MCP_TOOLS names nothing/],
+    ];
+    for (const [extra, message] of cases) {
+      const err = (await fail(extra)) as { code: number; stderr: string };
+      expect(err.code, JSON.stringify(extra)).toBe(2);
+      expect(err.stderr, JSON.stringify(extra)).toMatch(message);
+    }
   });
 
   it('configuration mistakes exit with status 2 and say what is valid', async () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WranglerD1 } from '../../scripts/keys/d1.ts';
+import { WranglerKv } from '../../scripts/keys/kv.ts';
 import { inlineParams } from '../../scripts/keys/usage.ts';
 import { repoRoot } from '../../scripts/lib/proc.ts';
 import { bucketOf, BUCKETS, quantile } from '../../src/usage/histogram.ts';
@@ -54,6 +55,8 @@ describe('keys usage --local', () => {
     const sql = upsertStatements(rowsOf([...cells.values()])).map(inlineParams);
     sql.push(`INSERT INTO usage_loss (start, calls, rows) VALUES (${hourOf(now)}, 4, 1)`);
     await d1.execute(sql.join(';\n'));
+    // KEY_A's record, as `keys create` writes it (metadata carries the id and the customer); KEY_B has none.
+    await new WranglerKv({ remote: false, persistTo: state, config: join(repoRoot, 'wrangler.toml') }).put(`key:${'9'.repeat(64)}`, '{}', { id: KEY_A.slice(4), customer: 'Acme Corp', customerId: 'acme', hint: 'mcp_test_AbCd', createdAt: new Date(0).toISOString() });
   }, 60_000);
 
   afterAll(async () => {
@@ -76,11 +79,12 @@ describe('keys usage --local', () => {
     const all = [...repoA, 0.4, 12, 9];
     expect(tableRows(out.stdout)).toEqual([
       // Keys in id order; a key's tools busiest first (calls plus refusals).
-      ['0f9e8d7c6b5a', '(no tool)', '0', '0', '0', '2', '-', '-', '0 B'],
-      ['0f9e8d7c6b5a', 'repos_get', '2', '1', '1', '0', pct([12, 9], 0.5), pct([12, 9], 0.95), '900 B', 'upstream_4xx 1'],
-      ['a1b2c3d4e5f6', 'repos_get', '5', '4', '1', '0', pct(repoA, 0.5), pct(repoA, 0.95), '8.3 KiB', 'upstream_5xx 1'],
+      // Each key with its customer's name from the key records; a key without a record says so.
+      ['0f9e8d7c6b5a', '(unknown key: no record)', '(no tool)', '0', '0', '0', '2', '-', '-', '0 B'],
+      ['0f9e8d7c6b5a', '(unknown key: no record)', 'repos_get', '2', '1', '1', '0', pct([12, 9], 0.5), pct([12, 9], 0.95), '900 B', 'upstream_4xx 1'],
+      ['a1b2c3d4e5f6', 'Acme Corp', 'repos_get', '5', '4', '1', '0', pct(repoA, 0.5), pct(repoA, 0.95), '8.3 KiB', 'upstream_5xx 1'],
       // Under 1 ms is reported as 0.5 ms (the first bucket's middle).
-      ['a1b2c3d4e5f6', 'issues_create', '1', '0', '1', '0', '0.5 ms', '0.5 ms', '150 B', 'invalid_arguments 1'],
+      ['a1b2c3d4e5f6', 'Acme Corp', 'issues_create', '1', '0', '1', '0', '0.5 ms', '0.5 ms', '150 B', 'invalid_arguments 1'],
       ['TOTAL', 'all', '8', '5', '3', '2', pct(all, 0.5), pct(all, 0.95), '9.3 KiB', 'invalid_arguments 1, upstream_4xx 1, upstream_5xx 1'],
     ]);
     expect(pct(repoA, 0.95)).toBe('395 ms'); // 400 ms reported as its bucket's middle, within the bound
@@ -91,20 +95,25 @@ describe('keys usage --local', () => {
     const day = await keysUsage(state, '--key', '0f9e', '--by', 'day');
     expect(day.code).toBe(0);
     const today = new Date().toISOString().slice(0, 10);
-    expect(tableRows(day.stdout).map((r) => r.slice(0, 6))).toEqual([
-      ['0f9e8d7c6b5a', today, '2', '1', '1', '2'],
+    // (The TOTAL row has no customer, so its cells start one column early.)
+    expect(tableRows(day.stdout).map((r) => r.slice(0, r[0] === 'TOTAL' ? 6 : 7))).toEqual([
+      ['0f9e8d7c6b5a', '(unknown key: no record)', today, '2', '1', '1', '2'],
       ['TOTAL', 'all', '2', '1', '1', '2'],
     ]);
     const json = await keysUsage(state, '--key', 'key:a1b2', '--json');
     const report = JSON.parse(json.stdout) as UsageReport;
     expect(report).toMatchObject({ key: 'key:a1b2', by: 'tool', window: { grain: 'hour' }, totals: { calls: 6, ok: 4, errors: 2 }, lost: { calls: 4, rows: 1 } });
     expect(report.rows.map((r) => r.tool)).toEqual(['repos_get', 'issues_create']);
+    expect(report.rows.map((r) => r.customer)).toEqual(['Acme Corp', 'Acme Corp']);
   });
 
   it('bad flags exit 2 with the reason; a state without the tables names the command that creates them', async () => {
     const bad = await keysUsage(state, '--since', 'last-week');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--since: "last-week" is neither a duration/);
+    // The reason and a pointer to --help, not the whole usage text again.
+    expect(bad.stderr.trim().split('\n')).toHaveLength(2);
+    expect(bad.stderr).toContain('npm run keys -- --help');
     const empty = await mkdtemp(join(tmpdir(), 'mcp-usage-empty-'));
     try {
       const missing = await keysUsage(empty);

@@ -158,6 +158,19 @@ describe('CLI', () => {
       err.mockClear();
       expect(await main(['--spec', broken, '--out', out, '--quiet'])).toBe(1);
       expect(err.mock.calls.map((c) => String(c[0])).join('')).toMatch(/broken\.json is not valid JSON/);
+      // A YAML mistake names its line and shows it, with a caret under the place (not a message ending in "column 3:").
+      const badYaml = join(dir, 'bad.yaml');
+      writeFileSync(badYaml, '\n\nopenapi: 3.0.0\npaths:\n  /a:\n    get: {responses: {"200": {description: ok}\n  bad: [\n');
+      err.mockClear();
+      expect(await main(['--spec', badYaml, '--out', out, '--quiet'])).toBe(1);
+      const yamlMessage = err.mock.calls.map((c) => String(c[0])).join('');
+      expect(yamlMessage).toMatch(/bad\.yaml is neither JSON nor valid YAML: .* at line 7, column 3\n/);
+      expect(yamlMessage).toContain('  bad: [\n  ^');
+      const badJson = join(dir, 'bad.json');
+      writeFileSync(badJson, '{"openapi": "3.0.0",\n "info": {"title": "x" "version": "1"}}\n');
+      err.mockClear();
+      expect(await main(['--spec', badJson, '--out', out, '--quiet'])).toBe(1);
+      expect(err.mock.calls.map((c) => String(c[0])).join('')).toContain(' "info": {"title": "x" "version": "1"}}\n                           ^');
       const notOpenapi = join(dir, 'x.yaml');
       writeFileSync(notOpenapi, 'hello: world\n');
       expect(await main(['--spec', notOpenapi, '--out', out, '--quiet'])).toBe(1);

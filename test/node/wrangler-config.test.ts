@@ -23,6 +23,8 @@ describe('writeCatalogueConfig', () => {
       main: string;
       alias: Record<string, string>;
       d1_databases: Array<{ binding: string; database_id: string; migrations_dir: string }>;
+      find_additional_modules?: boolean;
+      rules?: unknown[];
     };
     expect(config.main).toBe(join(repoRoot, 'src', 'index.ts'));
     // Each data file behind a module of its own that imports it, so the bundler keeps it a Text module.
@@ -30,6 +32,8 @@ describe('writeCatalogueConfig', () => {
     expect(await readFile(config.alias['catalog-data']!, 'utf8')).toBe("export { default } from './catalog.txt';\n");
     expect(await readFile(config.alias['declarations-data']!, 'utf8')).toBe("export { default } from './declarations.txt';\n");
     expect(config.d1_databases).toEqual([expect.objectContaining({ binding: 'USAGE', migrations_dir: join(repoRoot, 'migrations') })]);
+    // The OAuth library stays a module of its own there too (src/oauth-library.ts).
+    expect(config).toMatchObject({ find_additional_modules: true, rules: expect.arrayContaining([expect.objectContaining({ type: 'ESModule', globs: ['**/oauth-provider.js'] })]) });
   });
 });
 
@@ -47,8 +51,8 @@ describe('the vars an operator sets', () => {
   it('wrangler.toml sets each var once, and every string var of Env is either set there or a secret', () => {
     expect(new Set(inToml).size).toBe(inToml.length);
     const secrets = stringVars.filter((v) => !inToml.includes(v));
-    expect(secrets.sort()).toEqual(['ADMIN_TOKEN', 'API_KEY', 'CREDENTIAL_ENCRYPTION_KEY', 'SESSION_SECRET', 'UPSTREAM_TOKEN']);
-    expect(/^[^#\n]*(API_KEY|UPSTREAM_TOKEN|CREDENTIAL_ENCRYPTION_KEY|SESSION_SECRET|ADMIN_TOKEN) = /m.test(toml)).toBe(false);
+    expect(secrets.sort()).toEqual(['ADMIN_TOKEN', 'API_KEY', 'CREDENTIAL_ENCRYPTION_KEY', 'SESSION_SECRET', 'SPEC_AUTH_HEADER', 'UPSTREAM_TOKEN']);
+    expect(/^[^#\n]*(API_KEY|UPSTREAM_TOKEN|CREDENTIAL_ENCRYPTION_KEY|SESSION_SECRET|ADMIN_TOKEN|SPEC_AUTH_HEADER) = /m.test(toml)).toBe(false);
   });
 
   it("README's configuration tables name every var and secret in exactly one row", () => {

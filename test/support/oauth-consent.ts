@@ -69,7 +69,8 @@ export class ConsentSession {
   }
 
   async open(): Promise<this> {
-    this.page = this.jar.take(await this.fetch(this.url, { redirect: 'manual' }));
+    const headers: Record<string, string> = this.ip ? { 'cf-connecting-ip': this.ip } : {};
+    this.page = this.jar.take(await this.fetch(this.url, { headers, redirect: 'manual' }));
     this.html = await this.page.clone().text();
     return this;
   }

@@ -55,8 +55,10 @@ describe('code mode endpoint', () => {
     const repos = textOf(await issuesOnly.call('search', { query: 'get a repository', limit: 20 }));
     expect(repos).not.toMatch(/function repos_/);
     await issuesOnly.close();
+    // Words the catalogue does not know still get operations to look at, never an empty answer.
     const none = await client.call('search', { query: 'xyzzy plugh' });
-    expect(textOf(none)).toBe('No operations match "xyzzy plugh". Try other words for what you want to do.');
+    expect(none.isError).toBeFalsy();
+    expect(textOf(none)).toMatch(/^ {2}function \w+\(/m);
     const bad = await client.call('search', { query: '  ' });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/^"query" must be a non-empty string/);

@@ -102,7 +102,7 @@ describe('responses', () => {
   it("replaces the OAuth library's reflect-any-origin headers with this policy", async () => {
     const env: Env = { KEYS: bindings.KEYS, KEY_RATE_LIMITER: bindings.KEY_RATE_LIMITER, OAUTH_KV: bindings.OAUTH_KV, API_KEY: 'mcp_test_corsoperator0000000000000000000000' };
     const config = readConfig(env, 'http://127.0.0.1:9');
-    const server = new AuthorizationServers(() => config, ['read-only']).for('http://127.0.0.1:8787', readOAuthSettings(env, config.credentialMode))!;
+    const server = (await new AuthorizationServers(() => config, ['read-only']).for('http://127.0.0.1:8787', readOAuthSettings(env, config.credentialMode)))!.main;
     const metadata = (origin: string) => new Request('http://127.0.0.1:8787/.well-known/oauth-authorization-server', { headers: { origin } });
 
     const fromLibrary = await server.fetch(metadata('https://evil.example'), env, createExecutionContext());

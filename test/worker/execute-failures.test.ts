@@ -57,6 +57,8 @@ describe('upstream errors', () => {
     const r = await call(tool('reset', { path: '/reset' }, { outputSchema: { type: 'object' } }));
     expect(r.isError).toBe(true);
     expect(text(r)).toMatch(/^Could not reach the upstream for GET \/reset/);
+    // The runtime's own message ends with a period ("Network connection lost."): one full stop, not two.
+    expect(text(r)).not.toMatch(/\.\./);
     expect(lastRecord()).toMatchObject({ outcome: 'network_error' });
   });
 
@@ -70,6 +72,7 @@ describe('upstream errors', () => {
     const r = await call(tool('closed', { path: '/x' }), {}, { upstreamUrl: 'http://127.0.0.1:1' });
     expect(r.isError).toBe(true);
     expect(text(r)).toMatch(/^Could not reach the upstream/);
+    expect(text(r)).not.toMatch(/\.\./);
   });
 
   it('slow headers past the timeout -> isError timeout, no hang', async () => {

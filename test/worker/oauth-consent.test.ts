@@ -214,7 +214,7 @@ describe('the grant', () => {
     secrets.push(access, body.refresh_token as string);
     expect(body.scope).toBe('toolset:echo read-only');
 
-    const server = h.servers.for(ORIGIN, h.settings)!;
+    const server = (await h.servers.for(ORIGIN, h.settings))!.main;
     const validated = (await validateAccessToken(server, ORIGIN, access, h.env))!;
     expect(validated.userId).toBe(record.id);
     expect(validated.props).toEqual({ v: 1, key: { kind: 'record', hash: record.hash, id: record.id }, scope: { toolsets: ['echo'], readOnly: true } });
@@ -240,7 +240,7 @@ describe('the grant', () => {
     const flow = await start();
     const { body } = await exchange(flow, codeOf(await consent(flow, OPERATOR_KEY)));
     secrets.push(body.access_token as string);
-    const validated = (await validateAccessToken(h.servers.for(ORIGIN, h.settings)!, ORIGIN, body.access_token as string, h.env))!;
+    const validated = (await validateAccessToken((await h.servers.for(ORIGIN, h.settings))!.main, ORIGIN, body.access_token as string, h.env))!;
     expect(validated.userId).toMatch(/^operator-[0-9a-f]{8}$/);
     expect(validated.props.key.kind).toBe('operator');
     const rotated = { ...h.config, apiKey: 'mcp_test_rotated00000000000000000000000000' };

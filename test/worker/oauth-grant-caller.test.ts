@@ -7,7 +7,8 @@ import { importEncryptionKey, metadataOf, newKey, RECORD_PREFIX, type NewKeyOpti
 import { clearKeyCache } from '../../src/auth/store.ts';
 import { readConfig, type Config } from '../../src/config.ts';
 import { bytesToBase64, sha256Hex } from '../../src/lib/bytes.ts';
-import { callerFromGrant, keyStatus } from '../../src/oauth/grant-caller.ts';
+import { keyStatus } from '../../src/auth/key-caller.ts';
+import { callerFromGrant } from '../../src/oauth/grant-caller.ts';
 import type { GrantProps } from '../../src/oauth/grant.ts';
 import { oauthEnv, RESOURCE, revokeStoredKey } from './fixtures/oauth.ts';
 
@@ -55,8 +56,8 @@ describe('callerFromGrant', () => {
       expect(outcome.response.status).toBe(401);
       expect(outcome.response.headers.get('www-authenticate')).toMatch(/^Bearer realm="mcp", error="invalid_token", .*resource_metadata="http:\/\/127\.0\.0\.1:8787\/\.well-known\/oauth-protected-resource"$/);
     }
-    expect(await keyStatus(propsFor(revoked).key, config, env)).toEqual({ ok: false, reason: 'revoked' });
-    expect(await keyStatus(propsFor(expired).key, config, env)).toEqual({ ok: false, reason: 'expired' });
+    expect(await keyStatus(propsFor(revoked).key, config, env)).toMatchObject({ ok: false, reason: 'revoked' });
+    expect(await keyStatus(propsFor(expired).key, config, env)).toMatchObject({ ok: false, reason: 'expired' });
   });
 
   it("applies the key's own rate limit, shared with its static use", async () => {

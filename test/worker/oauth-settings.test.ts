@@ -12,14 +12,35 @@ describe('readOAuthSettings', () => {
     expect(readOAuthSettings(withKv, 'key').enabled).toBe(true);
   });
 
-  it('is on by default with the documented lifetimes and attempt limit', () => {
-    expect(readOAuthSettings(withKv, 'key')).toEqual({ enabled: true, accessTokenTtl: 3600, refreshTokenTtl: 2_592_000, refreshIdleTtl: undefined, keyAttempts: { limit: 10, period: 'minute' } });
+  it('is on by default with the documented lifetimes, per-IP limits and refresh retry window', () => {
+    expect(readOAuthSettings(withKv, 'key')).toEqual({
+      enabled: true,
+      accessTokenTtl: 3600,
+      refreshTokenTtl: 2_592_000,
+      refreshIdleTtl: undefined,
+      keyAttempts: { limit: 10, period: 'minute' },
+      registerRate: { limit: 60, period: 'hour' },
+      authorizeRate: { limit: 60, period: 'hour' },
+      refreshRetrySeconds: 30,
+    });
   });
 
   it('reads OAUTH=off, lifetimes and the attempt limit', () => {
     expect(readOAuthSettings({ OAUTH: 'off' }, 'key').enabled).toBe(false);
-    const s = readOAuthSettings({ ...withKv, OAUTH: 'ON', OAUTH_ACCESS_TOKEN_TTL: '600', OAUTH_REFRESH_TOKEN_TTL: '86400', OAUTH_REFRESH_IDLE_TTL: '3600', OAUTH_KEY_ATTEMPTS: '20/hour' }, 'gateway');
-    expect(s).toEqual({ enabled: true, accessTokenTtl: 600, refreshTokenTtl: 86_400, refreshIdleTtl: 3600, keyAttempts: { limit: 20, period: 'hour' } });
+    const s = readOAuthSettings(
+      { ...withKv, OAUTH: 'ON', OAUTH_ACCESS_TOKEN_TTL: '600', OAUTH_REFRESH_TOKEN_TTL: '86400', OAUTH_REFRESH_IDLE_TTL: '3600', OAUTH_KEY_ATTEMPTS: '20/hour', OAUTH_REGISTER_RATE: '5/min', OAUTH_AUTHORIZE_RATE: '30/hour', OAUTH_REFRESH_RETRY_SECONDS: '0' },
+      'gateway',
+    );
+    expect(s).toEqual({
+      enabled: true,
+      accessTokenTtl: 600,
+      refreshTokenTtl: 86_400,
+      refreshIdleTtl: 3600,
+      keyAttempts: { limit: 20, period: 'hour' },
+      registerRate: { limit: 5, period: 'minute' },
+      authorizeRate: { limit: 30, period: 'hour' },
+      refreshRetrySeconds: 0,
+    });
   });
 
   it('is off in passthrough mode, where a grant would have no upstream token to forward', () => {
@@ -31,7 +52,11 @@ describe('readOAuthSettings', () => {
     expect(() => readOAuthSettings({ OAUTH: 'on' }, 'key')).toThrow(/OAUTH=on needs the OAUTH_KV/);
     expect(() => readOAuthSettings({ ...withKv, OAUTH_ACCESS_TOKEN_TTL: '30' }, 'key')).toThrow(/OAUTH_ACCESS_TOKEN_TTL .* at least 60; got "30"/);
     expect(() => readOAuthSettings({ ...withKv, OAUTH_REFRESH_TOKEN_TTL: '1.5e9x' }, 'key')).toThrow(/OAUTH_REFRESH_TOKEN_TTL/);
-    expect(() => readOAuthSettings({ ...withKv, OAUTH_KEY_ATTEMPTS: 'lots' }, 'key')).toThrow(/rate must look like/);
+    expect(() => readOAuthSettings({ ...withKv, OAUTH_KEY_ATTEMPTS: 'lots' }, 'key')).toThrow(/OAUTH_KEY_ATTEMPTS: rate must look like/);
+    expect(() => readOAuthSettings({ ...withKv, OAUTH_REGISTER_RATE: '0/min' }, 'key')).toThrow(/OAUTH_REGISTER_RATE: rate must look like/);
+    expect(() => readOAuthSettings({ ...withKv, OAUTH_AUTHORIZE_RATE: 'unlimited' }, 'key')).toThrow(/OAUTH_AUTHORIZE_RATE: rate must look like/);
+    expect(() => readOAuthSettings({ ...withKv, OAUTH_REFRESH_RETRY_SECONDS: '3600' }, 'key')).toThrow(/OAUTH_REFRESH_RETRY_SECONDS .* 0 \(no retry\) to 300; got "3600"/);
+    expect(() => readOAuthSettings({ ...withKv, OAUTH_REFRESH_RETRY_SECONDS: '-1' }, 'key')).toThrow(/OAUTH_REFRESH_RETRY_SECONDS/);
   });
 });
 

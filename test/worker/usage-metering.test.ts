@@ -11,6 +11,7 @@ import { sha256Hex } from '../../src/lib/bytes.ts';
 import { isolateUsageStats } from '../../src/usage/isolate.ts';
 import type { UsageLine, UsageReport } from '../../src/usage/query.ts';
 import { readUsage } from '../../src/usage/read.ts';
+import { metadataOf } from '../../src/auth/keys-core.ts';
 import { makeKey, rpcBody } from './fixtures/auth-harness.ts';
 import { statusCatalogue } from './fixtures/status-catalogue.ts';
 import { freshUsageDb } from './fixtures/usage-db.ts';
@@ -173,6 +174,20 @@ describe('/admin/usage', () => {
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.text)).toEqual({ error: 'invalid_query', message: 'since: "yesterday" is neither a duration (7d, 24h, 90m) nor a date (2026-11-01, 2026-11-01T12:00Z)' });
     expect(JSON.parse((await admin(e, '?by=week')).text).message).toBe('by must be "tool" or "day", not "week"');
+  });
+
+  it('names the customer of each key, from the key records (a revoked key keeps its name)', async () => {
+    const e = envWith();
+    const acme = await makeKey({ customer: { id: 'acme', name: 'Acme Corp' } });
+    await call(e, acme.key, 'echo_get', { id: 'acme' });
+    await call(e, OPERATOR, 'echo_get', { id: 'op' });
+    // Revoking keeps the record (with revokedAt), so last month's usage still has a name.
+    const revoked = { ...acme.record, revokedAt: new Date().toISOString() };
+    await bindings.KEYS.put(`key:${acme.hash}`, JSON.stringify(revoked), { metadata: metadataOf(revoked) });
+    const report = JSON.parse((await admin(e, '?since=1h')).text) as UsageReport;
+    expect(report.rows.find((l) => l.key === `key:${acme.record.id}`)?.customer).toBe('Acme Corp');
+    const op = await operatorId();
+    expect(report.rows.find((l) => l.key === op)?.customer).toBe('(API_KEY, the deployment’s own key)');
   });
 
   it('without a USAGE binding answers 503 and says what is missing', async () => {

@@ -14,6 +14,7 @@ import { AUTH } from '../plan.ts';
 import type { Server } from '../servers.ts';
 import { fmtInt } from '../stats.ts';
 import { costOf, MODES, TASKS, type Call, type Mode, type ModeCost, type Task, type Turn } from '../tasks.ts';
+import { searchLatency } from './search-latency.ts';
 
 interface Exchange {
   request: { method?: string; params?: { name?: string; arguments?: Record<string, unknown> } };
@@ -132,6 +133,10 @@ export async function benchModes(ctx: BenchContext, worker: Server): Promise<voi
       });
     }
   }
+  // The one ranker's cost in workerd, GitHub's whole catalogue (target: p50 at most 5 ms).
+  const latency = await searchLatency(worker.url);
+  results.raw.searchLatency = latency;
+  results.row({ section: 'modes', measure: 'search_tools latency in workerd (GitHub, 1,223 tools)', result: latency.text, reproduce });
   results.note(
     'modes',
     'Each task runs three ways against the same bench worker and upstream, with the v2 client (`@modelcontextprotocol/client`, 2026-07-28, JSON responses) through a recording fetch; the three answers are checked equal. ' +

@@ -1,0 +1,16 @@
+// The `search` index line of a catalogue (docs/catalogue-format.md): what the generator writes for discovery's ranker
+// (src/discovery/search-index.ts encodes and decodes it). Only its shape lives here, beside the file format.
+
+export interface SearchIndexData {
+  v: 1;
+  /** Terms (word stems), sorted. */
+  terms: string[];
+  /** Per tool (catalogue order): its postings, (term number delta in base 36, weight letter) pairs. */
+  docs: string[];
+  /** Per tool: "p" when what it acts on are people, else "-". */
+  kinds: string;
+  /** Per tool: the term number of its resource (the path's last literal segment), -1 for none. */
+  resources: number[];
+  /** Query stem -> the terms it also means, as postings (weights in 26ths). */
+  expand: Record<string, string>;
+}

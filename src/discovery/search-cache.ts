@@ -1,0 +1,72 @@
+// Per-isolate caches of the search ranker, behind one small interface so they can be bounded or cleared from one
+// place: the decoded index of each catalogue (a few MB for GitHub's 1,223 tools), and which tools each slice holds.
+import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
+import type { Slice } from '../catalogue/slices.ts';
+import { titlePhrase, titleVerbs, type Phrase } from './head-nouns.ts';
+import { buildSearchIndex, decodeSearchIndex, type SearchIndex } from './search-index.ts';
+import { stem } from './search-text.ts';
+
+/** The index plus what ranking derives from the catalogue's titles, once per catalogue. */
+export interface RankingData extends SearchIndex {
+  /** Per tool: what its title says it does and acts on, stemmed. */
+  phrases: Array<Phrase & { plural: boolean }>;
+  /** Words titles start with (their verbs), plus everyday query verbs. */
+  verbs: Set<string>;
+  /** Per tool: in one of the catalogue's default toolsets. */
+  everyday: Uint8Array;
+}
+
+/** Catalogues served by one isolate: one, or a few in tests; the oldest is dropped past this. */
+const MAX_CATALOGUES = 4;
+const byCatalogue = new Map<object, RankingData>();
+const bySlice = new WeakMap<Slice, Uint8Array>();
+
+/** Forgets every cached index (they are rebuilt on the next search). */
+export function clearSearchCaches(): void {
+  byCatalogue.clear();
+}
+
+/** Whether ranking this catalogue needs its tools' records (a catalogue written before the search index). */
+export function needsRecords(loaded: LoadedCatalogue): boolean {
+  return !byCatalogue.has(loaded.identity) && !loaded.searchData();
+}
+
+/** The ranking data of a catalogue; one without a search index line must have loaded every record (needsRecords). */
+export function rankingData(loaded: LoadedCatalogue): RankingData {
+  let data = byCatalogue.get(loaded.identity);
+  if (data) return data;
+  const stored = loaded.searchData();
+  const index = decodeSearchIndex(stored ?? buildSearchIndex(Array.from({ length: loaded.count }, (_, i) => loaded.tool(i)), loaded.catalogue.toolsets));
+  const titles = Array.from({ length: loaded.count }, (_, i) => loaded.title(i));
+  const verbs = titleVerbs(titles);
+  const everydaySets = new Set(loaded.catalogue.defaultToolsets ?? []);
+  const everyday = new Uint8Array(loaded.count);
+  for (let i = 0; i < loaded.count; i++) everyday[i] = loaded.toolsetsOf(i).some((s) => everydaySets.has(s)) ? 1 : 0;
+  data = { ...index, phrases: titles.map((t) => stemmedPhrase(titlePhrase(t, verbs))), verbs, everyday };
+  if (byCatalogue.size >= MAX_CATALOGUES) byCatalogue.delete(byCatalogue.keys().next().value!);
+  byCatalogue.set(loaded.identity, data);
+  return data;
+}
+
+/** Which tools (by catalogue index) a slice holds. */
+export function sliceMembers(loaded: LoadedCatalogue, slice: Slice): Uint8Array {
+  let m = bySlice.get(slice);
+  if (!m) {
+    m = new Uint8Array(loaded.count);
+    for (const i of slice.tools) m[i] = 1;
+    bySlice.set(slice, m);
+  }
+  return m;
+}
+
+/** The phrase stemmed; `plural`: its head was a plural ("repositories"). */
+export function stemmedPhrase(p: Phrase): Phrase & { plural: boolean } {
+  const out: Phrase & { plural: boolean } = { plural: false };
+  if (p.verb) out.verb = stem(p.verb);
+  if (p.head) {
+    out.head = stem(p.head);
+    out.plural = /[^s]s$|ies$/.test(p.head);
+  }
+  return out;
+}
+

@@ -1,0 +1,146 @@
+// One tool's search document: its terms with field-weighted frequencies (BM25F: each field's words count with the
+// field's weight, and one saturation applies to the sum). Built by the generator for the catalogue's search index,
+// and at run time for a catalogue written before the index existed.
+import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
+import { compactDescription } from '../profiles/compact.ts';
+import { stem, STOP, terms, words } from './search-text.ts';
+
+/**
+ * What each field counts for. The title and the resource the path names say what an operation is; the description
+ * and parameters say more, in many more words; response fields only hint (most operations return similar objects).
+ */
+export const FIELD_WEIGHT = {
+  title: 3,
+  name: 1,
+  resource: 2,
+  path: 0.8,
+  summary: 1,
+  description: 0.35,
+  parameter: 0.5,
+  output: 0.15,
+  toolset: 0.7,
+  toolsetDescription: 0.15,
+  method: 0.4,
+} as const;
+
+/** Words each HTTP method's operations do, so "remove …" meets a DELETE whose title says "Unlink …". */
+const METHOD_WORDS: Record<string, { item: string; collection: string }> = {
+  GET: { item: 'get show read view fetch', collection: 'list get show find view fetch' },
+  POST: { item: 'create add new make send submit start run', collection: 'create add new make open send submit start post publish' },
+  PUT: { item: 'set update replace add put', collection: 'set update replace' },
+  PATCH: { item: 'update edit change modify set', collection: 'update edit change modify set' },
+  DELETE: { item: 'delete remove', collection: 'delete remove clear' },
+};
+
+/** Description words beyond the summary that count (long descriptions are mostly caveats and links). */
+const DESCRIPTION_WORDS = 80;
+/** Query parameters that page or order results say nothing about what an operation does. */
+const NOT_FILTERS = new Set(['page', 'per_page', 'sort', 'direction', 'order', 'cursor', 'before', 'after', 'limit', 'offset', 'starting_after', 'ending_before', 'expand']);
+
+export interface SearchDocument {
+  /** term -> field-weighted frequency */
+  tf: Map<string, number>;
+  /** The words of the resource the path names last ("/repos/{owner}/{repo}/stargazers" -> stargazers), unstemmed. */
+  resource: string[];
+  /** Words of the fields a query word is worth expanding into (title, name, path, toolsets), unstemmed. */
+  keyWords: Set<string>;
+}
+
+export type DocumentTool = Pick<CatalogueTool, 'name' | 'title' | 'description' | 'toolsets' | 'http'> & { inputSchema?: JsonSchema; outputSchema?: JsonSchema; result?: CatalogueTool['result'] };
+
+/** The search document of a tool; `toolsetDescription` gives a toolset's description (the spec's tag description). */
+export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset: string) => string | undefined, memo: Map<string, string[]> = new Map()): SearchDocument {
+  // Texts repeat across tools (toolset descriptions, shared parameters, result fields): their terms once per build.
+  const termsOf = (text: string) => {
+    let t = memo.get(text);
+    if (!t) memo.set(text, (t = terms(text)));
+    return t;
+  };
+  const tf = new Map<string, number>();
+  const keyWords = new Set<string>();
+  const addTerms = (list: string[], weight: number) => {
+    for (const t of list) tf.set(t, (tf.get(t) ?? 0) + weight);
+  };
+  // Titles, names and paths count every word; long free text counts each of its terms once, so a description that
+  // repeats a word ten times does not outweigh a title that names it.
+  const add = (text: string, weight: number, key = false) => {
+    if (key) for (const w of words(text)) if (!STOP.has(w)) keyWords.add(w);
+    addTerms(termsOf(text), weight);
+  };
+  const addOnce = (text: string, weight: number) => addTerms([...new Set(termsOf(text))], weight);
+  add(tool.title, FIELD_WEIGHT.title, true);
+  add(tool.name.replace(/_[0-9a-f]{6}$/, ''), FIELD_WEIGHT.name, true);
+
+  // The path: every literal segment, the last one (what the operation acts on) again as the resource. Path words
+  // are never function words ("/me/player" is the caller's player).
+  const segments = tool.http.path.split('/').filter((s) => s && !s.startsWith('{'));
+  const pathWords = segments.flatMap((s) => words(s));
+  for (const w of pathWords) keyWords.add(w);
+  addTerms(pathWords.map(stem), FIELD_WEIGHT.path);
+  const resource = resourceWords(tool.http.path);
+  addTerms(resource.map(stem), FIELD_WEIGHT.resource);
+
+  const summary = compactDescription(tool.description, tool.title, 200);
+  add(summary, FIELD_WEIGHT.summary);
+  const rest = plainText(tool.description).split(/\s+/).slice(0, DESCRIPTION_WORDS + 40).join(' ');
+  addOnce(rest, FIELD_WEIGHT.description);
+
+  for (const s of tool.toolsets) {
+    add(s, FIELD_WEIGHT.toolset, true);
+    const d = toolsetDescription(s);
+    if (d) addOnce(plainText(d).split(/\s+/).slice(0, 40).join(' '), FIELD_WEIGHT.toolsetDescription);
+  }
+  const verbs = METHOD_WORDS[tool.http.method];
+  if (verbs) add(tool.http.path.endsWith('}') ? verbs.item : verbs.collection, FIELD_WEIGHT.method);
+
+  addOnce(parameterText(tool), FIELD_WEIGHT.parameter);
+  addOnce(outputFieldNames(tool).join(' '), FIELD_WEIGHT.output);
+  return { tf, resource, keyWords };
+}
+
+/** Last words of dotted RPC paths that say what is done, not to what: "/conversations.list" acts on conversations. */
+const ACTION_PARTS = new Set(Object.values(METHOD_WORDS).flatMap((v) => `${v.item} ${v.collection}`.split(' ')).concat(['info', 'lookup', 'search']));
+
+/** What the path names last: "/repos/{owner}/{repo}/stargazers" -> stargazers; "/conversations.members" -> members. */
+function resourceWords(path: string): string[] {
+  const last = path.replace(/\/\{[^}]*\}$/, '').split('/').pop() ?? '';
+  if (!last || last.startsWith('{')) return [];
+  const parts = last.split('.').filter(Boolean);
+  while (parts.length > 1 && ACTION_PARTS.has(words(parts[parts.length - 1]!)[0] ?? '')) parts.pop();
+  return words(parts[parts.length - 1] ?? last);
+}
+
+/** Markdown to words: links to their text, URLs, code and HTML tags out. */
+function plainText(text: string): string {
+  return text
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/https?:\/\/\S+/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/`[^`]*`/g, ' ');
+}
+
+/** The names of the operation's arguments (paging and ordering aside) and the first sentence of each one's description. */
+function parameterText(tool: DocumentTool): string {
+  const props = (tool.inputSchema?.properties ?? {}) as Record<string, JsonSchema>;
+  const out: string[] = [];
+  for (const [name, schema] of Object.entries(props)) {
+    if (NOT_FILTERS.has(name) || name === tool.result?.fields) continue;
+    out.push(name);
+    const d = typeof schema?.description === 'string' ? plainText(schema.description).split(/(?<=[.!?])\s/)[0]! : '';
+    if (d) out.push(d.split(/\s+/).slice(0, 12).join(' '));
+  }
+  return out.join(' ');
+}
+
+/** Property names of the result (of one item, for a list), links left out: they name other resources. */
+function outputFieldNames(tool: DocumentTool): string[] {
+  let schema = tool.outputSchema;
+  const items = tool.result?.items;
+  if (schema && items) {
+    const holder = (schema.properties as Record<string, JsonSchema> | undefined)?.[items];
+    if (holder && typeof holder.items === 'object') schema = holder.items as JsonSchema;
+  }
+  const props = schema && typeof schema.properties === 'object' ? Object.keys(schema.properties as object) : [];
+  return props.filter((p) => !/(^|_)(url|uri|href|link)s?$/.test(p) && !p.startsWith('_'));
+}

@@ -1,0 +1,1 @@
+../node_modules/@cloudflare/workers-oauth-provider/dist/oauth-provider.js
