@@ -309,7 +309,10 @@ export function operationIdWords(operationId: string, op?: NamingInput): string[
     words = words.flatMap((w) => (w.length >= 12 ? splitWord(w, dict) : [w]));
   }
   if (/^(GET|PUT|POST|PATCH|DELETE|HEAD)[-_.]/.test(operationId) && isVerb(words[1] ?? '')) words = words.slice(1);
-  const camelTail = /[a-z0-9](Get|Put|Post|Delete|Patch|Head)$/.test(operationId);
+  // A glued Get or Delete with no other verb is the verb of a resource-then-verb operationId (Plaid's
+  // "accountsBalanceGet"), not a method to drop.
+  const tail = /[a-z0-9](Get|Put|Post|Delete|Patch|Head)$/.exec(operationId)?.[1];
+  const camelTail = tail !== undefined && (!/^(Get|Delete)$/.test(tail) || words.slice(0, -1).some((w) => isVerb(w)));
   if (words.length > 2 && METHOD_WORDS.has(words[words.length - 1]!) && (camelTail || words.slice(1, -1).some((w) => isVerb(w, true)))) words = words.slice(0, -1);
   return words;
 }

