@@ -23,8 +23,8 @@ export const sectionTitle = (s: Section): string => `${sectionNumber(s)}. ${SECT
 /** Iteration counts: full runs for docs/benchmarks.md, --quick for CI (figures printed, never enforced). */
 export function iterations(quick: boolean) {
   return quick
-    ? { callIters: 150, callWarm: 30, listIters: { all: 15, slice: 40 }, listWarm: 3, clientReps: { slice: 3, all: 1, defaults: 0 }, tpDuration: 3, tpWarm: 1, tpRounds: 1, tpFloor: false, cpuSeconds: 2, startupReps: 2, heapReps: 1, buildReps: 1, largeIters: 3, largeWarm: 1, graphBuilds: 1, codeIters: 10, codeWarm: 2 }
-    : { callIters: 2000, callWarm: 200, listIters: { all: 100, slice: 300 }, listWarm: 10, clientReps: { slice: 7, all: 3, defaults: 3 }, tpDuration: 15, tpWarm: 3, tpRounds: 3, tpFloor: true, cpuSeconds: 8, startupReps: 15, heapReps: 3, buildReps: 3, largeIters: 20, largeWarm: 3, graphBuilds: 2, codeIters: 60, codeWarm: 5 };
+    ? { callIters: 150, callWarm: 30, listIters: { all: 15, slice: 40 }, listWarm: 3, clientReps: { slice: 3, bare: 3, all: 1, defaults: 0 }, tpDuration: 3, tpWarm: 1, tpRounds: 1, tpFloor: false, cpuSeconds: 2, startupReps: 2, heapReps: 1, buildReps: 1, largeIters: 3, largeWarm: 1, graphBuilds: 1, codeIters: 10, codeWarm: 2 }
+    : { callIters: 2000, callWarm: 200, listIters: { all: 100, slice: 300 }, listWarm: 10, clientReps: { slice: 7, bare: 7, all: 3, defaults: 3 }, tpDuration: 15, tpWarm: 3, tpRounds: 3, tpFloor: true, cpuSeconds: 8, startupReps: 15, heapReps: 3, buildReps: 3, largeIters: 20, largeWarm: 3, graphBuilds: 2, codeIters: 60, codeWarm: 5 };
 }
 type Iterations = ReturnType<typeof iterations>;
 

@@ -75,15 +75,15 @@ export function structuralProblems(schema: JsonSchema, kind: 'input' | 'output')
   return probs;
 }
 
-/** The drift an output node must tolerate (docs/generator.md, "Drift"): nulls below the root, numbers as strings, any map value. */
+/**
+ * What an output node leaves open (docs/generator.md, "Drift"): no typed map, and the `{result}` wrapper's value
+ * accepts null (the empty result and the as_returned envelope). Types below it are the spec's own, never widened.
+ */
 function driftProblems(n: JsonSchema, p: string): string[] {
   const probs: string[] = [];
   if (n.additionalProperties !== undefined && typeof n.additionalProperties === 'object') probs.push(`${p}: typed map (additionalProperties schema) in output`);
-  const types = [n.type].flat();
-  if ((types.includes('integer') || types.includes('number')) && !types.includes('string')) probs.push(`${p}: numeric type rejects a number sent as a string`);
-  const children: Array<[string, unknown]> = Object.entries((n.properties ?? {}) as object).map(([k, v]) => [`${p}/properties/${k}`, v]);
-  if (n.items !== undefined) children.push([`${p}/items`, n.items]);
-  for (const [at, v] of children) if (v && typeof v === 'object' && !acceptsNull(v as JsonSchema)) probs.push(`${at}: rejects null`);
+  const result = (n.properties as Record<string, unknown> | undefined)?.result;
+  if (p === '#' && JSON.stringify(n.required) === '["result"]' && result && typeof result === 'object' && !acceptsNull(result as JsonSchema)) probs.push(`${p}/properties/result: the wrapper rejects null`);
   return probs;
 }
 

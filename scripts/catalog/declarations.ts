@@ -11,7 +11,6 @@ import type { Catalogue, CatalogueTool, JsonSchema } from '../../src/catalogue/t
 import type { DeclarationsDoc, ToolDeclaration } from '../../src/codemode/declarations.ts';
 import { readCatalogue, SHARD_DIR } from './catalogue-files.ts';
 import { ascii } from './intern.ts';
-import { withoutDriftTolerance } from './output-drift.ts';
 import { sortKeys } from './sort-keys.ts';
 import { forEachObject, renderObjectBody, renderType, ShapeIds, singular, type RenderOptions } from './ts-type.ts';
 
@@ -121,18 +120,34 @@ function toolDeclaration(tool: CatalogueTool, ids: ShapeIds, sharedName: RenderO
 }
 
 /**
- * What api.<tool>() resolves to: the structured result, unwrapped when the catalogue wrapped it, in the spec's shape
- * (without the nulls and numeric strings every outputSchema also accepts, output-drift.ts). One copy per tool, so
- * shapes keep their identity between collecting shared types and rendering.
+ * What api.<tool>() resolves to: the structured result, unwrapped when the catalogue wrapped it, with the
+ * outputSchema's own types (null only where the spec allows it). The `{result}` wrapper's null (the worker's empty
+ * result) is not part of the declared type. One copy per tool, so shapes keep their identity between collecting
+ * shared types and rendering.
  */
 const results = new WeakMap<CatalogueTool, unknown>();
 function resultSchema(tool: CatalogueTool): unknown {
   if (!tool.outputSchema) return undefined;
-  if (!results.has(tool)) {
-    const root = tool.outputWrapped ? (tool.outputSchema.properties as Record<string, unknown> | undefined)?.result : tool.outputSchema;
-    results.set(tool, withoutDriftTolerance(root));
-  }
+  if (!results.has(tool)) results.set(tool, tool.outputWrapped ? withoutWrapperNull((tool.outputSchema.properties as Record<string, unknown> | undefined)?.result) : tool.outputSchema);
   return results.get(tool);
+}
+
+/** The wrapped value without the null the `{result}` wrapper accepts (output-drift.ts `acceptNull`). */
+export function withoutWrapperNull(schema: unknown): unknown {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return schema;
+  const s = schema as JsonSchema;
+  if (Array.isArray(s.type) && s.type.includes('null')) {
+    const types = (s.type as string[]).filter((t) => t !== 'null');
+    return { ...s, type: types.length === 1 ? types[0] : types };
+  }
+  if (Array.isArray(s.anyOf)) {
+    const branches = (s.anyOf as JsonSchema[]).filter((b) => !(b && b.type === 'null' && Object.keys(b).length === 1));
+    if (branches.length === s.anyOf.length) return s;
+    const { anyOf: _a, ...rest } = s;
+    if (branches.length === 1 && Object.keys(rest).every((k) => k === 'description')) return branches[0];
+    return { ...rest, anyOf: branches };
+  }
+  return s;
 }
 
 /** The returned schema itself, or its array items (list operations). */

@@ -40,7 +40,7 @@ export interface ResultSection {
   offSchema: number;
   groups: Group[];
   all: Group;
-  /** Second measure, beside (never instead of) the issue's: tools whose raw example is ≥ LARGE_RAW_TOKENS. */
+  /** Reported beside (never instead of) all tools: the tools whose raw example is ≥ LARGE_RAW_TOKENS, where shaping matters most. */
   large: Group;
   /**
    * Why the catalogue-wide medians stop where they do. `cheapest`: tokens of the cheapest possible 5-field
@@ -202,8 +202,8 @@ export function resultTargets(s: ResultSection): Array<{ target: string; ok: boo
   return [
     { target: `results: median ≥ ${RESULT_TARGETS.compactedRatio}× fewer tokens than raw by default`, ok: c >= RESULT_TARGETS.compactedRatio, measured: `${c.toFixed(2)}× (${s.all.raw.median} → ${s.all.compacted.median})` },
     { target: `results: median ≥ ${RESULT_TARGETS.projectedRatio}× fewer with a 5-field projection`, ok: p >= RESULT_TARGETS.projectedRatio, measured: `${p.toFixed(2)}× (${s.all.raw.median} → ${s.all.projected.median})` },
-    { target: `results (second measure, tools with raw ≥ ${LARGE_RAW_TOKENS} tokens): median ≥ ${RESULT_TARGETS.compactedRatio}× fewer by default`, ok: lc >= RESULT_TARGETS.compactedRatio, measured: `${lc.toFixed(2)}× (${s.large.raw.median} → ${s.large.compacted.median}, ${s.large.tools} tools)` },
-    { target: `results (second measure, tools with raw ≥ ${LARGE_RAW_TOKENS} tokens): median ≥ ${RESULT_TARGETS.projectedRatio}× fewer with a 5-field projection`, ok: lp >= RESULT_TARGETS.projectedRatio, measured: `${lp.toFixed(2)}× (${s.large.raw.median} → ${s.large.projected.median}, ${s.large.tools} tools)` },
+    { target: `results of ≥ ${LARGE_RAW_TOKENS} tokens raw: median ≥ ${RESULT_TARGETS.compactedRatio}× fewer by default`, ok: lc >= RESULT_TARGETS.compactedRatio, measured: `${lc.toFixed(2)}× (${s.large.raw.median} → ${s.large.compacted.median}, ${s.large.tools} tools)` },
+    { target: `results of ≥ ${LARGE_RAW_TOKENS} tokens raw: median ≥ ${RESULT_TARGETS.projectedRatio}× fewer with a 5-field projection`, ok: lp >= RESULT_TARGETS.projectedRatio, measured: `${lp.toFixed(2)}× (${s.large.raw.median} → ${s.large.projected.median}, ${s.large.tools} tools)` },
     { target: 'results: 0 items cut in half, 0 broken JSON, 0 schema-invalid', ok: bad === 0, measured: `${s.checks.cutItems} cut, ${s.checks.brokenJson} broken, ${s.checks.schemaInvalid} invalid, ${s.checks.shapeRejected} shaped values rejected by the schema, of ${s.checks.results} shaped results` },
   ];
 }
@@ -225,7 +225,7 @@ export function formatResultSection(s: ResultSection, defaults: string[]): strin
     ...s.groups.filter((g) => defaults.includes(g.name)).map(row),
     ...s.groups.filter((g) => !defaults.includes(g.name)).sort((a, b) => b.raw.median - a.raw.median).map(row),
     '',
-    `The row "${s.large.name}" is a second measure beside the issue's own (all): the ${s.large.tools} tools whose raw example is at least ${LARGE_RAW_TOKENS} tokens, where shaping matters. ` +
+    `The row "${s.large.name}" covers the ${s.large.tools} tools whose raw example is at least ${LARGE_RAW_TOKENS} tokens, where shaping matters most. ` +
       `Why the catalogue-wide medians stop where they do: ${s.bounds.dense} of ${s.examples} examples lose under 10% to compaction (dense objects with nothing null, empty, linked or embedded), and ${s.bounds.compactBound} are compacted to more than a third of raw; ` +
       `the cheapest possible 5-field projection (the 5 fields of the example that cost fewest tokens) has a median of ${n(s.bounds.cheapest.median)} tokens, so no 5-field projection can cut the all-tools median of ${n(s.all.raw.median)} by more than about ${x(s.all.raw.median, s.bounds.cheapest.median)}, and ${s.bounds.projectionBound} examples are under ${RESULT_TARGETS.projectedRatio}× even that floor.`,
     '',

@@ -9,7 +9,7 @@
 // operation never changes another tool's schema.
 import type { JsonSchema } from '../../src/catalogue/types.ts';
 import { isObj } from '../lib/is-object.ts';
-import { acceptNull, mapValuesNote, widenOutputTypes } from './output-drift.ts';
+import { mapValuesNote } from './output-drift.ts';
 import { schemaSize } from './schema-size.ts';
 import { trimText } from './trim-text.ts';
 
@@ -224,6 +224,8 @@ export class SchemaConverter {
       } else {
         const vals = n.enum.filter((v: unknown) => v !== null).map((v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v)));
         if (vals.length) notes.push(`One of: ${trimText(vals.join(', '), 200)}.`);
+        // The members are not kept, but a null member is the spec saying the value may be null.
+        if (n.enum.includes(null) && types.length && !types.includes('null')) types.push('null');
       }
     }
     if ('const' in n) {
@@ -234,7 +236,7 @@ export class SchemaConverter {
 
     if (depthLeft < 0) {
       // Beyond the depth budget: keep only the top-level type when simple.
-      if (types.length === 1) out.type = input ? types[0] : typeOf(widenOutputTypes(types));
+      if (types.length === 1) out.type = types[0];
       if (out.type === 'array') out.items = {};
       delete out.format;
       delete out.enum;
@@ -284,7 +286,7 @@ export class SchemaConverter {
           continue;
         }
         const prop = this.conv(v, mode, depthLeft - 1, limits, `${where}.${k}`);
-        props[k] = input ? prop : acceptNull(prop);
+        props[k] = prop;
         kept.add(k);
       }
       out.properties = props;
@@ -322,7 +324,6 @@ export class SchemaConverter {
       } else {
         out.items = {};
       }
-      if (!input) out.items = acceptNull(out.items as JsonSchema);
       if (types.length === 0) types.push('array');
     }
     if (isObjectType && types.length === 0) types.push('object');
@@ -363,7 +364,6 @@ export class SchemaConverter {
     }
 
     // ---- finish type / nullability
-    if (!input) types = widenOutputTypes(types);
     if (types.length === 1) out.type = types[0];
     else if (types.length > 1) out.type = types;
     if (types.includes('array') && out.items === undefined) out.items = {};
@@ -394,4 +394,3 @@ export class SchemaConverter {
   }
 }
 
-const typeOf = (types: string[]): string | string[] => (types.length === 1 ? types[0]! : types);

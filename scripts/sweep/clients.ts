@@ -3,8 +3,12 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-export type CallClass = 'ok' | 'upstream_error' | 'invalid_arguments' | 'schema_mismatch' | 'error_on_2xx' | 'protocol_error' | 'transport_failure';
-export const CLASSES: CallClass[] = ['ok', 'upstream_error', 'invalid_arguments', 'schema_mismatch', 'error_on_2xx', 'protocol_error', 'transport_failure'];
+import type { JsonSchema } from '../../src/catalogue/types.ts';
+import { freshSocketFetch } from '../lib/fresh-socket-fetch.ts';
+import { besideData, explainedByTypeDrift } from './type-drift.ts';
+
+export type CallClass = 'ok' | 'type_drift' | 'upstream_error' | 'invalid_arguments' | 'schema_mismatch' | 'error_on_2xx' | 'protocol_error' | 'transport_failure';
+export const CLASSES: CallClass[] = ['ok', 'type_drift', 'upstream_error', 'invalid_arguments', 'schema_mismatch', 'error_on_2xx', 'protocol_error', 'transport_failure'];
 export type ClientName = 'v1' | 'v2';
 
 /** Server-side check in tool execution (src/upstream/response.ts SCHEMA_MISMATCH_MESSAGE). */
@@ -68,7 +72,7 @@ export async function connectClient(name: ClientName, endpoint: string, key: str
   const headers = { Authorization: `Bearer ${key}` };
   if (name === 'v1') {
     const client = new ClientV1({ name: 'sweep-v1', version: '1.0.0' });
-    await client.connect(new TransportV1(new URL(endpoint), { requestInit: { headers } }));
+    await client.connect(new TransportV1(new URL(endpoint), { requestInit: { headers }, fetch: freshSocketFetch }));
     return {
       name,
       listTools: () => listAll((cursor) => client.listTools(cursor ? { cursor } : undefined, { timeout: TIMEOUT })),
@@ -77,7 +81,7 @@ export async function connectClient(name: ClientName, endpoint: string, key: str
     };
   }
   const client = new ClientV2({ name: 'sweep-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new TransportV2(new URL(endpoint), { requestInit: { headers } }));
+  await client.connect(new TransportV2(new URL(endpoint), { requestInit: { headers }, fetch: freshSocketFetch }));
   return {
     name,
     listTools: () => listAll((cursor) => client.listTools(cursor ? { cursor } : undefined, { timeout: TIMEOUT })),
@@ -94,12 +98,20 @@ function textOf(result: any): string {
     .join('\n');
 }
 
-export function classifyResult(result: unknown): Classified {
-  const r = result as { isError?: boolean } | undefined;
+/**
+ * `listed`: the outputSchema the client was shown. A body delivered beside it only because of a null or a numeric
+ * string the spec does not allow (type-drift.ts) is `type_drift`, a success handled as designed.
+ */
+export function classifyResult(result: unknown, listed?: JsonSchema): Classified {
+  const r = result as { isError?: boolean; structuredContent?: unknown } | undefined;
   if (!r || typeof r !== 'object') return { class: 'protocol_error', detail: 'result is not an object' };
   const text = textOf(r);
   // The server delivers a body its schema does not describe beside the empty result, with a note (not isError).
-  if (text.includes(SERVER_MISMATCH)) return { class: 'schema_mismatch', side: 'server', detail: text.slice(0, 400) };
+  if (text.includes(SERVER_MISMATCH)) {
+    const beside = besideData(r.structuredContent);
+    if (!r.isError && listed && beside.found && explainedByTypeDrift(listed, beside.data)) return { class: 'type_drift', side: 'server', detail: text.slice(0, 400) };
+    return { class: 'schema_mismatch', side: 'server', detail: text.slice(0, 400) };
+  }
   if (r.isError) {
     if (/^Invalid arguments for /.test(text)) return { class: 'invalid_arguments', detail: text.slice(0, 400) };
     if (UPSTREAM_FAILURE.some((re) => re.test(text))) return { class: 'upstream_error', detail: text.slice(0, 200) };

@@ -7,6 +7,7 @@ import type { SweepReport, ToolReport } from './run.ts';
 
 const SHORT: Record<CallClass, string> = {
   ok: 'ok',
+  type_drift: 'type-drift',
   upstream_error: 'upstream',
   invalid_arguments: 'bad-args',
   schema_mismatch: 'mismatch',
@@ -33,7 +34,7 @@ export function formatReport(r: SweepReport, all = false): string {
     `  drift: ${d.jsonResponses} JSON responses (${d.matched} matched to a spec schema), ${d.extrasAdded} undeclared fields, ${d.mapEntries} new map keys, ` +
       `${d.nullsSet} nulls in nullable fields, ${d.strictNulls} in non-nullable ones, ${d.unknownEnums} unknown enum values, ${d.numbersAsStrings} numbers as strings`,
   );
-  const interesting = (t: ToolReport) => all || CLASSES.some((c) => c !== 'ok' && c !== 'upstream_error' && t.counts[c] > 0);
+  const interesting = (t: ToolReport) => all || CLASSES.some((c) => c !== 'ok' && c !== 'upstream_error' && c !== 'type_drift' && t.counts[c] > 0);
   const rows = r.tools.filter(interesting);
   out.push('');
   if (rows.length) {
@@ -47,7 +48,7 @@ export function formatReport(r: SweepReport, all = false): string {
     out.push('');
   } else out.push('every call was ok or an upstream error');
   out.push(table([['class', 'calls', 'share'], ...CLASSES.map((c) => [SHORT[c], String(r.totals[c]), r.calls ? `${((r.totals[c] / r.calls) * 100).toFixed(1)}%` : '-'])]));
-  const failing = r.tools.filter((t) => t.examples.some((e) => e.class !== 'ok' && e.class !== 'upstream_error'));
+  const failing = r.tools.filter((t) => t.examples.some((e) => e.class !== 'ok' && e.class !== 'upstream_error' && e.class !== 'type_drift'));
   if (failing.length) {
     out.push('', 'examples:');
     for (const t of failing.slice(0, 15)) {
@@ -63,7 +64,7 @@ export function formatReport(r: SweepReport, all = false): string {
         : 'RESULT: FAILED (protocol/transport failure or a client could not list the tools)'
       : r.failingSchemaTools.length
         ? `RESULT: ${r.failingSchemaTools.length} tool(s) advertise an outputSchema their results fail: ${r.failingSchemaTools.join(', ')}`
-        : 'RESULT: ok (no protocol or transport failures, no isError on an upstream success; every advertised outputSchema held)',
+        : `RESULT: ok (no protocol or transport failures, no isError on an upstream success; every advertised outputSchema held${r.totals.type_drift ? `, except for ${r.totals.type_drift} bodies with injected type drift, delivered as successes beside it` : ''})`,
   );
   return out.join('\n');
 }

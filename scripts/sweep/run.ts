@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
+import type { Catalogue, CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
 import { validate } from '../../src/catalogue/validator.ts';
 import { buildCatalogue } from '../catalog/build.ts';
 import { readCatalogueDir, writeCatalogueDir } from '../catalog/catalogue-files.ts';
@@ -228,12 +228,12 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
           const c0 = Date.now();
           let cls;
           try {
-            cls = classifyResult(await c.callTool(tool.name, args));
+            cls = classifyResult(await c.callTool(tool.name, args), tool.outputSchema as JsonSchema | undefined);
           } catch (err) {
             cls = classifyError(err);
           }
           rep.counts[cls.class]++;
-          if (cls.class !== 'ok' && cls.class !== 'upstream_error' && rep.examples.length < 4) rep.examples.push({ client: c.name, variant, ...cls, ms: Date.now() - c0, args });
+          if (cls.class !== 'ok' && cls.class !== 'upstream_error' && cls.class !== 'type_drift' && rep.examples.length < 4) rep.examples.push({ client: c.name, variant, ...cls, ms: Date.now() - c0, args });
           else if (cls.class === 'upstream_error' && rep.examples.length < 1) rep.examples.push({ client: c.name, variant, ...cls, ms: Date.now() - c0, args });
         }
       }

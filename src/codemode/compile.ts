@@ -1,21 +1,29 @@
 // Turns a model's program (an async function body, TypeScript or JavaScript) into the sandbox's program module:
 // sucrase strips the types (it keeps every line where it was, so error lines match the model's code), acorn
-// parses the result, and the walk refuses imports and reserved names and instruments every loop body, function
-// body and spread with guard calls: local workerd enforces no CPU or memory limit (docs/code-mode.md).
-// execute.ts imports this module lazily: the compiler costs nothing at startup or to requests that run no code.
-import { parse, type AnyNode, type Program, type Token } from 'acorn';
-import { full } from 'acorn-walk';
+// parses the result, and the walk refuses imports and reserved names and instruments the program:
+//   - every loop body and function body starts with a step guard (`__cm_g`);
+//   - every spread, every `+`, `+=` and template literal goes through a charge (`__cm_s`, `__cm_c`), so the strings
+//     a program builds count against its memory even while V8 holds them as ropes;
+//   - every regular-expression literal becomes the sandbox's linear-time RegExp (`__cm_x`).
+// Local workerd enforces no CPU or memory limit, so these are the local guards (docs/code-mode.md).
+// This module is bundled with sucrase and acorn into src/codemode/generated/compiler.txt (npm run build:codemode),
+// which runs in its own Dynamic Worker: the Worker script itself carries no compiler.
+import { parse, tokenizer, type AnyNode, type Program, type Token } from 'acorn';
+import { full, fullAncestor, simple } from 'acorn-walk';
 import { transform } from 'sucrase';
 
 export const PROGRAM_MODULE = 'program.js';
+/** The module the program imports its guards from (the harness fills them in before the program runs). */
+export const GUARDS_MODULE = 'guards.js';
 /** Names the program must not use: the guards live in the program's scope under this prefix. */
 export const RESERVED_PREFIX = '__cm';
 const GUARD = '__cm_g';
 const SPREAD = '__cm_s';
-// The user's first line shares line 1 with this head, so line N of the module is line N of the program.
-// (A head made of arrow functions would hide `arguments`, but sucrase then misplaces syntax error lines; the
-// guards reachable through `arguments` can only be called, which costs the program steps, never disabled.)
-const HEAD = `export default async function (api, ${GUARD}, ${SPREAD}) {`;
+const CONCAT = '__cm_c';
+const REGEX = '__cm_x';
+// The user's first line shares line 1 with this head, so line N of the module is line N of the program. The guards
+// are imports, not parameters: `arguments` must not hand them to the program.
+const HEAD = `import { g as ${GUARD}, s as ${SPREAD}, c as ${CONCAT}, x as ${REGEX} } from "./${GUARDS_MODULE}"; export default async function (api) {`;
 const TAIL = '\n}\n';
 
 export interface CodeError {
@@ -25,7 +33,11 @@ export interface CodeError {
   line?: number;
 }
 
-export type CompileResult = { ok: true; module: string } | { ok: false; error: CodeError };
+/** `regex`: the program may use regular expressions, so the sandbox loads its RegExp engine (about 150 KiB). */
+export type CompileResult = { ok: true; module: string; regex: boolean } | { ok: false; error: CodeError };
+
+/** Names through which a program reaches a regular expression without a literal. */
+const REGEX_NAMES = new Set(['RegExp', 'match', 'matchAll', 'search']);
 
 interface Insertion {
   pos: number;
@@ -40,15 +52,19 @@ export function compileProgram(code: string, maxChars: number): CompileResult {
   }
   const lines = code.split('\n').length;
   const clampLine = (line: number | undefined) => (line === undefined ? undefined : Math.max(1, Math.min(line, lines)));
+  const wrapped = `${HEAD}${code}${TAIL}`;
   let js: string;
   try {
     // keepUnusedImports: an import must reach the parser and be refused, not vanish because it is unused.
-    js = transform(`${HEAD}${code}${TAIL}`, { transforms: ['typescript'], disableESTransforms: true, keepUnusedImports: true }).code;
+    js = transform(wrapped, { transforms: ['typescript'], disableESTransforms: true, keepUnusedImports: true }).code;
   } catch (error) {
-    return syntaxError(error, clampLine);
+    return earlyClose(wrapped, clampLine) ?? syntaxError(error, clampLine);
   }
 
   const reserved: Array<{ name: string; line: number | undefined }> = [];
+  // Any token that can lead to a regular expression: a literal, or RegExp, match, matchAll or search as a name,
+  // a property or a string (`s['match']`).
+  let regex = false;
   let ast: Program;
   try {
     ast = parse(js, {
@@ -59,34 +75,51 @@ export function compileProgram(code: string, maxChars: number): CompileResult {
         // The value, not the source text: \u escapes in a name must not hide the prefix.
         const name = String(t.value);
         if (t.type.label === 'name' && t.start >= HEAD.length && name.startsWith(RESERVED_PREFIX)) reserved.push({ name, line: t.loc?.start.line });
+        if (t.type.label === 'regexp' || ((t.type.label === 'name' || t.type.label === 'string') && REGEX_NAMES.has(name))) regex = true;
       },
     });
   } catch (error) {
     // `let __cm_g` fails as a redeclaration; the reserved name is the better message.
-    return reservedName(reserved[0], clampLine) ?? syntaxError(error, clampLine);
+    return reservedName(reserved[0], clampLine) ?? earlyClose(js, clampLine) ?? syntaxError(error, clampLine);
   }
   const named = reservedName(reserved[0], clampLine);
   if (named) return named;
 
   // The user's code must stay inside the function: a stray `}` would otherwise add module-level code.
-  const decl = ast.body[0];
+  const decl = ast.body[1];
   const main = decl?.type === 'ExportDefaultDeclaration' ? decl.declaration : undefined;
-  if (ast.body.length !== 1 || main?.type !== 'FunctionDeclaration') {
-    return fail('syntax', 'The program closes its function body early: check that every { has a matching }.');
+  if (ast.body.length !== 2 || main?.type !== 'FunctionDeclaration') {
+    return earlyClose(js, clampLine) ?? fail('syntax', 'The program closes its function body early: check that every { has a matching }.');
   }
+  return instrument(js, main, regex, clampLine);
+}
 
+function instrument(js: string, main: AnyNode, regex: boolean, clampLine: (line: number | undefined) => number | undefined): CompileResult {
   const edits: Insertion[] = [];
   let refused: CodeError | undefined;
   const open = (pos: number, text: string, node: AnyNode) => edits.push({ pos, text, rank: [1, -node.end] });
   const close = (pos: number, text: string, node: AnyNode) => edits.push({ pos, text, rank: [0, -node.start] });
+  const wrap = (node: AnyNode, fn: string) => {
+    open(node.start, `${fn}(`, node);
+    close(node.end, ')', node);
+  };
+  const weights = allocationWeights(main);
+  // A body that makes many objects, arrays or closures per run charges them with its step (see allocationWeights).
+  const guardCall = (body: AnyNode) => {
+    const w = weights.get(body) ?? 0;
+    return w >= FREE_ALLOCATIONS ? `${GUARD}(${w * BYTES_PER_ALLOCATION})` : `${GUARD}()`;
+  };
   const guardBody = (body: AnyNode) => {
-    if (body.type === 'BlockStatement') open(body.start + 1, `${GUARD}();`, body);
+    if (body.type === 'BlockStatement') open(body.start + 1, `${guardCall(body)};`, body);
     else {
-      open(body.start, `{${GUARD}();`, body);
+      open(body.start, `{${guardCall(body)};`, body);
       close(body.end, '}', body);
     }
   };
-  full(main.body, (node) => {
+  // A tagged template hands its parts to the tag: it builds no string itself.
+  const tagged = new Set<AnyNode>();
+  simple(main, { TaggedTemplateExpression: (node) => void tagged.add(node.quasi) });
+  full(main, (node) => {
     if (refused) return;
     switch (node.type) {
       case 'WhileStatement':
@@ -103,13 +136,31 @@ export function compileProgram(code: string, maxChars: number): CompileResult {
       case 'ArrowFunctionExpression':
         if (node.body.type === 'BlockStatement') guardBody(node.body);
         else {
-          open(node.body.start, `(${GUARD}(), `, node.body);
+          open(node.body.start, `(${guardCall(node.body)}, `, node.body);
           close(node.body.end, ')', node.body);
         }
         break;
       case 'SpreadElement':
-        open(node.argument.start, `${SPREAD}(`, node.argument);
-        close(node.argument.end, ')', node.argument);
+        wrap(node.argument, SPREAD);
+        break;
+      case 'BinaryExpression':
+        if (node.operator === '+') wrap(node, CONCAT);
+        break;
+      case 'AssignmentExpression':
+        // The value of `a += b` is the new value of a: charging it needs no second evaluation of `a`.
+        if (node.operator === '+=') wrap(node, CONCAT);
+        break;
+      case 'TemplateLiteral':
+        if (node.expressions.length > 0 && !tagged.has(node)) wrap(node, CONCAT);
+        break;
+      case 'Literal':
+        if (typeof node.bigint === 'string') {
+          refused = { kind: 'forbidden', message: 'BigInt is not available in execute (arithmetic on huge BigInts cannot be interrupted): use Numbers, or strings for big ids.', line: node.loc?.start.line };
+        } else if (node.regex) {
+          open(node.start, `${REGEX}(${JSON.stringify(node.regex.pattern)}, ${JSON.stringify(node.regex.flags)}`, node);
+          // The literal's own text is dropped: it is replaced, not wrapped.
+          edits.push({ pos: node.start, text: '\u0000', rank: [2, 0] }, { pos: node.end, text: ')', rank: [0, -node.start] });
+        }
         break;
       case 'ImportExpression':
         refused = forbiddenImport(node.loc?.start.line);
@@ -120,19 +171,83 @@ export function compileProgram(code: string, maxChars: number): CompileResult {
     }
   });
   if (refused) return { ok: false, error: { ...refused, line: clampLine(refused.line) } };
-  return { ok: true, module: applyEdits(js, edits) };
+  return { ok: true, module: applyEdits(js, edits), regex };
 }
 
+const FREE_ALLOCATIONS = 8;
+const BYTES_PER_ALLOCATION = 16;
+const LOOPS = new Set(['WhileStatement', 'DoWhileStatement', 'ForStatement', 'ForInStatement', 'ForOfStatement']);
+const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
+
+/**
+ * For each loop or function body, the objects, arrays, elements, properties and closures its literals make each time
+ * it runs (nested bodies count for themselves). Memory the program's own syntax allocates is invisible to the
+ * built-in meters: a loop pushing a 30,000-element array literal would hold gigabytes within the step limit.
+ */
+function allocationWeights(main: AnyNode): Map<AnyNode, number> {
+  const weights = new Map<AnyNode, number>();
+  fullAncestor(main, (node, _state, ancestors) => {
+    let w = 0;
+    if (node.type === 'ArrayExpression') w = node.elements.length + 1;
+    else if (node.type === 'ObjectExpression') w = node.properties.length + 1;
+    else if (FUNCTIONS.has(node.type) || node.type === 'ClassExpression') w = 4;
+    else if (node.type === 'NewExpression') w = 2;
+    if (!w) return;
+    for (let i = ancestors.length - 2; i > 0; i--) {
+      const body = ancestors[i]!;
+      const owner = ancestors[i - 1]! as AnyNode & { body?: AnyNode };
+      if (owner.body === body && (LOOPS.has(owner.type) || (FUNCTIONS.has(owner.type) && owner !== main))) {
+        weights.set(body, (weights.get(body) ?? 0) + w);
+        return;
+      }
+    }
+  });
+  return weights;
+}
+
+/** Applies insertions; a '\u0000' insertion starts a cut that runs to the next insertion (a replaced literal). */
 function applyEdits(text: string, edits: Insertion[]): string {
   edits.sort((a, b) => a.pos - b.pos || a.rank[0] - b.rank[0] || a.rank[1] - b.rank[1]);
   const parts: string[] = [];
   let at = 0;
+  let cutting = false;
   for (const e of edits) {
-    parts.push(text.slice(at, e.pos), e.text);
+    if (!cutting) parts.push(text.slice(at, e.pos));
     at = e.pos;
+    if (e.text === '\u0000') cutting = true;
+    else {
+      cutting = false;
+      parts.push(e.text);
+    }
   }
   parts.push(text.slice(at));
   return parts.join('');
+}
+
+/**
+ * The line of a `}` that closes the program's function before its end, found with acorn's tokenizer (which tells
+ * braces in strings, templates and regular expressions apart). Parsers blame the code after it instead.
+ */
+function earlyClose(source: string, clampLine: (line: number | undefined) => number | undefined): CompileResult | undefined {
+  const bodyStart = source.indexOf('export default async function (api) {');
+  if (bodyStart < 0) return undefined;
+  const end = source.length - TAIL.length;
+  let depth = 0;
+  try {
+    for (const t of tokenizer(source.slice(bodyStart), { ecmaVersion: 'latest', sourceType: 'module', locations: true })) {
+      const label = t.type.label;
+      if (label === '{' || label === '${') depth++;
+      else if (label === '}') {
+        depth--;
+        if (depth === 0 && bodyStart + t.start < end) {
+          return fail('syntax', 'SyntaxError: Unexpected "}": it closes the program before its end. Check that every { has a matching }.', clampLine(t.loc?.start.line));
+        }
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return undefined;
 }
 
 function reservedName(token: { name: string; line: number | undefined } | undefined, clampLine: (line: number | undefined) => number | undefined): CompileResult | undefined {

@@ -1,18 +1,29 @@
-// execute(code): compile the program (lazily imported compiler), run it once in a fresh Dynamic Worker with no
-// network whose only binding is the CodeModeApi entrypoint, and turn what comes back (untrusted) into an outcome.
+// execute(code): compile the program in the compiler's Dynamic Worker, run it once in a fresh Dynamic Worker with
+// no network whose only binding is the CodeModeApi entrypoint, and turn what comes back (untrusted) into an outcome.
 // Never throws: every failure is an outcome the model can read (format.ts).
 import type { CodeLimits } from '../limit-defaults.ts';
+import { CHARS_PER_TOKEN } from '../limit-defaults.ts';
 import { log as logLine } from '../lib/log.ts';
 import type { ToolCall } from './api-reply.ts';
+import type { CompileResult } from './compile.ts';
+import { COMPILER_SOURCE, RE2_SOURCE } from '../codemode-sources.ts';
 import { HARNESS_MODULE, HARNESS_SOURCE } from './harness.ts';
 import type { ExecError, ExecErrorKind, ExecuteOutcome } from './outcome.ts';
+import { estimateTokens, fitTokens } from './result-tokens.ts';
 import { closeRun, openRun, type CodeModeApiProps } from './runs.ts';
+import { LOCKDOWN_MODULE, LOCKDOWN_SOURCE } from './sandbox-lockdown.ts';
+import { MEMORY_MODULE, MEMORY_SOURCE } from './sandbox-memory.ts';
+import { ENGINE_MODULE, engineSource, RE2_MODULE, REGEX_MODULE, REGEX_SOURCE } from './sandbox-regex.ts';
 
 /** The sandbox's compatibility date; no compatibility flags (no nodejs_compat). */
 export const SANDBOX_COMPATIBILITY_DATE = '2026-10-01';
 /** The host waits this much longer than the wall limit, so the sandbox's own timeout (with its line) wins. */
 const HOST_GRACE_MS = 1_000;
 const MAX_MESSAGE_CHARS = 4_000;
+const PROGRAM_MODULE = 'program.js';
+const GUARDS_SOURCE = 'export let g, s, c, x;\nexport function install(o) { g = o.g; s = o.s; c = o.c; x = o.x; }\n';
+/** Production CPU for one compile (a 100,000-character program takes well under a second). */
+const COMPILER_CPU_MS = 5_000;
 
 export interface ExecuteCodeOptions {
   /** env.LOADER ([[worker_loaders]] in wrangler.toml). */
@@ -46,8 +57,12 @@ export async function executeCode(code: string, opts: ExecuteCodeOptions): Promi
     return done;
   };
 
-  const { compileProgram, PROGRAM_MODULE } = await import('./compile.ts');
-  const compiled = compileProgram(code, limits.maxCodeChars);
+  let compiled: CompileResult;
+  try {
+    compiled = await compile(opts.loader, code, limits.maxCodeChars);
+  } catch (error) {
+    return finish({ ok: false, error: { kind: 'internal', message: `The compiler failed: ${String((error as Error)?.message ?? error).slice(0, 300)}` }, logs: '', droppedLogChars: 0, calls: 0 });
+  }
   if (!compiled.ok) return finish({ ok: false, error: compiled.error, logs: '', droppedLogChars: 0, calls: 0 });
 
   const run = openRun(opts.call, limits.maxCalls);
@@ -56,41 +71,90 @@ export async function executeCode(code: string, opts: ExecuteCodeOptions): Promi
     const worker = opts.loader.load({
       compatibilityDate: SANDBOX_COMPATIBILITY_DATE,
       mainModule: HARNESS_MODULE,
-      modules: { [HARNESS_MODULE]: HARNESS_SOURCE, [PROGRAM_MODULE]: compiled.module },
+      modules: sandboxModules(compiled.module, compiled.regex, limits),
       env: { API: opts.apiEntrypoint({ props: { run } }) },
       globalOutbound: null,
       // Enforced in production only; the harness guards enforce the same limits locally.
       limits: { cpuMs: limits.cpuMs, subRequests: limits.maxCalls + 1 },
     });
-    const entry = worker.getEntrypoint() as unknown as { run(limits: CodeLimits): Promise<SandboxReply> };
-    reply = await withTimeout(entry.run(limits), limits.timeoutMs + HOST_GRACE_MS);
+    const entry = worker.getEntrypoint() as unknown as { run(): Promise<SandboxReply> };
+    reply = await withTimeout(entry.run(), limits.timeoutMs + HOST_GRACE_MS);
   } catch (error) {
     const closed = closeRun(run);
-    return finish({ ok: false, error: platformError(error, limits), logs: '', droppedLogChars: 0, calls: closed.calls });
+    return finish({ ok: false, error: closed.limitHit ? limitError(closed.limitHit) : platformError(error, limits), logs: '', droppedLogChars: 0, calls: closed.calls });
   }
   const closed = closeRun(run);
   if (reply === 'timeout') {
-    const message = `Time limit: the program did not finish within ${limits.timeoutMs} ms (is it waiting for a promise that never settles?).`;
-    return finish({ ok: false, error: { kind: 'limit', name: 'LimitError', message }, logs: '', droppedLogChars: 0, calls: closed.calls });
+    const message = `Time limit: the program did not finish within ${limits.timeoutMs} ms (it was still waiting for a timer, an api call or a promise).`;
+    return finish({ ok: false, error: limitError(message), logs: '', droppedLogChars: 0, calls: closed.calls });
   }
-  const logs = typeof reply.logs === 'string' ? reply.logs.slice(0, limits.logChars) : '';
+  const logTokens = Math.floor(limits.logChars / CHARS_PER_TOKEN);
+  const rawLogs = typeof reply.logs === 'string' ? reply.logs.slice(0, limits.logChars) : '';
+  const logs = fitTokens(rawLogs, logTokens);
   const droppedLogChars = (typeof reply.dropped === 'number' ? reply.dropped : 0) + (typeof reply.logs === 'string' ? reply.logs.length - logs.length : 0);
   const base = { logs, droppedLogChars, calls: closed.calls };
   const sandboxError = reply.ok === true ? undefined : readError(reply.error);
-  // The host's own call count is authoritative: a refused call fails the execution even if the program caught it.
-  if (closed.limitHit) return finish({ ok: false, error: { ...sandboxError, kind: 'limit', name: 'LimitError', message: closed.limitHit }, ...base });
+  // The host's own record is authoritative: a call refused for a limit (calls, the key's rate) fails the execution
+  // even if the program caught the refusal or reached the binding some other way.
+  if (closed.limitHit) return finish({ ok: false, error: { ...sandboxError, ...limitError(closed.limitHit) }, ...base });
   if (sandboxError) return finish({ ok: false, error: sandboxError, ...base });
   const json = typeof reply.json === 'string' ? reply.json : undefined;
-  const size = json?.length ?? (Number.isSafeInteger(reply.oversize) ? (reply.oversize as number) : undefined);
-  if (size === undefined) return finish({ ok: true, ...base });
-  const room = limits.resultChars - logs.length;
-  if (json === undefined || size > room) {
+  if (json === undefined && !Number.isSafeInteger(reply.oversize)) return finish({ ok: true, ...base });
+  // Tokens, as every result of this server is budgeted; CJK text counts about one token per character.
+  const budget = Math.floor(limits.resultChars / CHARS_PER_TOKEN);
+  const room = budget - estimateTokens(logs);
+  const tokens = json === undefined ? Math.ceil((reply.oversize as number) / CHARS_PER_TOKEN) : estimateTokens(json);
+  if (json === undefined || tokens > room) {
     const message =
-      `Result limit: the return value is ${size} characters of JSON, over the ${room} characters left in the result budget ` +
-      `(${limits.resultChars} characters in all, console output included). Return only what you need: pick fields, slice arrays or return counts.`;
-    return finish({ ok: false, error: { kind: 'limit', name: 'LimitError', message }, ...base });
+      `Result limit: the return value is about ${tokens} tokens of JSON, over the ${room} tokens left in the result budget ` +
+      `(${budget} tokens in all, console output included). Return only what you need: pick fields, slice arrays or return counts.`;
+    return finish({ ok: false, error: limitError(message), ...base });
   }
   return finish({ ok: true, json, ...base });
+}
+
+/**
+ * The sandbox's modules: the harness and its parts, this execution's limits, and the program. The RegExp engine
+ * (re2js, about 150 KiB) only for programs that may use regular expressions: it adds 10–30 ms to a fresh isolate.
+ */
+export function sandboxModules(program: string, regex: boolean, limits: CodeLimits): Record<string, string> {
+  return {
+    [HARNESS_MODULE]: HARNESS_SOURCE,
+    [LOCKDOWN_MODULE]: LOCKDOWN_SOURCE,
+    [MEMORY_MODULE]: MEMORY_SOURCE,
+    [REGEX_MODULE]: REGEX_SOURCE,
+    [ENGINE_MODULE]: engineSource(regex),
+    ...(regex ? { [RE2_MODULE]: RE2_SOURCE } : {}),
+    'guards.js': GUARDS_SOURCE,
+    'limits.js': `export default ${JSON.stringify(limits)};\n`,
+    [PROGRAM_MODULE]: program,
+  };
+}
+
+let compilerName: string | undefined;
+
+/** Compiles in the compiler's Dynamic Worker, kept warm by the loader under a name that changes with its code. */
+async function compile(loader: WorkerLoader, code: string, maxChars: number): Promise<CompileResult> {
+  compilerName ??= `codemode-compiler-${fnv1a(COMPILER_SOURCE)}`;
+  const worker = loader.get(compilerName, () => ({
+    compatibilityDate: SANDBOX_COMPATIBILITY_DATE,
+    mainModule: 'compiler.js',
+    modules: { 'compiler.js': COMPILER_SOURCE },
+    globalOutbound: null,
+    limits: { cpuMs: COMPILER_CPU_MS },
+  }));
+  const entry = worker.getEntrypoint() as unknown as { compile(code: string, maxChars: number): Promise<CompileResult> };
+  return entry.compile(code, maxChars);
+}
+
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16);
+}
+
+function limitError(message: string): ExecError {
+  return { kind: 'limit', name: 'LimitError', message };
 }
 
 function readError(raw: SandboxReply['error']): ExecError {
@@ -108,11 +172,11 @@ function platformError(error: unknown, limits: CodeLimits): ExecError {
   const message = error instanceof Error ? error.message : String(error);
   // workerd cancels a request whose code awaits something that can never settle.
   if (/hung|never generate a response/i.test(message)) {
-    return { kind: 'limit', name: 'LimitError', message: 'The program waits for a promise that can never settle, so it cannot finish.' };
+    return limitError('The program waits for a promise that can never settle, so it cannot finish.');
   }
-  if (/cpu/i.test(message)) return { kind: 'limit', name: 'LimitError', message: `CPU limit: the program computed for more than ${limits.cpuMs} ms.` };
-  if (/memory/i.test(message)) return { kind: 'limit', name: 'LimitError', message: 'Memory limit: the program used more memory than its sandbox allows.' };
-  if (/subrequest/i.test(message)) return { kind: 'limit', name: 'LimitError', message: `Call limit: more than ${limits.maxCalls} api calls in one execute.` };
+  if (/cpu/i.test(message)) return limitError(`CPU limit: the program computed for more than ${limits.cpuMs} ms.`);
+  if (/memory/i.test(message)) return limitError('Memory limit: the program used more memory than its sandbox allows.');
+  if (/subrequest/i.test(message)) return limitError(`Call limit: more than ${limits.maxCalls} api calls in one execute.`);
   return { kind: 'internal', message: `The sandbox stopped unexpectedly: ${message.slice(0, 500)}` };
 }
 

@@ -15,7 +15,7 @@ interface Run {
   call: ToolCall;
   maxCalls: number;
   calls: number;
-  /** Set when a call was refused for the call limit: the execution then fails whatever the program returns. */
+  /** Set when a call was refused for a limit (calls, rate): the execution then fails whatever the program returns. */
   limitHit?: string;
 }
 
@@ -51,13 +51,19 @@ export async function callInRun(id: unknown, name: unknown, args: unknown): Prom
   // RPC can carry functions (as stubs back into the sandbox), dates and maps; tool arguments are JSON only.
   const problem = nonJson(args, '$', 0);
   if (problem) return { ok: false, error: `The arguments of api.${name} must be JSON data (objects, arrays, strings, numbers, booleans, null): ${problem}.` };
+  // Sticky: once a limit refused a call, every later call of this execution is refused with it.
+  if (run.limitHit) return { ok: false, limit: true, error: run.limitHit };
   if (run.calls >= run.maxCalls) {
     run.limitHit = `Call limit: more than ${run.maxCalls} api calls in one execute.`;
     return { ok: false, limit: true, error: run.limitHit };
   }
   run.calls++;
   try {
-    return await run.call(name, args as Record<string, unknown>);
+    const reply = await run.call(name, args as Record<string, unknown>);
+    // A refusal for a limit (the key's rate) fails the whole execution here, on the host, however the sandbox
+    // reached this binding and whatever it does with the reply.
+    if (!reply.ok && reply.limit) run.limitHit ??= reply.error;
+    return reply;
   } catch (error) {
     // The tool caller turns every failure into a reply; reaching here is a bug, so say little and log it.
     log('codemode_call_error', { tool: name, error: error instanceof Error ? error.message : String(error) });

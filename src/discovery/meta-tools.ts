@@ -5,19 +5,16 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
-import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
+import type { CatalogueTool } from '../catalogue/types.ts';
 import { errorResult } from '../lib/tool-result.ts';
-import { compactOutputSchema } from '../profiles/compact.ts';
 import { applyDialect } from '../profiles/dialects.ts';
 import type { WireTool } from '../profiles/view.ts';
 import { callTool, resolveTool, UnknownToolError } from '../tools/call.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import type { SurfaceResult, ToolSurface } from '../tools/surface.ts';
+import { describedOutputSchema } from './described-schema.ts';
 import { discoveryTools } from './listing.ts';
 import { rankToolsLoaded, withSummary } from './search.ts';
-
-/** describe_tool keeps the full outputSchema up to this many JSON chars; larger ones are cut to fewer object levels (still matching every result). */
-const DESCRIBE_OUTPUT_MAX = 12_000;
 
 const listings = new Map<string, WireTool[]>();
 
@@ -90,26 +87,7 @@ async function describe(scope: RequestScope, args: Record<string, unknown>): Pro
     annotations: tool.annotations,
     toolsets: tool.toolsets,
   };
-  if (tool.outputSchema && profile.carry === 'both') out.outputSchema = applyDialect(fitDescribeOutput(tool.outputSchema), profile, true);
+  const outputSchema = describedOutputSchema(tool, profile);
+  if (outputSchema) out.outputSchema = outputSchema;
   return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
-}
-
-const describeCache = new WeakMap<JsonSchema, JsonSchema>();
-
-function fitDescribeOutput(schema: JsonSchema): JsonSchema {
-  let hit = describeCache.get(schema);
-  if (hit) return hit;
-  hit = schema;
-  if (JSON.stringify(schema).length > DESCRIBE_OUTPUT_MAX) {
-    hit = compactOutputSchema(schema, 1);
-    for (let d = 6; d >= 1; d--) {
-      const c = compactOutputSchema(schema, d);
-      if (JSON.stringify(c).length <= DESCRIBE_OUTPUT_MAX) {
-        hit = c;
-        break;
-      }
-    }
-  }
-  describeCache.set(schema, hit);
-  return hit;
 }

@@ -1,21 +1,23 @@
-// Token-saving transforms for tools/list entries. Every transform here only LOOSENS a schema
-// (drops text, constraints or deep structure), so anything valid against the catalogue's full
-// schema stays valid against the compact one: a real result always matches the advertised outputSchema.
+// Token-saving transforms for tools/list entries. Every transform here only LOOSENS a schema (drops text, or, for
+// an outputSchema over OUTPUT_SCHEMA_MAX, deep structure), so anything valid against the catalogue's full schema
+// stays valid against the listed one. An outputSchema keeps its whole shape: names, types, enums, `required`,
+// nested objects and array items; only descriptions are clipped (docs/slices-profiles-discovery.md, "Compaction").
 import type { JsonSchema } from '../catalogue/types.ts';
 
 export interface CompactOptions {
   /** Max characters of a tool description (cut at a sentence or word end). */
   descriptionMax: number;
-  /** Max characters of a property description inside inputSchema. */
+  /** Max characters of a property description inside inputSchema and outputSchema. */
   propertyDescriptionMax: number;
-  /**
-   * How many object levels of the outputSchema keep their property names. 0 drops the outputSchema body
-   * to {type:"object"}; 1 keeps root property names; nested objects below the limit become bare types.
-   */
-  outputDepth: number;
 }
 
-export const DEFAULT_COMPACT: CompactOptions = { descriptionMax: 160, propertyDescriptionMax: 90, outputDepth: 2 };
+export const DEFAULT_COMPACT: CompactOptions = { descriptionMax: 160, propertyDescriptionMax: 90 };
+
+/**
+ * Largest listed outputSchema, in JSON characters. Only a pathological schema is larger (the generator's own
+ * output budget is 24 kB); it is listed cut to fewer object levels (cutOutputSchema), counted by the token report.
+ */
+export const OUTPUT_SCHEMA_MAX = 64 * 1024;
 
 const LINK = /\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g;
 const NOISE = [
@@ -81,16 +83,58 @@ function walkInput(node: unknown, options: CompactOptions, root: boolean): unkno
 }
 
 /**
- * outputSchema reduced to `depth` object levels of property names. Only loosening steps: descriptions, formats,
- * patterns, enums, bounds and `required` lists below the cut are dropped; deeper objects keep only their type.
+ * The outputSchema a listing carries: the catalogue's, with descriptions clipped and annotation-only keywords and
+ * `additionalProperties: false` dropped below the root (outputs stay open). Over OUTPUT_SCHEMA_MAX, the deepest
+ * object levels are cut until it fits.
  */
-export function compactOutputSchema(schema: JsonSchema, depth: number): JsonSchema {
+export function listedOutputSchema(schema: JsonSchema, options: CompactOptions): JsonSchema {
+  const out = clippedOutputSchema(schema, options);
+  if (outputSchemaFits(out)) return out;
+  for (let d = OUTPUT_CUT_FROM; d >= 1; d--) {
+    const cut = cutOutputSchema(out, d);
+    if (outputSchemaFits(cut)) return cut;
+  }
+  return cutOutputSchema(out, 0);
+}
+
+/** The whole outputSchema with descriptions clipped (listedOutputSchema before any size fallback). */
+export function clippedOutputSchema(schema: JsonSchema, options: CompactOptions): JsonSchema {
+  const out = walkInput(schema, options, true) as JsonSchema;
+  dropClosed(out);
+  return out;
+}
+
+/** Whether a listed outputSchema is within OUTPUT_SCHEMA_MAX (JSON characters). */
+export function outputSchemaFits(schema: JsonSchema): boolean {
+  return JSON.stringify(schema).length <= OUTPUT_SCHEMA_MAX;
+}
+
+/** The generator's output nesting depth (docs/generator.md): the first cut that can make a difference. */
+const OUTPUT_CUT_FROM = 6;
+
+function dropClosed(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(dropClosed);
+  if (!node || typeof node !== 'object') return;
+  const n = node as Record<string, unknown>;
+  if (n.additionalProperties === false) delete n.additionalProperties;
+  for (const [k, v] of Object.entries(n)) {
+    if (k === 'properties' || k === '$defs' || k === 'definitions') Object.values((v ?? {}) as object).forEach(dropClosed);
+    else if (k !== 'enum' && k !== 'const' && k !== 'default' && k !== 'required') dropClosed(v);
+  }
+}
+
+/**
+ * outputSchema reduced to `depth` object levels of property names: the size fallback of listings and describe_tool.
+ * Only loosening steps: descriptions, formats, patterns, enums, bounds and `required` lists below the cut are
+ * dropped; deeper objects keep only their type.
+ */
+export function cutOutputSchema(schema: JsonSchema, depth: number): JsonSchema {
   const out = walkOutput(schema, depth) as JsonSchema;
   out.type = 'object';
   return out;
 }
 
-const KEEP_OUT = new Set(['type', 'properties', 'items', 'required', 'anyOf', 'oneOf', 'allOf', 'additionalProperties', 'nullable']);
+const KEEP_OUT = new Set(['type', 'properties', 'items', 'required', 'anyOf', 'oneOf', 'allOf', 'additionalProperties', 'nullable', 'enum', 'const', 'description']);
 
 function walkOutput(node: unknown, depth: number): unknown {
   if (!node || typeof node !== 'object' || Array.isArray(node)) return node;

@@ -5,8 +5,9 @@
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
-import { compactAnnotations, compactDescription, compactInputSchema, compactOutputSchema, DEFAULT_COMPACT, type CompactOptions } from './compact.ts';
+import { compactAnnotations, compactDescription, compactInputSchema, DEFAULT_COMPACT, type CompactOptions } from './compact.ts';
 import { applyDialect } from './dialects.ts';
+import { advertisedOutputSchema } from './listed-output.ts';
 import { PROFILES, type Profile } from './profiles.ts';
 
 export interface WireTool {
@@ -29,9 +30,6 @@ export interface ProfileView {
   /** Warning line for the server instructions when the slice exceeds the profile's tool budget. */
   warning?: string;
 }
-
-/** Largest outputSchema (JSON chars) a compact listing keeps at depth 2, then 1; above that only the root type. */
-const OUTPUT_SCHEMA_BUDGET = 600;
 
 const views = new WeakMap<Slice, Map<string, ProfileView>>();
 
@@ -80,7 +78,7 @@ class View implements ProfileView {
   advertised(i: number): JsonSchema | undefined {
     if (this.outputs.has(i)) return this.outputs.get(i);
     const tool = this.loaded.tool(i);
-    const schema = tool.outputSchema && this.profile.carry === 'both' ? applyDialect(fitOutput(tool.outputSchema, this.options.outputDepth), this.profile, true) : undefined;
+    const schema = tool.outputSchema && this.profile.carry === 'both' ? advertisedOutputSchema(tool.outputSchema, this.profile, this.options) : undefined;
     this.outputs.set(i, schema);
     return schema;
   }
@@ -96,14 +94,4 @@ function wireTool(tool: CatalogueTool, profile: Profile, options: CompactOptions
   };
   if (outputSchema) wire.outputSchema = outputSchema;
   return wire;
-}
-
-function fitOutput(schema: JsonSchema, maxDepth: number): JsonSchema {
-  // Each shallower cut is taken from the previous (already small) one: same result, less work.
-  let out = compactOutputSchema(schema, maxDepth);
-  for (let d = maxDepth; d >= 1; d--) {
-    if (JSON.stringify(out).length <= OUTPUT_SCHEMA_BUDGET) return out;
-    out = compactOutputSchema(out, d - 1);
-  }
-  return out;
 }

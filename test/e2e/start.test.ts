@@ -98,6 +98,31 @@ describe('npm start', () => {
     });
   }
 
+  it('survives issue 23\'s hostile programs, and another client\'s tools/call is answered meanwhile', async () => {
+    const auth = { Authorization: `Bearer ${started!.key}` };
+    const code = await connectV2(started!.endpoint.replace(/\/mcp$/, '/mcp/code'), auth);
+    const other = await connectV1(started!.endpoint, auth);
+    try {
+      const execute = async (program: string) => textOf(await code.callTool({ name: 'execute', arguments: { code: program } }))!;
+      expect(await execute('return /^(a+)+$/.test("a".repeat(40) + "b");')).toBe('false');
+      expect(await execute("const { exports } = process.getBuiltinModule('cloudflare:workers');\nreturn exports.default.run({ maxSteps: 1e15 });")).toMatch(/^ReferenceError: process is not defined/);
+      expect(await execute('const k = []; for (let j = 0; j < 16; j++) { let s = "x" + j; for (let i = 0; i < 27; i++) s = s + s; s.indexOf("z"); k.push(s) } return k.length')).toMatch(/^Memory limit: /);
+      // While one client's program computes until its CPU limit, another client's tools/call is answered: the
+      // program never holds the runtime for more than its CPU limit (1 s) at a time, whatever its wall limit (30 s).
+      const t0 = Date.now();
+      const hog = execute('let n = 0;\nfor (;;) { if (/^(a+)+$/.test("a".repeat(31) + "b")) n++; for (let i = 0; i < 1e5; i++) n = (n * 31 + i) % 1000003; }');
+      const answered = other.callTool({ name: 'repos_get', arguments: { owner: 'octocat', repo: 'hello-world' } }).then((r) => ({ r, ms: Date.now() - t0 }));
+      const [hogText, { r, ms }] = await Promise.all([hog, answered]);
+      expect(hogText).toMatch(/^(CPU|Step) limit: /);
+      expect(r.isError, textOf(r)).toBeFalsy();
+      expect(ms).toBeLessThan(15_000);
+      expect(await execute('return 6 * 7')).toBe('42');
+    } finally {
+      await code.close();
+      await other.close();
+    }
+  });
+
   it('rejects a request without the key with 401', async () => {
     const res = await fetch(started!.endpoint, {
       method: 'POST',

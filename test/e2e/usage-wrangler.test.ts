@@ -49,13 +49,13 @@ async function adminUsage(url: string, query = ''): Promise<{ status: number; bo
   return { status: res.status, body: (await res.json()) as AdminAnswer };
 }
 
-/** The table's data rows by "key tool", each as its columns. */
+/** The table's data rows by "key tool", each as its columns (TOTAL has no customer, so its cells start one column early). */
 function tableRows(stdout: string): Map<string, string[]> {
   const rows = stdout
     .split('\n')
     .filter((l) => /^\S+ {2}/.test(l) && !l.startsWith('KEY '))
     .map((l) => l.split(/ {2,}/));
-  return new Map(rows.map((r) => [`${r[0]} ${r[1]}`, r]));
+  return new Map(rows.map((r) => [r[0] === 'TOTAL' ? `${r[0]} ${r[1]}` : `${r[0]} ${r[2]}`, r]));
 }
 
 /** Waits until the answering isolate has nothing left to flush (or the deadline passes). */
@@ -128,13 +128,16 @@ describe('usage in wrangler dev', () => {
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
     const rows = tableRows(out.stdout);
-    // KEY, TOOL, CALLS, OK, ERRORS, RATE-LIMITED, then P50, P95, RESULT BYTES, ERROR KINDS.
-    const counts = (k: string) => [...rows.get(k)!.slice(0, 6), rows.get(k)![9] ?? ''];
-    expect(counts(`${alpha.id} echo_get`)).toEqual([alpha.id, 'echo_get', '3', '2', '1', '0', 'invalid_arguments 1']);
-    expect(counts(`${alpha.id} status_get`)).toEqual([alpha.id, 'status_get', '1', '0', '1', '0', 'upstream_5xx 1']);
-    expect(counts(`${beta.id} echo_get`)).toEqual([beta.id, 'echo_get', '1', '1', '0', '0', '']);
-    expect(counts(`${beta.id} status_get`)).toEqual([beta.id, 'status_get', '1', '0', '1', '0', 'upstream_4xx 1']);
-    expect(counts(`${beta.id} (no tool)`)).toEqual([beta.id, '(no tool)', '0', '0', '0', '2', '']);
+    // KEY, CUSTOMER, TOOL, CALLS, OK, ERRORS, RATE-LIMITED, then P50, P95, RESULT BYTES, ERROR KINDS.
+    const counts = (k: string) => {
+      const r = rows.get(k)!;
+      return r[0] === 'TOTAL' ? [...r.slice(0, 6), r[9] ?? ''] : [...r.slice(0, 7), r[10] ?? ''];
+    };
+    expect(counts(`${alpha.id} echo_get`)).toEqual([alpha.id, 'Alpha Co', 'echo_get', '3', '2', '1', '0', 'invalid_arguments 1']);
+    expect(counts(`${alpha.id} status_get`)).toEqual([alpha.id, 'Alpha Co', 'status_get', '1', '0', '1', '0', 'upstream_5xx 1']);
+    expect(counts(`${beta.id} echo_get`)).toEqual([beta.id, 'Beta Co', 'echo_get', '1', '1', '0', '0', '']);
+    expect(counts(`${beta.id} status_get`)).toEqual([beta.id, 'Beta Co', 'status_get', '1', '0', '1', '0', 'upstream_4xx 1']);
+    expect(counts(`${beta.id} (no tool)`)).toEqual([beta.id, 'Beta Co', '(no tool)', '0', '0', '0', '2', '']);
     expect(counts('TOTAL all')).toEqual(['TOTAL', 'all', '6', '3', '3', '2', 'invalid_arguments 1, upstream_4xx 1, upstream_5xx 1']);
     expect(rows.size).toBe(6);
 

@@ -107,8 +107,8 @@ describe('code mode declarations (rendering rules)', () => {
 
   it('share an object shape used twice, named after the operations that return it', () => {
     expect(Object.keys(doc.types)).toEqual(['Order']);
-    // Result types show the spec's shape without the nulls every output accepts (scripts/catalog/output-drift.ts).
-    expect(doc.types.Order!.decl).toBe('interface Order { id: number; status?: "open" | "closed"; note?: string }');
+    // Result types are the outputSchema's: null exactly where it allows null (docs/generator.md, "Drift").
+    expect(doc.types.Order!.decl).toBe('interface Order { id: number; status?: "open" | "closed"; note?: string | null }');
     expect(doc.tools.orders_get!.types).toBe('type OrdersGetArgs = { id: number };\ntype OrdersGetResult = Order;');
     expect(doc.tools.orders_get!.fn).toBe('/** Get an order */\nfunction orders_get(args: OrdersGetArgs): Promise<OrdersGetResult>;');
     expect(doc.tools.orders_get!.uses).toEqual(['Order']);

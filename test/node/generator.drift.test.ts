@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue, type BuildResult } from '../../scripts/catalog/build.ts';
-import { acceptNull, acceptsNull, widenOutputTypes } from '../../scripts/catalog/output-drift.ts';
+import { acceptNull, acceptsNull } from '../../scripts/catalog/output-drift.ts';
 import { loadSpec } from '../../scripts/catalog/spec-loader.ts';
 import { validate } from '../../src/catalogue/validator.ts';
 import type { CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
@@ -72,7 +72,7 @@ describe('successes without a body', () => {
     );
     const t = tool(b, 'update_thing');
     expect(t.outputWrapped).toBe(true);
-    expect(t.outputSchema).toEqual({ type: 'object', properties: { result: { type: ['array', 'null'], items: { type: ['integer', 'string', 'null'] } } }, required: ['result'] });
+    expect(t.outputSchema).toEqual({ type: 'object', properties: { result: { type: ['array', 'null'], items: { type: 'integer' } } }, required: ['result'] });
     expect(validate(t.outputSchema!, { result: null }).valid).toBe(true);
   });
 
@@ -89,32 +89,57 @@ describe('successes without a body', () => {
   });
 });
 
-describe('drift tolerance of output schemas', () => {
+describe('what output schemas leave open, and what they keep exact', () => {
   let r: BuildResult;
   beforeAll(async () => {
     r = await buildCatalogue(DRIFT_SPEC);
   });
 
-  it('a drifted response passes: new map keys of any type, nulls in non-nullable fields and items, unknown enum values, numbers as strings', () => {
+  it('open: new fields, missing fields, new map keys of any type, unknown enum values', () => {
     const t = tool(r, 'get_thing');
-    expect(validate(t.outputSchema!, DRIFTED_THING)).toEqual({ valid: true, errors: [] });
+    const opened = { ...DRIFTED_THING, id: 3, name: undefined, size: 1024, metrics: { cpu: { value: 12.5, unit: 'ms' }, extra: 'n/a' }, owner: { login: 'octo', kind: 'robot' }, tags: ['a'] };
+    expect(validate(t.outputSchema!, JSON.parse(JSON.stringify(opened)))).toEqual({ valid: true, errors: [] });
   });
 
-  it('typed maps keep no value schema, only a note; inputs are unchanged', () => {
+  it('exact: a null the spec does not allow and a number sent as a string fail the schema (the worker delivers such a body beside it)', () => {
+    const t = tool(r, 'get_thing');
+    const errors = validate(t.outputSchema!, DRIFTED_THING, 20).errors.join('\n');
+    for (const at of ['/id', '/name', '/size', '/owner/id', '/tags/1']) expect(errors).toContain(`${at}:`);
+    expect(validate(t.outputSchema!, { id: 3, name: 'n' }).valid).toBe(true);
+  });
+
+  it('types are the spec\'s own: no string beside a number, null only where declared; typed maps keep only a note; inputs unchanged', () => {
     const output = tool(r, 'get_thing').outputSchema!;
     const p = output.properties as Record<string, JsonSchema>;
-    expect(p.labels).toEqual({ type: ['object', 'null'], description: 'Map values: string.' });
-    expect(p.metrics).toEqual({ type: ['object', 'null'], description: 'Map values: object.' });
-    expect(p.id).toEqual({ type: ['integer', 'string', 'null'], description: 'Format: int64.' });
+    expect(p.labels).toEqual({ type: 'object', description: 'Map values: string.' });
+    expect(p.metrics).toEqual({ type: 'object', description: 'Map values: object.' });
+    expect(p.id).toEqual({ type: 'integer', description: 'Format: int64.' });
+    expect(p.ratio).toEqual({ type: 'number' });
+    expect(p.tags).toEqual({ type: 'array', items: { type: 'string' } });
     expect(JSON.stringify(output)).not.toContain('required');
     const input = tool(r, 'update_thing').inputSchema.properties as Record<string, JsonSchema>;
     expect(input.name).toEqual({ type: 'string' });
   });
 
-  it('acceptNull / widenOutputTypes: type lists, anyOf branches, composition beside a type, and nothing added where null passes already', () => {
-    expect(widenOutputTypes(['integer'])).toEqual(['integer', 'string']);
-    expect(widenOutputTypes(['number', 'null'])).toEqual(['number', 'string', 'null']);
-    expect(widenOutputTypes(['boolean'])).toEqual(['boolean']);
+  it('null where the spec allows it: nullable, a null type, a null enum member, a null branch', async () => {
+    const b = await buildCatalogue(
+      variant((d) => {
+        const props = d.components.schemas.Thing.properties;
+        props.name = { type: 'string', nullable: true };
+        props.status = { type: 'string', enum: ['active', null] };
+        props.owner = { anyOf: [{ $ref: '#/components/schemas/Owner' }, { type: 'null' }] };
+        props.ratio = { type: ['number', 'null'] };
+      }),
+    );
+    const p = tool(b, 'get_thing').outputSchema!.properties as Record<string, JsonSchema>;
+    expect(p.name!.type).toEqual(['string', 'null']);
+    expect(p.status!.type).toEqual(['string', 'null']);
+    expect(p.ratio!.type).toEqual(['number', 'null']);
+    expect(p.owner!.anyOf).toContainEqual({ type: 'null' });
+    for (const k of ['name', 'status', 'owner', 'ratio']) expect(validate(tool(b, 'get_thing').outputSchema!, { [k]: null }).valid, k).toBe(true);
+  });
+
+  it('acceptNull (the {result} wrapper): type lists, anyOf branches, composition beside a type, and nothing added where null passes already', () => {
     expect(acceptNull({ type: 'string' })).toEqual({ type: ['string', 'null'] });
     expect(acceptNull({ anyOf: [{ type: 'string' }, { type: 'object' }], description: 'd' })).toEqual({ anyOf: [{ type: 'string' }, { type: 'object' }, { type: 'null' }], description: 'd' });
     const composed = acceptNull({ type: 'object', allOf: [{ type: 'object' }] });

@@ -168,14 +168,14 @@ describe('mini spec conversion', () => {
     expect(o.additionalProperties).toBeUndefined();
     expect(o.required).toBeUndefined();
     expect(props(o).secret).toBeUndefined(); // writeOnly dropped
-    // Drift tolerance (output-drift.ts): nulls below the root, numbers as strings.
-    expect(props(o).id).toEqual({ type: ['integer', 'string', 'null'], description: 'Format: int64.' });
-    expect(props(o).kind).toEqual({ type: ['string', 'null'], description: 'One of: dog, cat.' });
+    // Exact types (output-drift.ts): no null the spec does not declare, no string beside a number.
+    expect(props(o).id).toEqual({ type: 'integer', description: 'Format: int64.' });
+    expect(props(o).kind).toEqual({ type: 'string', description: 'One of: dog, cat.' });
     const list = tool(r, 'list_pets');
     expect(list.outputWrapped).toBe(true);
     expect(list.outputSchema).toMatchObject({ type: 'object', required: ['result'], properties: { result: { type: ['array', 'null'] } } });
     // a 204 next to the JSON 200: {result: null} must validate too
-    expect(tool(r, 'counts_get_all').outputSchema).toEqual({ type: 'object', properties: { result: { type: ['integer', 'string', 'null'] } }, required: ['result'] });
+    expect(tool(r, 'counts_get_all').outputSchema).toEqual({ type: 'object', properties: { result: { type: ['integer', 'null'] } }, required: ['result'] });
     expect(tool(r, 'update_pet').outputSchema?.type).toBe('object'); // */* with a schema
   });
 

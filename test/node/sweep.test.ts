@@ -133,6 +133,16 @@ describe('classification', () => {
     const aside = { result: null, as_returned: { a: 1 }, note: 'The call succeeded, but the upstream response did not match the declared output schema of tool x (/result: …)' };
     expect(classifyResult({ content: [{ type: 'text', text: JSON.stringify(aside) }], structuredContent: aside })).toMatchObject({ class: 'schema_mismatch', side: 'server' });
     expect(classifyResult({ isError: true, content: [{ type: 'text', text: 'Invalid arguments for x: …' }] }).class).toBe('invalid_arguments');
+    // Beside the listed schema only because of the type drift the sweep injects (a null the spec does not allow, a
+    // number as a string): type_drift, a success handled as designed. Anything else the body breaks stays a mismatch.
+    const listed = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, owner: { type: 'object', properties: { id: { type: 'number' } } }, tags: { type: 'array', items: { type: 'string' } } } };
+    const note = 'The call succeeded, but the upstream response did not match the declared output schema of tool x (/id: …)';
+    const beside = (data: unknown) => ({ content: [{ type: 'text', text: note }], structuredContent: { as_returned: data, note } });
+    expect(classifyResult(beside({ id: '12', name: null, owner: { id: '1.5' }, tags: ['a'] }), listed)).toMatchObject({ class: 'type_drift', side: 'server' });
+    for (const data of [{ id: 'twelve' }, { id: 12, owner: 'octo' }, { tags: ['a', null] }, { name: 7 }]) expect(classifyResult(beside(data), listed).class, JSON.stringify(data)).toBe('schema_mismatch');
+    expect(classifyResult(beside({ id: '12' })).class).toBe('schema_mismatch');
+    const wrapped = { type: 'object', properties: { result: { type: ['array', 'null'], items: { type: 'object', properties: { n: { type: 'integer' } } } } }, required: ['result'] };
+    expect(classifyResult(beside([{ n: '3' }, { n: null }]), wrapped).class).toBe('type_drift');
     for (const upstream of [
       'Upstream error: HTTP 503 Service Unavailable for GET /x.',
       'Could not reach the upstream for GET /x: refused.',
@@ -164,7 +174,7 @@ describe('--write-overrides', () => {
     const dir = await mkdtemp(join(tmpdir(), 'sweep-ov-'));
     const file = join(dir, 'overrides.json');
     await writeFile(file, JSON.stringify({ tools: { keep_me: { title: 'Kept' }, old: { outputSchema: false, reason: 'earlier' } } }));
-    const counts = { ok: 1, upstream_error: 0, invalid_arguments: 0, schema_mismatch: 3, error_on_2xx: 0, protocol_error: 0, transport_failure: 0 };
+    const counts = { ok: 1, type_drift: 0, upstream_error: 0, invalid_arguments: 0, schema_mismatch: 3, error_on_2xx: 0, protocol_error: 0, transport_failure: 0 };
     const report = {
       tools: [
         { tool: 'bad', overrideKey: 'bad_generated', hasOutputSchema: true, counts, invalidArgSets: 0, examples: [{ client: 'v1', variant: 0, class: 'schema_mismatch', side: 'server', detail: 'Error: upstream response did not match the declared output schema of tool bad (/a: wrong)', ms: 1, args: {} }] },

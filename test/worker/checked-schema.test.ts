@@ -15,12 +15,16 @@ const ADMIN = 'admin-secret-0123456789';
 const BASE = 'http://127.0.0.1:8787';
 const env = { API_KEY: KEY, UPSTREAM_URL: inject('upstreamUrl'), CREDENTIAL_MODE: 'key', ADMIN_TOKEN: ADMIN };
 
-// echo_get answers {"method":"GET",…}; this copy's full schema allows only POST. An enum is a constraint the compact
-// listing drops (it only loosens), so the listed schema accepts the answer and the full one does not.
+// echo_get answers {"method":"GET","headers":{"accept":"application/json",…},…}; this copy's full schema allows one
+// other accept header only. Listings carry outputSchemas whole, except over 64 KB (src/profiles/compact.ts), where
+// they are cut to fewer levels, which only loosens: the padding makes this one that large, so its listed schema
+// stops above `headers` and accepts the answer, and the full one does not.
 function strictCatalogue(): Catalogue {
   const c = fixtureCatalogue();
   const echo = c.tools.find((t) => t.name === 'echo_get')!;
-  const strict = { ...echo, name: 'echo_strict', aliases: undefined, outputSchema: { type: 'object', properties: { method: { type: 'string', enum: ['POST'] }, url: { type: 'string' } } } };
+  const pad = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`padding_field_${i}`, { type: 'string' }]));
+  const outputSchema = { type: 'object', properties: { method: { type: 'string' }, url: { type: 'string' }, headers: { type: 'object', properties: { accept: { type: 'string', enum: ['text/never'] } } }, pad: { type: 'object', properties: pad } } };
+  const strict = { ...echo, name: 'echo_strict', aliases: undefined, outputSchema };
   c.tools = [...c.tools, strict].sort((a, b) => (a.name < b.name ? -1 : 1));
   return c;
 }
@@ -58,7 +62,7 @@ describe('the outputSchema structuredContent is checked against', () => {
     const drift = events('schema_drift');
     expect(drift).toHaveLength(2); // call 1 and call SAMPLE_EVERY + 1
     expect(drift[0]).toMatchObject({ tool: 'echo_strict' });
-    expect(String(drift[0]!.errors)).toMatch(/method/);
+    expect(String(drift[0]!.errors)).toMatch(/accept/);
     expect(events('tool_call').every((e) => e.outcome === 'ok')).toBe(true);
     const health = (await (await app.fetch(new Request(`${BASE}/admin/schema-health`, { headers: { authorization: `Bearer ${ADMIN}` } }), env as never)).json()) as { tools: Array<{ name: string; drift: number; mismatches: number }> };
     expect(health.tools.find((t) => t.name === 'echo_strict')).toMatchObject({ drift: 2, mismatches: 0 });

@@ -76,10 +76,32 @@ describe('code mode compiler', () => {
     }
   });
 
-  it('refuses code that closes the function body early', () => {
-    const out = compileProgram('return 1;\n}\nexport const leaked = 2;\n{', MAX);
-    expect(out).toEqual({ ok: false, error: { kind: 'syntax', message: 'The program closes its function body early: check that every { has a matching }.' } });
-    expect(compileProgram('}; (function () {', MAX).ok).toBe(false);
+  it('refuses code that closes the function body early, blaming the stray }', () => {
+    const message = 'SyntaxError: Unexpected "}": it closes the program before its end. Check that every { has a matching }.';
+    expect(compileProgram('return 1;\n}\nexport const leaked = 2;\n{', MAX)).toEqual({ ok: false, error: { kind: 'syntax', message, line: 2 } });
+    expect(compileProgram('}; (function () {', MAX)).toEqual({ ok: false, error: { kind: 'syntax', message, line: 1 } });
+    expect(compileProgram('const x=1;\n}\nreturn 2;', MAX)).toEqual({ ok: false, error: { kind: 'syntax', message, line: 2 } });
+    // Braces inside strings, templates and regular expressions are not counted.
+    expect(compileProgram('const s = "}";\nconst t = `${"}"}`;\nconst r = /}/;\nreturn [s, t, r.source];', MAX).ok).toBe(true);
+  });
+
+  it('charges strings built with +, += and templates, and turns regex literals into the sandbox RegExp', () => {
+    const module = compiled('let s = "a" + b;\ns += "c";\nconst t = `x${s}`;\nconst u = tag`y${s}`;\nconst r = /a+(b)/gi;\nreturn s.match(r);');
+    expect(module).toContain('let s = __cm_c("a" + b);');
+    expect(module).toContain('__cm_c(s += "c");');
+    expect(module).toContain('const t = __cm_c(`x${s}`);');
+    expect(module).toContain('const u = tag`y${s}`;');
+    expect(module).toContain('const r = __cm_x("a+(b)", "gi");');
+    expect(compileProgram('return 1 + 2;', MAX)).toMatchObject({ ok: true, regex: false });
+    for (const code of ['return /x/.test("x");', 'return new RegExp("x");', 'return "x".match("x");', 'return s.search("x");', 'const { matchAll } = String.prototype;']) {
+      expect(compileProgram(code, MAX), code).toMatchObject({ ok: true, regex: true });
+    }
+  });
+
+  it('hands the guards over as imports, not parameters, and refuses BigInt literals', () => {
+    const module = compiled('return arguments.length;');
+    expect(module).toMatch(/^import \{ g as __cm_g, s as __cm_s, c as __cm_c, x as __cm_x \} from "\.\/guards\.js"; export default async function \(api\) \{return arguments\.length;/);
+    expect(compileProgram('const x = 1;\nreturn 2n ** 64n;', MAX)).toMatchObject({ ok: false, error: { kind: 'forbidden', line: 2 } });
   });
 
   it('reports syntax errors with the line of the program, not of the wrapper', () => {

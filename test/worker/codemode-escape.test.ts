@@ -14,14 +14,11 @@ async function refused(code: string, limits = {}) {
 describe('code mode: escape attempts', () => {
   beforeAll(warmUp, 60_000);
 
-  it('has no network: fetch, WebSocket and EventSource are refused', async () => {
-    const fetchError = await refused('return await fetch("http://127.0.0.1:1/");');
-    expect(fetchError).toMatchObject({ kind: 'error', line: 1 });
-    expect(fetchError.message).toMatch(/not permitted to access the internet/);
-    const ws = await runCode('try { const s = new WebSocket("ws://127.0.0.1:1/"); await new Promise((ok, ko) => { s.onopen = ok; s.onerror = ko; }); return "open"; } catch (e) { return "refused: " + (e.message ?? e.type); }');
-    expect(JSON.parse(ws.json!)).toMatch(/^refused: /);
-    const es = await runCode('const es = new EventSource("http://127.0.0.1:1/");\nreturn await new Promise((ok) => { es.onopen = () => ok("open"); es.onerror = (e) => ok(e.type); });');
-    expect(es.json).toBe('"error"');
+  it('has no network: fetch, WebSocket, EventSource and connect are not there at all', async () => {
+    for (const name of ['fetch', 'WebSocket', 'EventSource', 'connect', 'Request', 'Response', 'caches']) {
+      const error = await refused(`return await ${name}("http://127.0.0.1:1/");`);
+      expect(error, name).toMatchObject({ kind: 'error', name: 'ReferenceError', message: `${name} is not defined`, line: 1 });
+    }
   });
 
   it('refuses connect() and sockets: no import of cloudflare:sockets, no connect global', async () => {
@@ -87,7 +84,7 @@ describe('code mode: escape attempts', () => {
     expect(error).toEqual({ kind: 'limit', name: 'LimitError', message: 'The program waits for a promise that can never settle, so it cannot finish.' });
     // A promise that an outstanding timer could still settle is cut by the host's wall clock instead.
     const pending = await refused('setTimeout(() => {}, 60_000);\nawait new Promise(() => {});', { timeoutMs: 300 });
-    expect(pending.message).toBe('Time limit: the program did not finish within 300 ms (is it waiting for a promise that never settles?).');
+    expect(pending.message).toBe('Time limit: the program did not finish within 300 ms (it was still waiting for a timer, an api call or a promise).');
   });
 
   it('stops endless recursion', async () => {
@@ -112,28 +109,28 @@ describe('code mode: escape attempts', () => {
       'return new ArrayBuffer(4e9).byteLength;',
       'return [].constructor(1e9).fill(1).length;',
       'const parts = [];\nfor (;;) parts.push(Array(100000).join("ab"));',
-      'const b = [];\nfor (;;) b.push(Buffer.alloc(1e7));',
-      'const big = "x".repeat(1e6);\nreturn new Blob(new Array(1000).fill(big)).size;',
       'const e = new TextEncoder();\nconst s = "y".repeat(1e6);\nconst out = [];\nfor (;;) out.push(e.encode(s));',
       'const r = new ArrayBuffer(1, { maxByteLength: 2 ** 31 });\nr.resize(2 ** 31 - 1);',
     ];
     for (const code of bombs) {
       const error = await refused(code);
       expect(error, code).toMatchObject({ kind: 'limit' });
-      expect(error.message, code).toMatch(/^Memory limit: the program allocated more than 64 MB/);
+      // Spreads and Array.from walk their elements one step each, and copies take CPU: either limit may come first.
+      expect(error.message, code).toMatch(/^(Memory limit: (the program allocated more than 64 MB|an array of|a string of)|(Step|CPU) limit: )/);
     }
     // WebAssembly.Memory would allocate gigabytes without any code: the sandbox has no WebAssembly.
     const wasm = await refused('return new WebAssembly.Memory({ initial: 65536 });');
-    expect(wasm).toMatchObject({ kind: 'error', name: 'TypeError' });
-    // Doubling a string ends in V8's own string length limit, a catchable RangeError.
+    expect(wasm).toMatchObject({ kind: 'error', name: 'ReferenceError' });
+    // Doubling a string: every string built with + counts its length.
     const strings = await refused('let s = "ab";\nfor (;;) s += s;');
-    expect(strings).toMatchObject({ kind: 'error', name: 'RangeError', line: 2 });
+    expect(strings).toMatchObject({ kind: 'limit', line: 2 });
+    expect(strings.message).toMatch(/^Memory limit: /);
   });
 
   it('refuses 10 MB of output: the return value over the budget, console output cut with a note', async () => {
     const big = await refused('return "x".repeat(10 * 1024 * 1024);');
     expect(big.kind).toBe('limit');
-    expect(big.message).toMatch(/^Result limit: the return value is 10485762 characters of JSON, over the 100000 characters left/);
+    expect(big.message).toMatch(/^Result limit: the return value is about 2621441 tokens of JSON, over the 25000 tokens left in the result budget \(25000 tokens in all/);
     const logged = await runCode('console.log("y".repeat(10 * 1024 * 1024));\nreturn "done";');
     expect(logged).toMatchObject({ ok: true, json: '"done"' });
     expect(logged.logs.length).toBe(20_000);

@@ -133,7 +133,8 @@ describe('hybrid lists', () => {
       expect(tools.slice(0, 3)).toEqual(META);
       await big.close();
     }
-  });
+    // Four strict listings of 101-128 whole outputSchemas, each compiled by the client (Ajv): seconds on a busy machine.
+  }, 120_000);
 
   it('profiles without a tool budget (Claude, Gemini, unknown clients) keep the full list', async () => {
     for (const name of ['claude-ai', 'gemini-cli-mcp-client', 'some-client']) {

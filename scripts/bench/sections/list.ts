@@ -11,6 +11,7 @@ import { expectOk, interleaved, type Wire } from '../wire.ts';
 export async function benchList(ctx: BenchContext, worker: Server, wire: Wire, era: string): Promise<Map<string, number>> {
   const { plan, results, http } = ctx;
   const { countTokens } = await import('gpt-tokenizer');
+  const { modelVisible } = await import('../../catalog/token-report.ts');
   const fetchMs = new Map<string, number>();
   const raw: Record<string, unknown> = {};
   results.raw.list = raw;
@@ -26,17 +27,18 @@ export async function benchList(ctx: BenchContext, worker: Server, wire: Wire, e
     const b2 = await http.send(worker.url, pre);
     const same = a.body.equals(b2.body) && b.body.equals(b2.body);
     const body = a.body.toString('utf8');
-    const parsed = JSON.parse(body) as { result: { tools: unknown[] } };
+    const parsed = JSON.parse(body) as { result: { tools: Array<{ name: string; inputSchema: unknown; outputSchema?: unknown }> } };
     const tools = parsed.result.tools.length;
-    const toolsJson = JSON.stringify(parsed.result.tools);
-    const tokens = countTokens(toolsJson);
+    // What a model is handed (name, title, description, inputSchema); the outputSchemas are counted in bytes, apart.
+    const tokens = countTokens(JSON.stringify(parsed.result.tools.map(modelVisible)));
+    const outputBytes = parsed.result.tools.reduce((n, t) => n + (t.outputSchema ? JSON.stringify(t.outputSchema).length : 0), 0);
     ctx.log(`list ${path}: ${tools} tools, ${fmtBytes(a.body.length)}; ${iters} interleaved rounds`);
     const samples = await interleaved(http, worker.url, { live, pre }, iters, plan.n.listWarm);
     const sl = summarize(samples.live!);
     const sp = summarize(samples.pre!);
     const r = ratio(sl.p50, sp.p50);
     fetchMs.set(path, sl.p50);
-    raw[path] = { tools, bytes: a.body.length, gzipBytes: gzipSync(a.body).length, tokens, live: sl, prebaked: sp, ratioP50: r, sameBytes: same };
+    raw[path] = { tools, bytes: a.body.length, gzipBytes: gzipSync(a.body).length, tokens, outputBytes, live: sl, prebaked: sp, ratioP50: r, sameBytes: same };
     results.row({
       section: 'list',
       measure: `tools/list ${label} (${path}, ${tools} tools)`,
@@ -48,10 +50,10 @@ export async function benchList(ctx: BenchContext, worker: Server, wire: Wire, e
     results.row({
       section: 'list',
       measure: `tools/list ${label} payload`,
-      result: `${fmtBytes(a.body.length)} (${fmtInt(a.body.length)} B; gzip ${fmtBytes(gzipSync(a.body).length)}) · ${fmtInt(tokens)} tokens`,
+      result: `${fmtBytes(a.body.length)} (${fmtInt(a.body.length)} B; gzip ${fmtBytes(gzipSync(a.body).length)}), of which outputSchemas ${fmtBytes(outputBytes)} · ${fmtInt(tokens)} model-visible tokens`,
       reproduce: plan.reproduce('list'),
     });
   }
-  results.note('list', `Latency: interleaved rounds at concurrency 1 (${plan.n.listIters.all} for the full catalogue, ${plan.n.listIters.slice} for the toolset, after ${plan.n.listWarm} warm-up rounds) of the real tools/list request (the bytes the v2 client sent, ${era}) against the live endpoint and against \`/__bench/prebaked/<same path>\`, which answers with the body the live endpoint produced on its first call, kept as bytes. The bench checks the two bodies are byte-identical. Payload: the JSON-RPC response body as sent (responseMode json). Tokens: \`countTokens\` from gpt-tokenizer 4.0.0 (o200k_base, the GPT-4o/GPT-5 encoding) over the \`tools\` array as compact JSON — what a client hands a model.`);
+  results.note('list', `Latency: interleaved rounds at concurrency 1 (${plan.n.listIters.all} for the full catalogue, ${plan.n.listIters.slice} for the toolset, after ${plan.n.listWarm} warm-up rounds) of the real tools/list request (the bytes the v2 client sent, ${era}) against the live endpoint and against \`/__bench/prebaked/<same path>\`, which answers with the body the live endpoint produced on its first call, kept as bytes. The bench checks the two bodies are byte-identical. Payload: the JSON-RPC response body as sent (responseMode json). Tokens: \`countTokens\` from gpt-tokenizer 4.0.0 (o200k_base, the GPT-4o/GPT-5 encoding) over each tool's name, title, description and inputSchema as compact JSON — what a client hands a model; the outputSchemas' JSON bytes are given apart.`);
   return fetchMs;
 }

@@ -1,0 +1,229 @@
+// The sandbox's memory.js (JavaScript source): every built-in that allocates in bulk, or works natively over a big
+// array or string, is wrapped before the program runs. Local workerd has no isolate memory or CPU limit: a V8 heap
+// overflow in a Dynamic Worker aborts the whole runtime, and native work blocks it. So:
+//   - allocators charge the memory budget BEFORE they allocate when the size is known (Array(n), typed arrays,
+//     repeat, padStart, join, fill, concat, replaceAll…), else right after (map, Object.entries, new Map(…)…);
+//   - every array method refuses arrays longer than the budget allows (a sparse `length` of 2^32-1 costs nothing to
+//     make but makes indexOf or join scan four billion slots), and charges steps for the elements it walks;
+//   - natives over big inputs read the clock when they return, so the CPU limit sees native work inside loops;
+//   - array iterators charge a step per 16 elements, so spreading or Array.from of a huge sparse array stops too.
+// Production also enforces 128 MB per isolate and cpuMs itself.
+export const MEMORY_MODULE = 'memory.js';
+
+export const MEMORY_SOURCE = String.raw`
+const { apply, construct, defineProperty, getPrototypeOf, ownKeys } = Reflect;
+const isArray = Array.isArray;
+const toStr = String;
+const RangeErrorCtor = RangeError;
+const mathCeil = Math.ceil;
+const mathLog2 = Math.log2;
+const BIG = 4096;
+
+export function meter(budget) {
+  const { charge, steps, mark, trip, maxString, maxElements } = budget;
+  const len = (x) => {
+    if (x === null || x === undefined) return 0;
+    const n = x.length;
+    return typeof n === 'number' && n > 0 ? n : 0;
+  };
+  const define = (target, name, value) => defineProperty(target, name, { value, writable: true, configurable: true, enumerable: false });
+  const checkString = (s) => {
+    if (typeof s === 'string' && s.length > maxString) trip('Memory limit: a string of ' + s.length + ' characters is over the ' + maxString + '-character limit.');
+    return s;
+  };
+  // cost(self, args) → bytes charged before the call; after(result, self, args) → bytes charged after it.
+  const wrap = (target, name, { cost, after, size }) => {
+    const original = target[name];
+    if (typeof original !== 'function') return;
+    define(target, name, function (...args) {
+      if (cost) charge(cost(this, args));
+      const n = size ? size(this, args) : 0;
+      if (n > BIG) steps(mathCeil(n / 64));
+      const r = call(original, this, args, n);
+      if (after) charge(after(r, this, args));
+      return typeof r === 'string' ? checkString(r) : r;
+    });
+  };
+  // V8 refuses a string or array over its own maximum with a RangeError, after building most of it: that is the
+  // memory limit too, and sticky. Big inputs read the clock when the call returns or throws.
+  const call = (original, self, args, n) => {
+    try {
+      return apply(original, self, args);
+    } catch (e) {
+      if (e instanceof RangeErrorCtor && /Invalid (string|array) length|Array buffer allocation failed/.test(e.message)) trip('Memory limit: the result would be larger than the runtime allows.');
+      throw e;
+    } finally {
+      if (n > BIG) mark();
+    }
+  };
+  const strLen = (s) => (typeof s === 'string' ? s.length : len(s));
+  const selfLen = (s) => strLen(s);
+
+  // Arrays: every method.
+  const ArrayProto = Array.prototype;
+  const ELEMENTS = { concat: (a, args) => (len(a) + args.reduce((n, x) => n + (isArray(x) ? x.length : 1), 0)) * 8, slice: (a) => len(a) * 8, fill: (a) => len(a) * 8, toSorted: (a) => len(a) * 8, toReversed: (a) => len(a) * 8, toSpliced: (a) => len(a) * 8, with: (a) => len(a) * 8 };
+  const RESULT = { map: 1, filter: 1, flat: 1, flatMap: 1 };
+  const CONSTANT_TIME = new Set(['push', 'pop', 'at', 'keys', 'values', 'entries', Symbol.iterator]);
+  for (const name of ownKeys(ArrayProto)) {
+    if (name === 'constructor' || (typeof name !== 'string' && name !== Symbol.iterator)) continue;
+    const original = ArrayProto[name];
+    if (typeof original !== 'function') continue;
+    const sorts = name === 'sort' || name === 'toSorted';
+    // Constant-time methods and lazy iterators walk nothing: only the length check applies.
+    const walks = !CONSTANT_TIME.has(name);
+    const pre = ELEMENTS[name];
+    const post = RESULT[name] === 1;
+    const joins = name === 'join' || name === 'toString' || name === 'toLocaleString';
+    define(ArrayProto, name, function (...args) {
+      const n = len(this);
+      if (n > maxElements) trip('Memory limit: an array of ' + n + ' elements is over the ' + maxElements + '-element limit.');
+      const big = walks && n > BIG;
+      if (big) steps(sorts ? mathCeil((n * mathLog2(n)) / 32) : mathCeil(n / 64));
+      if (pre) charge(pre(this, args));
+      if (joins) charge(n * (args[0] === undefined ? 1 : toStr(args[0]).length + 1));
+      const r = call(original, this, args, big ? n : 0);
+      if (post && isArray(r)) charge(r.length * 8);
+      if (typeof r === 'string') charge(checkString(r).length);
+      return r;
+    });
+  }
+  const from = Array.from;
+  define(Array, 'from', function (...args) {
+    const src = args[0];
+    charge((len(src) || (src && typeof src.size === 'number' ? src.size : 0)) * 8);
+    const r = apply(from, this, args);
+    charge(isArray(r) ? r.length * 8 : 0);
+    return r;
+  });
+  // Array iterators (spread, Array.from, Iterator helpers walk them natively): a step per 16 elements and a clock
+  // reading per 4096, so an iterator over an array whose length grew to 2^32-1 after it was made stops too.
+  const ArrayIteratorProto = getPrototypeOf([][Symbol.iterator]());
+  const next = ArrayIteratorProto.next;
+  let walked = 0;
+  define(ArrayIteratorProto, 'next', function () {
+    if ((++walked & 15) === 0) {
+      steps(1);
+      if ((walked & 4095) === 0) mark();
+    }
+    return apply(next, this, []);
+  });
+
+  // Constructors that allocate their size up front. new X(…).constructor must not lead back to the original.
+  const wrapConstructor = (name, bytesPerItem) => {
+    const Original = globalThis[name];
+    if (typeof Original !== 'function') return;
+    const size = (args) => (typeof args[0] === 'number' ? args[0] * bytesPerItem : len(args[0]) * bytesPerItem || (args[0] && args[0].byteLength) || 0);
+    const Wrapped = new Proxy(Original, {
+      apply: (target, self, args) => { charge(size(args)); return apply(target, self, args); },
+      construct: (target, args, newTarget) => { charge(size(args)); return construct(target, args, newTarget === Wrapped ? target : newTarget); },
+    });
+    define(globalThis, name, Wrapped);
+    define(Original.prototype, 'constructor', Wrapped);
+  };
+  wrapConstructor('Array', 8);
+  wrapConstructor('ArrayBuffer', 1);
+  const TYPED = ['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float16Array', 'Float32Array', 'Float64Array'];
+  for (const name of TYPED) if (globalThis[name]) wrapConstructor(name, globalThis[name].BYTES_PER_ELEMENT);
+  for (const name of ['Map', 'Set']) {
+    const Original = globalThis[name];
+    const Wrapped = new Proxy(Original, {
+      construct: (target, args, newTarget) => {
+        charge(len(args[0]) * 32);
+        const r = construct(target, args, newTarget === Wrapped ? target : newTarget);
+        charge(r.size * 32);
+        return r;
+      },
+    });
+    define(globalThis, name, Wrapped);
+    define(Original.prototype, 'constructor', Wrapped);
+  }
+
+  // Typed arrays and buffers: copies charge their bytes; sorting and joining walk every element.
+  const TypedProto = getPrototypeOf(Uint8Array.prototype);
+  const bytes = (a) => (a && typeof a.byteLength === 'number' ? a.byteLength : 0);
+  for (const name of ['slice', 'map', 'filter', 'toSorted', 'toReversed', 'with']) wrap(TypedProto, name, { cost: bytes, size: selfLen });
+  for (const name of ['sort', 'indexOf', 'lastIndexOf', 'includes', 'fill', 'reverse', 'set', 'copyWithin']) wrap(TypedProto, name, { size: selfLen });
+  for (const name of ['join', 'toString', 'toLocaleString']) wrap(TypedProto, name, { cost: (a, args) => len(a) * (args[0] === undefined ? 24 : toStr(args[0]).length + 23), size: selfLen });
+  const TypedArray = getPrototypeOf(Uint8Array);
+  for (const name of ['from', 'of']) wrap(TypedArray, name, { after: bytes });
+  if (Uint8Array.prototype.toHex) wrap(Uint8Array.prototype, 'toHex', { cost: (a) => bytes(a) * 2, size: selfLen });
+  if (Uint8Array.prototype.toBase64) wrap(Uint8Array.prototype, 'toBase64', { cost: (a) => bytes(a) * 2, size: selfLen });
+  if (Uint8Array.fromBase64) wrap(Uint8Array, 'fromBase64', { cost: (_, args) => strLen(args[0]) });
+  if (Uint8Array.fromHex) wrap(Uint8Array, 'fromHex', { cost: (_, args) => strLen(args[0]) });
+  wrap(ArrayBuffer.prototype, 'slice', { cost: bytes });
+  wrap(ArrayBuffer.prototype, 'resize', { cost: (_, args) => Number(args[0]) || 0 });
+  if (ArrayBuffer.prototype.transfer) wrap(ArrayBuffer.prototype, 'transfer', { cost: (b, args) => (args[0] === undefined ? bytes(b) : Number(args[0]) || 0) });
+  if (ArrayBuffer.prototype.transferToFixedLength) wrap(ArrayBuffer.prototype, 'transferToFixedLength', { cost: (b, args) => (args[0] === undefined ? bytes(b) : Number(args[0]) || 0) });
+
+  // Strings: the amplifiers charge their result before making it; the scanners read the clock on big inputs.
+  const S = String.prototype;
+  const self = (s) => (typeof s === 'string' ? s.length : 0);
+  const count = (n) => { const v = Number(n); return v > 0 ? v : 0; };
+  wrap(S, 'repeat', { cost: (s, args) => checkLength(toStr(s).length * count(args[0])) });
+  wrap(S, 'padStart', { cost: (s, args) => checkLength(count(args[0])) });
+  wrap(S, 'padEnd', { cost: (s, args) => checkLength(count(args[0])) });
+  wrap(S, 'concat', { cost: (s, args) => checkLength(args.reduce((n, x) => n + toStr(x).length, toStr(s).length)) });
+  wrap(S, 'split', { cost: (s) => (toStr(s).length + 1) * 8, size: self });
+  // A string pattern: at most length/|pattern| + 1 replacements (a regex pattern is the sandbox's own RegExp).
+  const replaced = (s, args) => {
+    const text = toStr(s);
+    if (typeof args[0] !== 'string' || typeof args[1] !== 'string') return text.length;
+    const hits = args[0].length ? text.length / args[0].length + 1 : text.length + 1;
+    return checkLength(text.length + hits * args[1].length);
+  };
+  wrap(S, 'replace', { cost: replaced, size: self });
+  wrap(S, 'replaceAll', { cost: replaced, size: self });
+  for (const name of ['normalize', 'toUpperCase', 'toLowerCase', 'toLocaleUpperCase', 'toLocaleLowerCase', 'toWellFormed']) wrap(S, name, { cost: (s) => toStr(s).length * 3, size: self });
+  for (const name of ['indexOf', 'lastIndexOf', 'includes', 'startsWith', 'endsWith', 'localeCompare', 'trim', 'trimStart', 'trimEnd', 'isWellFormed']) wrap(S, name, { size: self });
+  for (const [name, factor] of [['encodeURI', 9], ['encodeURIComponent', 9], ['escape', 6], ['decodeURI', 1], ['decodeURIComponent', 1], ['unescape', 1], ['btoa', 2], ['atob', 1]]) {
+    if (typeof globalThis[name] === 'function') wrap(globalThis, name, { cost: (_, args) => checkLength(toStr(args[0]).length * factor), size: (_, args) => strLen(args[0]) });
+  }
+  wrap(TextEncoder.prototype, 'encode', { cost: (_, args) => toStr(args[0] === undefined ? '' : args[0]).length * 3, size: (_, args) => strLen(args[0]) });
+  wrap(TextDecoder.prototype, 'decode', { cost: (_, args) => bytes(args[0]) * 2, size: (_, args) => bytes(args[0]) });
+
+  // JSON and Object: parse charges its input, the rest their results.
+  wrap(JSON, 'parse', { cost: (_, args) => toStr(args[0]).length * 2, size: (_, args) => strLen(args[0]) });
+  const stringify = JSON.stringify;
+  define(JSON, 'stringify', function (...args) {
+    const out = call(stringify, this, args, BIG + 1);
+    if (typeof out === 'string') charge(checkString(out).length);
+    return out;
+  });
+  for (const [name, per] of [['keys', 16], ['values', 8], ['entries', 48], ['getOwnPropertyNames', 16], ['getOwnPropertySymbols', 8], ['fromEntries', 32], ['groupBy', 32]]) {
+    wrap(Object, name, { after: (r) => (r === null || typeof r !== 'object' ? 0 : (isArray(r) ? r.length : ownKeys(r).length) * per) });
+  }
+  wrap(Object, 'assign', { after: (r, _, args) => args.reduce((n, x) => n + (x !== null && typeof x === 'object' ? len(x) || 0 : 0), 0) * 8 });
+  if (typeof Map.groupBy === 'function') wrap(Map, 'groupBy', { after: (r) => (r && typeof r.size === 'number' ? r.size * 48 : 0) });
+
+  // Natives that copy their input into new strings, arrays or promises: charged after, by what they made.
+  wrap(Function.prototype, 'toString', { after: (r) => strLen(r) });
+  wrap(String, 'raw', { after: (r) => strLen(r) });
+  wrap(Reflect, 'ownKeys', { after: (r) => len(r) * 16 });
+  wrap(Object, 'getOwnPropertyDescriptors', { after: (r) => (r && typeof r === 'object' ? ownKeys(r).length * 64 : 0) });
+  for (const name of ['all', 'allSettled', 'any', 'race']) wrap(Promise, name, { cost: (_, args) => len(args[0]) * 64 });
+  for (const name of ['union', 'intersection', 'difference', 'symmetricDifference']) {
+    if (Set.prototype[name]) wrap(Set.prototype, name, { after: (r) => (r && typeof r.size === 'number' ? r.size * 32 : 0) });
+  }
+  if (globalThis.Intl && Intl.ListFormat) for (const name of ['format', 'formatToParts']) wrap(Intl.ListFormat.prototype, name, { cost: (_, args) => len(args[0]) * 16, after: (r) => (typeof r === 'string' ? r.length : len(r) * 32) });
+  if (typeof URLSearchParams === 'function') wrap(URLSearchParams.prototype, 'toString', { after: (r) => strLen(r) });
+  // Errors copy their message into the stack they carry; URLs copy (and may escape) their input.
+  const inputSize = (args, factor) => (args[0] === undefined || args[0] === null ? 0 : toStr(args[0]).length * factor);
+  for (const [name, factor] of [['Error', 2], ['TypeError', 2], ['RangeError', 2], ['SyntaxError', 2], ['ReferenceError', 2], ['EvalError', 2], ['URIError', 2], ['AggregateError', 2], ['URL', 6]]) {
+    const Original = globalThis[name];
+    if (typeof Original !== 'function') continue;
+    const at = name === 'AggregateError' ? 1 : 0;
+    const cost = (args) => checkLength(inputSize(at ? [args[at]] : args, 1)) * factor;
+    const Wrapped = new Proxy(Original, {
+      apply: (target, self, args) => { charge(cost(args)); return apply(target, self, args); },
+      construct: (target, args, newTarget) => { charge(cost(args)); return construct(target, args, newTarget === Wrapped ? target : newTarget); },
+    });
+    define(globalThis, name, Wrapped);
+    define(Original.prototype, 'constructor', Wrapped);
+  }
+
+  function checkLength(n) {
+    if (n > maxString) trip('Memory limit: a string of ' + n + ' characters is over the ' + maxString + '-character limit.');
+    return n;
+  }
+}
+`;
