@@ -27,5 +27,6 @@ export function wordnetLexicon(given?: WordNet): Lexicon {
       return [...out];
     },
     person: (word) => wn().person(word),
+    verb: (word) => wn().mostlyVerb(word),
   };
 }

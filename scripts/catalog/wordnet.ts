@@ -132,6 +132,14 @@ export class WordNet {
     return s;
   }
 
+  /** Whether the word is used mostly as a verb: its verb senses were seen in WordNet's tagged corpus at least as often as its noun senses. */
+  mostlyVerb(lemma: string): boolean {
+    const verb = this.entry(lemma, 'verb');
+    if (!verb) return false;
+    const noun = this.entry(lemma, 'noun');
+    return !noun || verb.tagged >= noun.tagged;
+  }
+
   /** Whether the noun's most frequent sense names a person or a group of people. */
   person(lemma: string): boolean {
     const [first] = this.senses(lemma, 'noun', 1);

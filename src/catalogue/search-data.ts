@@ -13,4 +13,12 @@ export interface SearchIndexData {
   resources: number[];
   /** Query stem -> the terms it also means, as postings (weights in 26ths). */
   expand: Record<string, string>;
+  /** Per tool, one letter for what it does: g get, l list, c create, u update, d delete, a an action of its own. */
+  acts?: string;
+  /** Per tool: the term number of its own action (`merge` in `/pulls/{n}/merge`), -1 for none. */
+  actions?: number[];
+  /** Per tool: the term numbers of the nouns its path names, as postings without weights (base-36 deltas, each followed by A). */
+  nouns?: string[];
+  /** The tools the spec deprecates (catalogue indexes). */
+  deprecated?: number[];
 }

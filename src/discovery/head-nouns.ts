@@ -2,13 +2,17 @@
 // "List labels for an issue" acts on labels; "List repository issues" on issues. A query "list issues with a label
 // and their comments" asks for issues and comments (one head per clause), so the operations listing issues and
 // comments should win over "List labels for an issue", which matches the same words.
+import { stem } from './search-text.ts';
+import { verbClass } from './verb-classes.ts';
 
 /** Words that end a noun phrase. */
-const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over']);
+const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over', 'against', 'between', 'across', 'through', 'via', 'like', 'until', 'or', 'and', 'i', 'we', 'you', 'they', 'he', 'she', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'can', 'will', 'should']);
 /** Words before a noun phrase that are not part of it. */
 const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'your', 'our', 'their', 'its', 'his', 'her', 'each', 'every', 'all', 'any', 'some', 'this', 'that', 'these', 'those', 'one', 'them', 'it', 'me', 'us', 'someone', 'somebody', 'everyone', 'him']);
 /** In a query, a participle after a noun starts a reduced relative clause: "issues labelled bug", "repos starred by me". */
 const PARTICIPLE = /^[a-z]{3,}(ed|ing)$/;
+/** A count: "log two hours". */
+const NUMBER = /^(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|hundred)$/;
 /** Clause separators in a query: each clause may ask for one more thing. */
 const CLAUSES = /\band\b|\bthen\b|\bplus\b|[,;]/;
 
@@ -31,21 +35,40 @@ function headFrom(list: string[], from: number, participlesEnd: boolean): string
 /** What a title or a query clause says: its verb (when it starts with one of `verbs`) and its head noun, unstemmed. */
 export interface Phrase {
   verb?: string;
+  /** A second verb joined by "or"/"and" ("Create or update …"). */
+  also?: string;
   head?: string;
 }
 
 /** Words a question or request starts with before its verb: "who starred …", "can you list …", "please add …". */
-const LEADING = new Set(['who', 'whom', 'what', 'which', 'how', 'where', 'when', 'is', 'are', 'was', 'do', 'does', 'did', 'can', 'could', 'would', 'will', 'should', 'am', 'i', 'you', 'we', 'please', 'to', 'want', 'need', 'like']);
+const LEADING = new Set(['who', 'whom', 'what', 'which', 'how', 'where', 'when', 'is', 'are', 'was', 'do', 'does', 'did', 'can', 'could', 'would', 'will', 'should', 'am', 'i', 'you', 'we', 'please', 'to', 'want', 'need', 'like', 'd']);
+/** Leading words of a request (not of a question): the word after them is its verb when the verb classes know it. */
+const REQUEST = new Set(['can', 'could', 'would', 'will', 'you', 'please', 'to', 'i', 'we']);
+/** Leading words that lead only before "to": "I want to …", "I'd like to …" ("like a video" is a request). */
+const BEFORE_TO = new Set(['want', 'need', 'like']);
 
 function phrase(list: string[], verbs: ReadonlySet<string>, participlesEnd = true): Phrase {
   let i = 0;
   // A query's leading question words; a title starts with its verb or its noun.
-  if (participlesEnd) while (i < list.length - 1 && LEADING.has(list[i]!)) i++;
+  if (participlesEnd) while (i < list.length - 1 && LEADING.has(list[i]!) && (!BEFORE_TO.has(list[i]!) || list[i + 1] === 'to')) i++;
   while (i < list.length && DETERMINERS.has(list[i]!)) i++;
   const out: Phrase = {};
-  // A query word followed by a determiner is a verb whatever it is: "assign an issue", "kick someone out".
-  const imperative = participlesEnd && i < list.length - 1 && DETERMINERS.has(list[i + 1]!);
-  if (i < list.length && (verbs.has(list[i]!) || imperative)) out.verb = list[i++];
+  // A word followed by a determiner is a verb whatever it is: "assign an issue", "kick someone out", and in titles
+  // "Removes a calendar". A request's first word followed by a preposition or a number is one too: "comment on a
+  // pull request", "log two hours"; so is any first word the verb classes know ("book", "spin", "issue").
+  const next = list[i + 1];
+  const first = i === 0 || (participlesEnd && REQUEST.has(list[i - 1]!));
+  const imperative =
+    next !== undefined && (DETERMINERS.has(next) || (participlesEnd && first && (BOUNDARY.has(next) || NUMBER.test(next))));
+  const known = participlesEnd && first && verbClass(stem(list[i] ?? '')) !== undefined;
+  if (i < list.length && (verbs.has(list[i]!) || imperative || known)) {
+    out.verb = list[i++];
+    // "Create or update a secret": both verbs are the title's.
+    if ((list[i] === 'or' || list[i] === 'and') && list[i + 1] !== undefined && verbs.has(list[i + 1]!)) {
+      out.also = list[i + 1];
+      i += 2;
+    }
+  }
   const head = headFrom(list, i, participlesEnd);
   if (head) out.head = head;
   return out;

@@ -14,6 +14,8 @@ export interface RankingData extends SearchIndex {
   verbs: Set<string>;
   /** Per tool: in one of the catalogue's default toolsets. */
   everyday: Uint8Array;
+  /** Per term: in how many tools' paths it is a noun. */
+  nounCount: Uint32Array;
 }
 
 /** Catalogues served by one isolate: one, or a few in tests; the oldest is dropped past this. */
@@ -42,10 +44,17 @@ export function rankingData(loaded: LoadedCatalogue): RankingData {
   const everydaySets = new Set(loaded.catalogue.defaultToolsets ?? []);
   const everyday = new Uint8Array(loaded.count);
   for (let i = 0; i < loaded.count; i++) everyday[i] = loaded.toolsetsOf(i).some((s) => everydaySets.has(s)) ? 1 : 0;
-  data = { ...index, phrases: titles.map((t) => stemmedPhrase(titlePhrase(t, verbs))), verbs, everyday };
+  data = { ...index, phrases: titles.map((t) => stemmedPhrase(titlePhrase(t, verbs))), verbs, everyday, nounCount: nounCounts(index) };
   if (byCatalogue.size >= MAX_CATALOGUES) byCatalogue.delete(byCatalogue.keys().next().value!);
   byCatalogue.set(loaded.identity, data);
   return data;
+}
+
+/** In how many tools' paths each term is a noun (what makes `repos` too common to count). */
+function nounCounts(index: SearchIndex): Uint32Array {
+  const counts = new Uint32Array(index.terms.length);
+  for (const list of index.nouns ?? []) for (const t of list) counts[t]!++;
+  return counts;
 }
 
 /** Which tools (by catalogue index) a slice holds. */
@@ -63,6 +72,7 @@ export function sliceMembers(loaded: LoadedCatalogue, slice: Slice): Uint8Array 
 export function stemmedPhrase(p: Phrase): Phrase & { plural: boolean } {
   const out: Phrase & { plural: boolean } = { plural: false };
   if (p.verb) out.verb = stem(p.verb);
+  if (p.also) out.also = stem(p.also);
   if (p.head) {
     out.head = stem(p.head);
     out.plural = /[^s]s$|ies$/.test(p.head);

@@ -3,25 +3,27 @@
 // and at run time for a catalogue written before the index existed.
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { compactDescription } from '../profiles/compact.ts';
+import type { Shape } from './search-shape.ts';
 import { stem, STOP, terms, words } from './search-text.ts';
 
 /**
  * What each field counts for. The title and the resource the path names say what an operation is; the description
  * and parameters say more, in many more words; response fields only hint (most operations return similar objects).
  */
-export const FIELD_WEIGHT = {
+export const FIELD_WEIGHT: Record<'title' | 'name' | 'resource' | 'path' | 'summary' | 'description' | 'parameter' | 'nested' | 'output' | 'toolset' | 'toolsetDescription' | 'method', number> = {
   title: 3,
-  name: 1,
+  name: 1.5,
   resource: 2,
   path: 0.8,
-  summary: 1,
+  summary: 0.5,
   description: 0.35,
   parameter: 0.5,
+  nested: 0.3,
   output: 0.15,
   toolset: 0.7,
-  toolsetDescription: 0.15,
-  method: 0.4,
-} as const;
+  toolsetDescription: 0.075,
+  method: 0.2,
+};
 
 /** Words each HTTP method's operations do, so "remove …" meets a DELETE whose title says "Unlink …". */
 const METHOD_WORDS: Record<string, { item: string; collection: string }> = {
@@ -40,7 +42,7 @@ const NOT_FILTERS = new Set(['page', 'per_page', 'sort', 'direction', 'order', '
 export interface SearchDocument {
   /** term -> field-weighted frequency */
   tf: Map<string, number>;
-  /** The words of the resource the path names last ("/repos/{owner}/{repo}/stargazers" -> stargazers), unstemmed. */
+  /** The word of the resource the path names last ("/repos/{owner}/{repo}/stargazers" -> stargazers), unstemmed. */
   resource: string[];
   /** Words of the fields a query word is worth expanding into (title, name, path, toolsets), unstemmed. */
   keyWords: Set<string>;
@@ -49,7 +51,7 @@ export interface SearchDocument {
 export type DocumentTool = Pick<CatalogueTool, 'name' | 'title' | 'description' | 'toolsets' | 'http'> & { inputSchema?: JsonSchema; outputSchema?: JsonSchema; result?: CatalogueTool['result'] };
 
 /** The search document of a tool; `toolsetDescription` gives a toolset's description (the spec's tag description). */
-export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset: string) => string | undefined, memo: Map<string, string[]> = new Map()): SearchDocument {
+export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset: string) => string | undefined, memo: Map<string, string[]>, shape: Shape): SearchDocument {
   // Texts repeat across tools (toolset descriptions, shared parameters, result fields): their terms once per build.
   const termsOf = (text: string) => {
     let t = memo.get(text);
@@ -71,14 +73,16 @@ export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset:
   add(tool.title, FIELD_WEIGHT.title, true);
   add(tool.name.replace(/_[0-9a-f]{6}$/, ''), FIELD_WEIGHT.name, true);
 
-  // The path: every literal segment, the last one (what the operation acts on) again as the resource. Path words
-  // are never function words ("/me/player" is the caller's player).
-  const segments = tool.http.path.split('/').filter((s) => s && !s.startsWith('{'));
-  const pathWords = segments.flatMap((s) => words(s));
-  for (const w of pathWords) keyWords.add(w);
-  addTerms(pathWords.map(stem), FIELD_WEIGHT.path);
-  const resource = resourceWords(tool.http.path);
+  // The path: the nouns it names, the last one (what the operation acts on) again as the resource, and its own action
+  // ("merge") as strongly as the resource. Path words are never function words ("/me/player" is the caller's player).
+  for (const w of shape.nouns) keyWords.add(w);
+  addTerms(shape.nouns.map(stem), FIELD_WEIGHT.path);
+  const resource = shape.target;
   addTerms(resource.map(stem), FIELD_WEIGHT.resource);
+  if (shape.action) {
+    keyWords.add(shape.action);
+    addTerms([stem(shape.action)], FIELD_WEIGHT.resource);
+  }
 
   const summary = compactDescription(tool.description, tool.title, 200);
   add(summary, FIELD_WEIGHT.summary);
@@ -94,20 +98,9 @@ export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset:
   if (verbs) add(tool.http.path.endsWith('}') ? verbs.item : verbs.collection, FIELD_WEIGHT.method);
 
   addOnce(parameterText(tool), FIELD_WEIGHT.parameter);
+  addOnce(nestedFieldNames(tool.inputSchema).join(' '), FIELD_WEIGHT.nested);
   addOnce(outputFieldNames(tool).join(' '), FIELD_WEIGHT.output);
   return { tf, resource, keyWords };
-}
-
-/** Last words of dotted RPC paths that say what is done, not to what: "/conversations.list" acts on conversations. */
-const ACTION_PARTS = new Set(Object.values(METHOD_WORDS).flatMap((v) => `${v.item} ${v.collection}`.split(' ')).concat(['info', 'lookup', 'search']));
-
-/** What the path names last: "/repos/{owner}/{repo}/stargazers" -> stargazers; "/conversations.members" -> members. */
-function resourceWords(path: string): string[] {
-  const last = path.replace(/\/\{[^}]*\}$/, '').split('/').pop() ?? '';
-  if (!last || last.startsWith('{')) return [];
-  const parts = last.split('.').filter(Boolean);
-  while (parts.length > 1 && ACTION_PARTS.has(words(parts[parts.length - 1]!)[0] ?? '')) parts.pop();
-  return words(parts[parts.length - 1] ?? last);
 }
 
 /** Markdown to words: links to their text, URLs, code and HTML tags out. */
@@ -131,6 +124,37 @@ function parameterText(tool: DocumentTool): string {
     if (d) out.push(d.split(/\s+/).slice(0, 12).join(' '));
   }
   return out.join(' ');
+}
+
+/** How many nested argument names count: enough for an object's fields, not a whole API's schema. */
+const NESTED_NAMES = 40;
+
+/**
+ * The names of the fields inside the operation's object arguments ("completed" and "due_on" in Asana's `data`, a
+ * customer's `phones`), so "mark a task complete" meets the operation that updates tasks. Breadth first, through
+ * allOf/anyOf/oneOf and arrays, at most NESTED_NAMES.
+ */
+function nestedFieldNames(schema: JsonSchema | undefined): string[] {
+  const out = new Set<string>();
+  const top = new Set(Object.keys((schema?.properties ?? {}) as object));
+  let level: unknown[] = Object.values((schema?.properties ?? {}) as object);
+  for (let depth = 0; depth < 3 && level.length && out.size < NESTED_NAMES; depth++) {
+    const next: unknown[] = [];
+    const visit = (node: unknown): void => {
+      if (!node || typeof node !== 'object') return;
+      const n = node as JsonSchema;
+      for (const k of ['allOf', 'anyOf', 'oneOf'] as const) if (Array.isArray(n[k])) for (const c of n[k] as unknown[]) visit(c);
+      if (n.items && typeof n.items === 'object') visit(n.items);
+      for (const [name, child] of Object.entries((n.properties ?? {}) as Record<string, unknown>)) {
+        if (out.size >= NESTED_NAMES) return;
+        if (!top.has(name) && !name.startsWith('_')) out.add(name);
+        next.push(child);
+      }
+    };
+    for (const node of level) visit(node);
+    level = next;
+  }
+  return [...out];
 }
 
 /** Property names of the result (of one item, for a list), links left out: they name other resources. */

@@ -5,6 +5,8 @@
 import type { SearchIndexData } from '../catalogue/search-data.ts';
 import { titlePhrase, titleVerbs } from './head-nouns.ts';
 import { searchDocument, type DocumentTool } from './search-doc.ts';
+import { operationShape } from './search-shape.ts';
+import { ACT_CODE, CODE_ACT, type ActClass } from './verb-classes.ts';
 import { stem } from './search-text.ts';
 
 export type { SearchIndexData };
@@ -15,9 +17,13 @@ export interface Lexicon {
   related(word: string): ReadonlyArray<readonly [string, number]>;
   /** Whether the noun names people ("member", "stargazer"). */
   person(word: string): boolean;
+  /** Whether the word is used mostly as a verb ("merge", "approve"; not "content"). */
+  verb?(word: string): boolean;
 }
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/** A title's head noun in the plural ("members", "replies"; not "status"). */
+const PLURAL_HEAD = /[^su]s$|ies$/;
 /** Document weights are stored in quarters (0.25 … 6.5); expansion weights in 26ths. */
 const DOC_SCALE = 4;
 const EXPAND_SCALE = 26;
@@ -47,10 +53,20 @@ export function decodePostings(text: string, scale: number, each: (id: number, w
   }
 }
 
+function toolsetDescription(toolsets: Readonly<Record<string, { description: string }>>, name: string): string | undefined {
+  return Object.prototype.hasOwnProperty.call(toolsets, name) ? toolsets[name]!.description : undefined;
+}
+
 /** The index of these tools (catalogue order). Deterministic: same tools, same lexicon, same text. */
 export function buildSearchIndex(tools: readonly DocumentTool[], toolsets: Readonly<Record<string, { description: string }>>, lexicon?: Lexicon): SearchIndexData {
   const memo = new Map<string, string[]>();
-  const docs = tools.map((t) => searchDocument(t, (s) => toolsets[s]?.description, memo));
+  const verbs = titleVerbs(tools.map((t) => t.title));
+  const isVerb = lexicon?.verb ? (w: string) => lexicon.verb!(w) : undefined;
+  const shapes = tools.map((t) => {
+    const phrase = titlePhrase(t.title, verbs);
+    return operationShape(t.http.method, t.http.path, phrase.verb, phrase.head !== undefined && PLURAL_HEAD.test(phrase.head), isVerb);
+  });
+  const docs = tools.map((t, i) => searchDocument(t, (s) => toolsetDescription(toolsets, s), memo, shapes[i]!));
   const vocabulary = new Set<string>();
   for (const d of docs) for (const t of d.tf.keys()) vocabulary.add(t);
   const terms = [...vocabulary].sort();
@@ -58,7 +74,6 @@ export function buildSearchIndex(tools: readonly DocumentTool[], toolsets: Reado
   const encoded = docs.map((d) => encode([...d.tf].filter(([, w]) => w * DOC_SCALE >= 0.5).map(([t, w]) => [id.get(t)!, w]), DOC_SCALE));
   const resources = docs.map((d) => (d.resource.length ? (id.get(stem(d.resource[d.resource.length - 1]!)) ?? -1) : -1));
   // What a tool acts on: its title's head noun ("Add assignees to an issue": assignees), else its path's resource.
-  const verbs = titleVerbs(tools.map((t) => t.title));
   const kinds = docs
     .map((d, i) => {
       const head = titlePhrase(tools[i]!.title, verbs).head ?? d.resource[d.resource.length - 1];
@@ -85,7 +100,12 @@ export function buildSearchIndex(tools: readonly DocumentTool[], toolsets: Reado
   }
   const expandOut: Record<string, string> = {};
   for (const key of [...expand.keys()].sort()) expandOut[key] = encode([...expand.get(key)!], EXPAND_SCALE);
-  return { v: 1, terms, docs: encoded, kinds, resources, expand: expandOut };
+  const acts = shapes.map((sh) => ACT_CODE[sh.act]).join('');
+  const actions = shapes.map((sh) => (sh.action ? (id.get(stem(sh.action)) ?? -1) : -1));
+  const nouns = shapes.map((sh) => encode([...new Set(sh.nouns.map((w) => id.get(stem(w))).filter((t) => t !== undefined))].map((t) => [t, 1]), 1));
+  // Operations the spec deprecates (the generator marks their descriptions) lose close calls.
+  const deprecated = tools.flatMap((t, i) => (t.description.startsWith('[Deprecated]') ? [i] : []));
+  return { v: 1, terms, docs: encoded, kinds, resources, expand: expandOut, acts, actions, nouns, deprecated };
 }
 
 /** A plural path or title word's singular, for looking it up in a dictionary ("stargazers" -> "stargazer"). */
@@ -107,8 +127,22 @@ export interface SearchIndex {
   avgLen: number;
   people: Uint8Array;
   resources: Int32Array;
+  /** Per tool: what it does (search-shape.ts); undefined for an index written before shapes. */
+  acts?: Array<ActClass | 'action'>;
+  /** Per tool: the term of its own action (`merge`), -1 for none. */
+  actions?: Int32Array;
+  /** Per tool: the terms of the nouns its path names. */
+  nouns?: Int32Array[];
+  /** Per tool: 1 when the spec deprecates it. */
+  deprecated: Uint8Array;
   /** Query stem -> [term number, weight] pairs. */
   expansions(queryStem: string): ReadonlyArray<readonly [number, number]>;
+}
+
+function flagged(n: number, tools: readonly number[]): Uint8Array {
+  const out = new Uint8Array(n);
+  for (const i of tools) if (i >= 0 && i < n) out[i] = 1;
+  return out;
 }
 
 export function decodeSearchIndex(data: SearchIndexData): SearchIndex {
@@ -135,6 +169,18 @@ export function decodeSearchIndex(data: SearchIndexData): SearchIndex {
     avgLen: n ? total / n : 1,
     people,
     resources: Int32Array.from(data.resources),
+    deprecated: flagged(n, data.deprecated ?? []),
+    ...(data.acts && data.actions && data.nouns
+      ? {
+          acts: Array.from(data.acts, (c) => CODE_ACT[c] ?? 'get'),
+          actions: Int32Array.from(data.actions),
+          nouns: data.nouns.map((text) => {
+            const out: number[] = [];
+            decodePostings(text, 1, (t) => out.push(t));
+            return Int32Array.from(out);
+          }),
+        }
+      : {}),
     expansions(queryStem) {
       let hit = cache.get(queryStem);
       if (!hit) {

@@ -11,7 +11,8 @@ export const STOP: ReadonlySet<string> = new Set(
     'some any all each every both either neither such own same other another more most much many few lot lots ' +
     'there here where when why what which who whom whose how whether ' +
     'i me my mine myself we us our ours you your yours he him his she her hers they them their theirs someone somebody something ' +
-    'one ones thing things stuff way given specific certain particular using use via')
+    'one ones thing things stuff way given specific certain particular using use via ' +
+    'no not longer anymore again already still yet ever never maybe perhaps')
     .split(/\s+/),
 );
 

@@ -10,6 +10,8 @@ import type { Slice } from '../catalogue/slices.ts';
 import { compactDescription } from '../profiles/compact.ts';
 import { queryClauses, type Clause } from './head-nouns.ts';
 import { needsRecords, rankingData, sliceMembers, stemmedPhrase, type RankingData } from './search-cache.ts';
+import { clauseIntent, shapeFit } from './search-fit.ts';
+import { PARAMS } from './search-params.ts';
 import { stem, STOP, words } from './search-text.ts';
 
 export { stem } from './search-text.ts';
@@ -34,17 +36,6 @@ export interface RankOptions {
   limit?: number;
 }
 
-const K1 = 1.2;
-const B = 0.5;
-/** A tool acting on what the query asks for (a clause's head noun) wins over one merely mentioning it. */
-const HEAD_BOOST = 1.6;
-/** "who …" asks for people: tools acting on people (members, stargazers, collaborators) win close calls. */
-const PEOPLE_BOOST = 2.2;
-/** A tool doing what the query's verb says ("merge a pull request": Merge a pull request) wins close calls. */
-const VERB_BOOST = 1.3;
-/** Everyday operations (the catalogue's default toolsets) win close calls. */
-const EVERYDAY_BOOST = 1.15;
-
 /** Question and pronoun words that carry an intent rather than a topic: each adds terms a matching tool has. */
 const INTENTS: Array<{ match: RegExp; terms: string[]; weight: number }> = [
   // The caller's own things: "/user" (the authenticated user), "/me/…", "current user".
@@ -52,14 +43,15 @@ const INTENTS: Array<{ match: RegExp; terms: string[]; weight: number }> = [
   { match: /\bhow (many|much)\b|\bnumber of\b|\bcount\b/, terms: ['count', 'total', 'number', 'statistics', 'stats', 'summary', 'usage', 'metrics', 'traffic', 'balance'], weight: 0.5 },
 ];
 const WHO = /\b(who|whom|whose)\b/;
+/** "who am I", "who am I logged in as": the caller's own user, whatever else the words say. */
+const IDENTITY = /\bwho\s+am\s+i\b|\bwho\s+i\s+am\b/i;
+const WHO_AM_I = 'get my own current authenticated user profile';
 /** A question asks to read: "who …", "what …", "is the CI green …", "how many …". */
 const QUESTION = /^\s*(who|whom|whose|what|what's|which|how|where|when|is|are|was|were|does|do|did|has|have)\b/;
 /** Verbs that read (what GET operations do); any other verb a clause starts with asks to change something. */
 const READ_VERBS = new Set(['get', 'list', 'show', 'find', 'search', 'see', 'view', 'read', 'fetch', 'retrieve', 'look', 'lookup', 'check', 'tell', 'browse', 'count', 'display', 'give', 'download', 'export', 'query', 'watch'].map(stem));
-/** A single item's operation when the query asks for several (a plural). */
+/** A single item's operation when the query asks for several (a plural), in an index without operation shapes. */
 const SINGLE_FOR_PLURAL = 0.75;
-/** A tool that reads when the query asks to change something (or the other way round) loses this much. */
-const MODE_MISMATCH = 0.6;
 
 interface Group {
   /** term number -> weight */
@@ -78,7 +70,7 @@ export function rankTools(loaded: LoadedCatalogue, slice: Slice, query: string, 
   const limit = options.limit ?? 8;
   const members = sliceMembers(loaded, slice);
   const allowed = (i: number) => members[i] === 1 && (!options.toolset || loaded.toolsetsOf(i).includes(options.toolset));
-  const clauses = queryClauses(query, data.verbs).map((c) => ({ ...c, ...stemmedPhrase(c) }));
+  const clauses = queryClauses(IDENTITY.test(query) ? WHO_AM_I : query, data.verbs).map((c) => ({ ...c, ...stemmedPhrase(c) }));
   let rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, false));
   if (rankings.every((r) => !r.length)) rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, true));
   const out: RankedTool[] = [];
@@ -153,6 +145,7 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
   if (!groups.length || (!required && !who)) return who ? peopleTools(loaded, data, allowed) : [];
 
   const n = data.len.length;
+  const { k1, b } = PARAMS;
   const score = new Float64Array(n);
   const matched = new Float64Array(n);
   const best = new Float64Array(n);
@@ -167,7 +160,7 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
       for (let k = 0; k < p.docs.length; k++) {
         const d = p.docs[k]!;
         const f = p.tf[k]!;
-        const v = w * idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * data.len[d]!) / data.avgLen)));
+        const v = w * idf * ((f * (k1 + 1)) / (f + k1 * (1 - b + (b * data.len[d]!) / data.avgLen)));
         if (best[d] === 0) docs.push(d);
         if (v > best[d]!) best[d] = v;
       }
@@ -183,21 +176,27 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
   const verbs = clause.verb ? wordGroup(data, clause.verb, false) : undefined;
   // Whether the clause asks to read or to change something; undefined when it does not say.
   const reads = QUESTION.test(text) ? true : clause.verb ? READ_VERBS.has(clause.verb) : undefined;
+  const intent = data.acts ? clauseIntent(text, clause.verb, clause.plural) : undefined;
+  const readingVerb = intent?.cls !== undefined && (intent.cls === 'get' || intent.cls === 'list');
   const hits: RankedTool[] = [];
   for (const d of touched) {
     if (!allowed(d) || score[d]! <= 0) continue;
     let s = score[d]!;
     // Coverage: a tool matching every word of the query beats one matching the rarest word twice.
     const coverage = required ? matched[d]! / required : 1;
-    s *= 0.25 + 0.75 * coverage * coverage;
+    s *= PARAMS.coverage + (1 - PARAMS.coverage) * coverage * coverage;
     const phrase = data.phrases[d]!;
-    if (actsOn(data, phrase, clause, d)) s *= HEAD_BOOST;
+    if (actsOn(data, phrase, clause, d)) s *= PARAMS.head;
     // "get their repositories" asks for a list: one item's operation loses close calls.
-    else if (clause.plural && clause.verb && READ_VERBS.has(clause.verb) && phrase.verb !== 'list' && !phrase.plural) s *= SINGLE_FOR_PLURAL;
-    if (verbs && doesVerb(loaded, data, phrase, verbs, d)) s *= VERB_BOOST;
-    if (who && data.people[d]) s *= PEOPLE_BOOST;
-    if (data.everyday[d]) s *= EVERYDAY_BOOST;
-    if (reads !== undefined && reads !== loaded.readOnly(d)) s *= MODE_MISMATCH;
+    else if (!intent && clause.plural && clause.verb && READ_VERBS.has(clause.verb) && phrase.verb !== 'list' && !phrase.plural) s *= SINGLE_FOR_PLURAL;
+    // Reading verbs say little beyond their class ("get" their repositories is "List repositories …").
+    const ownVerb = verbs !== undefined && !readingVerb && doesVerb(loaded, data, phrase, verbs, d);
+    if (ownVerb) s *= PARAMS.verb;
+    if (who && data.people[d]) s *= PARAMS.people;
+    if (data.everyday[d]) s *= PARAMS.everyday;
+    if (data.deprecated[d]) s *= PARAMS.deprecated;
+    if (intent) s *= shapeFit(loaded, data, d, intent, covered);
+    else if (reads !== undefined && reads !== loaded.readOnly(d)) s *= PARAMS.modeMismatch;
     hits.push({ index: d, name: loaded.name(d), title: loaded.title(d), score: s });
   }
   hits.sort((a, b) => b.score - a.score || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
@@ -241,10 +240,15 @@ function actsOn(data: RankingData, phrase: RankingData['phrases'][number], claus
  * writes the resource the verb names ("assign" -> assignees, "remind" -> reminders, "subscribe" -> subscriptions).
  */
 function doesVerb(loaded: LoadedCatalogue, data: RankingData, phrase: RankingData['phrases'][number], verbs: Map<number, number>, d: number): boolean {
-  const own = phrase.verb === undefined ? undefined : data.termId.get(phrase.verb);
-  if (own !== undefined && verbs.has(own)) return true;
+  for (const v of [phrase.verb, phrase.also]) {
+    const own = v === undefined ? undefined : data.termId.get(v);
+    if (own !== undefined && verbs.has(own)) return true;
+  }
+  const action = data.actions?.[d] ?? -1;
+  if (action >= 0 && verbs.has(action)) return true;
+  // "comment on …", "vote for …", "remind me …": the verb asks to add what it names, so only a tool creating it does it.
   const resource = data.resources[d]!;
-  return resource >= 0 && verbs.has(resource) && !loaded.readOnly(d);
+  return resource >= 0 && verbs.has(resource) && !loaded.readOnly(d) && (data.acts === undefined || data.acts[d] === 'create');
 }
 
 /** "who …" with nothing else the catalogue knows: the operations about people. */

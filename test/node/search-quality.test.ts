@@ -121,6 +121,16 @@ describe('search quality (GitHub catalogue)', () => {
     ]);
     expect(queryClauses('show me the issues labelled bug', verbs)).toEqual([{ text: 'show me the issues labelled bug', verb: 'show', head: 'issues' }]);
     // A clause naming nothing keeps the query whole.
-    expect(queryClauses('add and remove labels', verbs)).toEqual([{ text: 'add and remove labels', verb: 'add', head: 'labels' }]);
+    expect(queryClauses('add and remove labels', verbs)).toEqual([{ text: 'add and remove labels', verb: 'add', also: 'remove', head: 'labels' }]);
+    // A request's first word is its verb before a preposition or a count, and when the verb classes know it.
+    expect(queryClauses('comment on a pull request', verbs)[0]).toEqual({ text: 'comment on a pull request', verb: 'comment' });
+    expect(queryClauses('log two hours of work on an issue', verbs)[0]).toMatchObject({ verb: 'log' });
+    expect(queryClauses('book an appointment', verbs)[0]).toMatchObject({ verb: 'book', head: 'appointment' });
+    // A question word never makes the next word a verb; auxiliaries and pronouns end the noun phrase.
+    expect(queryClauses('what files are in a deployment', verbs)[0]).toEqual({ text: 'what files are in a deployment', head: 'files' });
+    expect(queryClauses('release a phone number I no longer need', verbs)[0]).toMatchObject({ verb: 'release', head: 'number' });
+    // "like" leads a request only before "to".
+    expect(queryClauses('like a video', verbs)[0]).toMatchObject({ verb: 'like', head: 'video' });
+    expect(queryClauses('I would like to list my gists', verbs)[0]).toMatchObject({ verb: 'list', head: 'gists' });
   });
 });

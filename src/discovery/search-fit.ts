@@ -1,0 +1,80 @@
+// How well an operation's shape (search-shape.ts, stored in the index) fits what a query clause asks: the class of its
+// verb (read one, list many, create, change, delete: verb-classes.ts), and whether its path names things the query
+// never mentions (`…/pullrequests/{id}/commits` for "show the latest commits"). A factor on the text score.
+import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
+import type { RankingData } from './search-cache.ts';
+import { PARAMS } from './search-params.ts';
+import { reads, verbClass, type ActClass } from './verb-classes.ts';
+
+export interface ClauseIntent {
+  /** What the clause asks to do; undefined when neither its verb nor its form says. */
+  cls?: ActClass;
+  /** A verb outside the classes ("merge", "star", "comment on"): the clause asks to change something. */
+  writes?: boolean;
+}
+
+/** Questions read: "who …", "what …", "is the CI green …", "how many …". */
+const QUESTION = /^\s*(who|whom|whose|what|what's|whats|which|how|where|when|is|are|was|were|does|do|did|has|have|am)\b/;
+/** Questions whose answer is many things. */
+const MANY = /^\s*(who|whom|which)\b(?!\s+(am|is|was)\b)|\b(all|every|each)\b/;
+
+/** Phrasal verbs whose particle changes the class: "set up" and "spin up" create, "hang up" ends, "look up" reads. */
+const PHRASAL: Array<[RegExp, ActClass]> = [
+  [/^\s*(?:please\s+)?(set|spin|sign|kick|start|fire|stand|open)\s+(up|off)\b/, 'create'],
+  [/^\s*(?:please\s+)?(hang\s+up|shut\s+down|take\s+down|tear\s+down|wipe\s+out|get\s+rid\s+of)\b/, 'delete'],
+  [/^\s*(?:please\s+)?(turn|switch)\s+(on|off)\b/, 'update'],
+  [/^\s*(?:please\s+)?(look\s+up|find\s+out|pull\s+up)\b/, 'get'],
+];
+
+/** The clause's intent from its (stemmed) verb, its form and whether its head is a plural. */
+export function clauseIntent(text: string, verb: string | undefined, plural: boolean): ClauseIntent {
+  const lower = text.toLowerCase();
+  let cls = PHRASAL.find(([re]) => re.test(lower))?.[1] ?? verbClass(verb);
+  if (QUESTION.test(lower) && (!cls || !reads(cls))) cls = 'get';
+  if (cls === 'get' && (plural || MANY.test(lower))) cls = 'list';
+  if (cls) return { cls };
+  return verb ? { writes: true } : {};
+}
+
+/**
+ * The factor for tool `d`: 1 when its shape fits, less for each way it does not. `covered`: the terms the clause's
+ * words stand for.
+ */
+export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, intent: ClauseIntent, covered: ReadonlyMap<number, number>): number {
+  let f = 1;
+  const cls = intent.cls;
+  if (intent.writes) {
+    if (loaded.readOnly(d)) f *= PARAMS.modeMismatch;
+  } else if (cls) {
+    const classes = toolClasses(data, d);
+    if (classes.size && !classes.has(cls)) {
+      const toolReads = loaded.readOnly(d);
+      if (reads(cls) !== toolReads) f *= PARAMS.modeMismatch;
+      else f *= toolReads ? PARAMS.readMismatch : PARAMS.writeMismatch;
+    } else if (!classes.size) {
+      // An action of its own ("link", "verify") is not what a verb of a known class asks for.
+      f *= reads(cls) !== loaded.readOnly(d) ? PARAMS.modeMismatch : PARAMS.writeMismatch;
+    }
+  }
+  const nouns = data.nouns?.[d];
+  if (nouns) {
+    const common = PARAMS.commonNoun * data.len.length;
+    for (const t of nouns) if (data.nounCount[t]! <= common && !covered.has(t)) f *= PARAMS.pathExtra;
+  }
+  return f;
+}
+
+/** What the tool does, in verb classes: its shape's, its action's and its title verb's. */
+function toolClasses(data: RankingData, d: number): Set<ActClass> {
+  const out = new Set<ActClass>();
+  const act = data.acts?.[d];
+  if (act && act !== 'action') out.add(act);
+  const a = data.actions?.[d] ?? -1;
+  const byAction = a >= 0 ? verbClass(data.terms[a]) : undefined;
+  if (byAction) out.add(byAction);
+  for (const v of [data.phrases[d]!.verb, data.phrases[d]!.also]) {
+    const byTitle = verbClass(v);
+    if (byTitle) out.add(byTitle);
+  }
+  return out;
+}

@@ -1,0 +1,111 @@
+// Operation shapes (what an operation does, read from method, path and title verb) and clause intents (what a query
+// asks to do): the two halves of search's structural fit (src/discovery/search-shape.ts, search-fit.ts).
+import { describe, expect, it } from 'vitest';
+import { wordnetLexicon } from '../../scripts/catalog/lexicon.ts';
+import { queryClauses, titlePhrase, titleVerbs } from '../../src/discovery/head-nouns.ts';
+import { clauseIntent } from '../../src/discovery/search-fit.ts';
+import { buildSearchIndex, decodeSearchIndex } from '../../src/discovery/search-index.ts';
+import { operationShape } from '../../src/discovery/search-shape.ts';
+import { stem } from '../../src/discovery/search-text.ts';
+import { verbClass } from '../../src/discovery/verb-classes.ts';
+
+const isVerb = (w: string) => wordnetLexicon().verb!(w);
+
+describe('operation shapes', () => {
+  it('reads REST collections and items by method', () => {
+    expect(operationShape('GET', '/repos/{owner}/{repo}/pulls', 'list', true)).toMatchObject({ act: 'list', nouns: ['repos', 'pulls'], target: ['pulls'] });
+    expect(operationShape('GET', '/repos/{owner}/{repo}/pulls/{pull_number}', 'get', false)).toMatchObject({ act: 'get', target: ['pulls'] });
+    expect(operationShape('GET', '/user', 'get', false).act).toBe('get');
+    expect(operationShape('POST', '/v1/customers', undefined, false).act).toBe('create');
+    expect(operationShape('POST', '/v1/customers/{customer}', undefined, false).act).toBe('update');
+    expect(operationShape('PATCH', '/repos/{owner}/{repo}', 'update', false).act).toBe('update');
+    expect(operationShape('DELETE', '/repos/{owner}/{repo}', 'delete', false).act).toBe('delete');
+  });
+
+  it("takes the title's verb class for writes: an Add on a PUT creates", () => {
+    expect(operationShape('PUT', '/repos/{owner}/{repo}/collaborators/{username}', 'add', false).act).toBe('create');
+    // A read keeps its method's meaning whatever the title says.
+    expect(operationShape('GET', '/repos/{owner}/{repo}/pulls', 'create', false).act).toBe('list');
+    // A POST whose title removes deletes; a GET of a singular path lists only when its title names a plural.
+    expect(operationShape('POST', '/repos/{owner}/{repo}/issues/{n}/labels', 'remove', false).act).toBe('delete');
+    expect(operationShape('GET', '/calendars/{id}/acl', 'returns', true).act).toBe('list');
+    expect(operationShape('GET', '/calendars/{id}/acl', 'returns', false).act).toBe('get');
+  });
+
+  it('finds actions of their own: path verbs, RPC parts, Google suffixes and fragments', () => {
+    expect(operationShape('PUT', '/repos/{owner}/{repo}/pulls/{pull_number}/merge', 'merge', false)).toMatchObject({ act: 'action', action: 'merge', nouns: ['repos', 'pulls'] });
+    expect(operationShape('POST', '/repositories/{w}/{r}/pullrequests/{id}/approve', undefined, false, isVerb)).toMatchObject({ act: 'action', action: 'approve' });
+    expect(operationShape('POST', '/chat.update', undefined, false, isVerb)).toMatchObject({ act: 'action', action: 'update', nouns: ['chat'] });
+    expect(operationShape('POST', '/users/{userId}/settings/cse/keypairs/{keyPairId}:obliterate', undefined, false)).toMatchObject({ act: 'action', action: 'obliterate' });
+    expect(operationShape('PUT', '/files/{file_id}#add_shared_link', undefined, false)).toMatchObject({ act: 'action', action: 'add' });
+    // A plural or a noun is a resource, not an action.
+    expect(operationShape('POST', '/repos/{owner}/{repo}/forks', 'create', false, isVerb).act).toBe('create');
+    expect(operationShape('POST', '/files/content', 'upload', false, isVerb).act).toBe('create');
+  });
+
+  it('reads RPC-style reads by their last part, and drops versions and extensions', () => {
+    expect(operationShape('GET', '/conversations.list', undefined, false)).toMatchObject({ act: 'list', nouns: ['conversations'] });
+    expect(operationShape('GET', '/users.lookupByEmail', undefined, false)).toMatchObject({ act: 'get', nouns: ['users'] });
+    expect(operationShape('GET', '/2010-04-01/Accounts/{AccountSid}/Calls.json', undefined, false)).toMatchObject({ act: 'list', nouns: ['accounts', 'calls'] });
+    expect(operationShape('GET', '/users/me/calendarList', undefined, false).act).toBe('list');
+  });
+});
+
+describe('clause intents', () => {
+  it('maps everyday verbs to classes', () => {
+    expect(verbClass(stem('spin'))).toBe('create');
+    expect(verbClass(stem('rename'))).toBe('update');
+    expect(verbClass(stem('cancel'))).toBe('delete');
+    expect(verbClass(stem('show'))).toBe('get');
+    expect(verbClass(stem('merge'))).toBeUndefined();
+  });
+
+  it('reads questions, plurals, phrasal verbs and unknown verbs', () => {
+    expect(clauseIntent('who starred this repo', stem('starred'), false)).toEqual({ cls: 'list' });
+    expect(clauseIntent('who am i', undefined, false)).toEqual({ cls: 'get' });
+    expect(clauseIntent('show me the open issues', stem('show'), true)).toEqual({ cls: 'list' });
+    expect(clauseIntent('set up a webhook endpoint', stem('set'), false)).toEqual({ cls: 'create' });
+    expect(clauseIntent('hang up a call', stem('hang'), false)).toEqual({ cls: 'delete' });
+    expect(clauseIntent('merge this pull request', stem('merge'), false)).toEqual({ writes: true });
+    expect(clauseIntent('pull request files', undefined, true)).toEqual({});
+    expect(clauseIntent('turn on notifications for a repo', stem('turn'), false)).toEqual({ cls: 'update' });
+    expect(clauseIntent('look up a user by email', stem('look'), false)).toEqual({ cls: 'get' });
+    // A question reads even when its first word is no verb; "who is" asks for one person, "which …" for several.
+    expect(clauseIntent('is the CI green on this commit', undefined, false)).toEqual({ cls: 'get' });
+    expect(clauseIntent('who is the owner of this repo', undefined, false)).toEqual({ cls: 'get' });
+    expect(clauseIntent('which repos have I starred', undefined, true)).toEqual({ cls: 'list' });
+    expect(clauseIntent('delete all my drafts', stem('delete'), true)).toEqual({ cls: 'delete' });
+  });
+
+  it("finds a request's verb: before a preposition or a count, after 'I want to', and in two-verb titles", () => {
+    const verbs = titleVerbs([]);
+    const verbOf = (q: string) => queryClauses(q, verbs)[0]!.verb;
+    expect(verbOf('comment on a pull request')).toBe('comment');
+    expect(verbOf('log two hours on a ticket')).toBe('log');
+    expect(verbOf('I want to delete a repository')).toBe('delete');
+    expect(verbOf("I'd like to rename a channel")).toBe('rename');
+    // "like" leads only before "to": here it is the request's verb.
+    expect(verbOf('like a video')).toBe('like');
+    expect(queryClauses('list issues with a label and their comments', verbs).map((c) => [c.verb, c.head, c.context])).toEqual([
+      ['list', 'issues', undefined],
+      ['list', 'comments', 'issues'],
+    ]);
+    expect(titlePhrase('Create or update a repository secret', titleVerbs(['Create a thing', 'Create b', 'Update a', 'Update b']))).toEqual({ verb: 'create', also: 'update', head: 'secret' });
+  });
+});
+
+describe('search index shapes', () => {
+  it('stores each tool’s shape and reads it back', () => {
+    const tool = (name: string, method: string, path: string, title: string) => ({ name, title, description: title, toolsets: [], http: { method, path } }) as never;
+    const data = buildSearchIndex(
+      [tool('a', 'GET', '/pets', 'List pets'), tool('b', 'POST', '/pets/{id}/adopt', 'Adopt a pet'), tool('c', 'DELETE', '/pets/{id}', '[Deprecated] Delete a pet')],
+      {},
+    );
+    expect(data.acts).toBe('lad');
+    const index = decodeSearchIndex(data);
+    expect(index.acts).toEqual(['list', 'action', 'delete']);
+    expect(index.terms[index.actions![1]!]).toBe(stem('adopt'));
+    expect([...index.nouns![0]!].map((t) => index.terms[t])).toEqual([stem('pets')]);
+    expect([...index.deprecated]).toEqual([0, 0, 1]);
+  });
+});
