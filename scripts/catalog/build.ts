@@ -9,7 +9,7 @@ import { keepRenamedAliases, type Rename } from './aliases.ts';
 import { applyOverrides } from './apply-overrides.ts';
 import { diffCatalogues, type ChangeSummary } from './changes.ts';
 import { NAME_BUDGET } from './name-budget.ts';
-import { nameTools } from './naming.ts';
+import { nameOperations } from './name-pass.ts';
 import { collectOperations, serverUrl, type Operation } from './operations.ts';
 import { loadOverrides, validateOverridesShape, type Overrides } from './overrides.ts';
 import { SchemaConverter } from './schema-converter.ts';
@@ -18,7 +18,7 @@ import { compactRules } from '../../src/results/options.ts';
 import { responseExample } from './examples.ts';
 import { addResultShape, resultRules } from './result-shape.ts';
 import { loadSpec, type LoadOptions } from './spec-loader.ts';
-import { scopesOf, toolTitle, withScopeLine } from './titles.ts';
+import { scopesOf, withScopeLine } from './titles.ts';
 import { buildTool, type ToolText } from './tool.ts';
 import { operationToolsets, ToolsetDescriptions } from './toolsets.ts';
 import { trimText } from './trim-text.ts';
@@ -119,10 +119,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
   const conv = new SchemaConverter(doc, warn);
 
   const ops = collectOperations(doc, conv);
-  const naming = nameTools(
-    ops.map((o) => ({ key: o.key, operationId: typeof o.op.operationId === 'string' ? o.op.operationId : undefined, method: o.method, path: o.path, tags: Array.isArray(o.op.tags) ? o.op.tags.filter((t: unknown) => typeof t === 'string') : [], summary: typeof o.op.summary === 'string' ? o.op.summary : undefined })),
-    maxName,
-  );
+  const { naming, titles } = nameOperations(ops, maxName);
   const names = naming.names;
   const scopes = scopesOf(ops);
   progress(`[catalog] ${ops.length} operations`);
@@ -135,7 +132,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
   for (const o of ops) {
     if (++i % 200 === 0) progress(`[catalog] ${i}/${ops.length} operations`);
     const name = names.get(o.key)!;
-    const tool = buildTool(conv, o, name, toolText(o, scopes.get(o.key), descMax), warn);
+    const tool = buildTool(conv, o, name, toolText(o, titles.get(o.key)!, scopes.get(o.key), descMax), warn);
     tool.toolsets = operationToolsets(o);
     toolsetDescriptions.add(o, tool.toolsets);
     sweep?.check(tool, warn);
@@ -199,13 +196,13 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
 }
 
 /**
- * Title: from the operation's own words (titles.ts), never from the generated name. Description: summary +
- * description, bounded, with a scope line for tools that differ from another only in scope.
+ * Title: from the naming pass (name-pass.ts, titles.ts). Description: summary + description, bounded, with a scope
+ * line for tools that differ from another only in scope.
  */
-function toolText(o: Operation, scope: string | undefined, descMax: number): ToolText {
+function toolText(o: Operation, title: string, scope: string | undefined, descMax: number): ToolText {
   const summary = typeof o.op.summary === 'string' ? o.op.summary.trim() : '';
   const longDesc = typeof o.op.description === 'string' ? o.op.description.trim() : '';
   let description = summary && longDesc && !longDesc.startsWith(summary) ? `${summary}\n\n${longDesc}` : longDesc || summary || o.key;
   if (o.op.deprecated === true) description = `[Deprecated] ${description}`;
-  return { title: toolTitle(o.op, o.method, o.path), description: withScopeLine(trimText(description, descMax), scope, descMax, summary) };
+  return { title, description: withScopeLine(trimText(description, descMax), scope, descMax, summary) };
 }

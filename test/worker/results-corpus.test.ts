@@ -9,7 +9,7 @@ const stripe = harness(catalogues.stripe!, 'stripe');
 const stripeTight = harness(catalogues.stripe!, 'stripe', { MAX_RESULT_TOKENS: '4000' });
 const netlify = harness(catalogues.netlify!, 'netlify');
 const netlifyTight = harness(catalogues.netlify!, 'netlify', { MAX_RESULT_TOKENS: '1000' });
-const STRIPE_TOOLS = ['get_charges', 'get_customers', 'get_customers_customer'];
+const STRIPE_TOOLS = ['charges_list', 'customers_list', 'customers_get'];
 const NETLIFY_TOOLS = ['list_sites', 'get_site', 'list_site_deploys'];
 
 const data = (r: CallResult) => {
@@ -27,7 +27,7 @@ function noNulls(v: unknown): void {
 describe.each(CLIENTS)('Stripe results, %s', (kind) => {
   it('compacts the list envelope and its items, keeping the envelope fields', async () => {
     const c = await stripe.connect(kind, STRIPE_TOOLS);
-    const d = data(await c.call('get_charges', {}));
+    const d = data(await c.call('charges_list', {}));
     expect(Array.isArray(d.data)).toBe(true);
     expect((d.data as unknown[]).length).toBeGreaterThan(0);
     expect(d).toHaveProperty('has_more');
@@ -37,13 +37,13 @@ describe.each(CLIENTS)('Stripe results, %s', (kind) => {
 
   it('projects each charge, and checks paths through anyOf schemas', async () => {
     const c = await stripe.connect(kind, STRIPE_TOOLS);
-    const d = data(await c.call('get_charges', { _fields: 'id,amount,currency' }));
+    const d = data(await c.call('charges_list', { _fields: 'id,amount,currency' }));
     for (const it of d.data as Array<Record<string, unknown>>) expect(Object.keys(it).sort()).toEqual(['amount', 'currency', 'id']);
     expect(d).toHaveProperty('has_more');
-    const one = data(await c.call('get_customers_customer', { customer: 'cus_1', _fields: ['id', 'email'] }));
+    const one = data(await c.call('customers_get', { customer: 'cus_1', _fields: ['id', 'email'] }));
     expect(Object.keys(one).every((k) => k === 'id' || k === 'email')).toBe(true);
     expect(one.id).toBeTruthy();
-    const bad = await c.call('get_charges', { _fields: 'id,amount.value' });
+    const bad = await c.call('charges_list', { _fields: 'id,amount.value' });
     expect(bad.isError).toBe(true);
     expect(bad.content[0]!.text).toMatch(/does not have: amount\.value\. Valid top-level fields of each item: .*\bamount\b/);
     await c.close();
@@ -51,14 +51,14 @@ describe.each(CLIENTS)('Stripe results, %s', (kind) => {
 
   it('over the budget: whole charges and starting_after for the rest', async () => {
     const c = await stripeTight.connect(kind, STRIPE_TOOLS);
-    const d = data(await c.call('get_charges', { limit: 20 }));
+    const d = data(await c.call('charges_list', { limit: 20 }));
     const shown = d.data as Array<Record<string, unknown>>;
     expect(shown.length, `charge JSON: ${JSON.stringify(shown[0] ?? d).length} chars`).toBeGreaterThan(0);
     expect(shown.length).toBeLessThan(20);
     expect(noteOf(d)).toMatch(new RegExp(`^Showing ${shown.length} of 20 items`));
     const next = nextArgs(noteOf(d));
     expect(next).toEqual({ starting_after: shown.at(-1)!.id, limit: shown.length });
-    const d2 = data(await c.call('get_charges', { limit: 20, ...next }));
+    const d2 = data(await c.call('charges_list', { limit: 20, ...next }));
     const ids = (d2.data as Array<Record<string, unknown>>).map((x) => String(x.id));
     expect(ids[0]).toBe(String(shown.at(-1)!.id).replace(/_(\d+)$/, (_m, n: string) => `_${Number(n) + 1}`));
     await c.close();

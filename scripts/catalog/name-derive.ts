@@ -1,0 +1,335 @@
+// Names from meaning (docs/naming.md, "Names from meaning"): the words of a tool's full name before shortening.
+// A good operationId gives them as it is. A path-style one (the HTTP method plus the path's words, as generators
+// write them: `PostCustomersCustomer`, `get_files_id`, `PutLeaveRequestByLeaveRequestId`) or a missing one is
+// replaced by the resource then its action, both read from the method and the path's shape, with the verb the
+// summary says when it is clearer (`DELETE /v1/subscriptions/{id}` "Cancels a subscription" -> subscriptions_cancel).
+// An HTTP method that is not a verb (`post_`, `put_`, `head_`) is replaced by the action it means.
+import { canonicalVerb, isNounFirst, isVerb, leadVerb, READ_VERBS } from './name-verbs.ts';
+import { snake } from './snake.ts';
+import { actionPhrase } from './title-text.ts';
+
+const METHOD_WORDS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+/** Methods that are not English action verbs ("trace" is one). */
+const HTTP_ONLY = new Set(['post', 'put', 'head', 'options']);
+const PUT_POST = new Set(['post', 'put']);
+const FILLER = new Set(['by', 'for', 'of', 'and', 'with', 'a', 'an', 'the']);
+
+/** The operation as naming sees it. */
+export interface NamingInput {
+  operationId?: string;
+  method: string;
+  path: string;
+  /** The summary, else the description: its opening verb can name the action. */
+  summary?: string;
+  description?: string;
+}
+
+/** What a derived name is made of: titles are built from it when the spec's own text does not make one. */
+export interface Derived {
+  /** Resource words, parent first ("customer", "subscriptions"). */
+  resource: string[];
+  /** Action words ("list", "cancel", "mark_uncollectible" as ["mark", "uncollectible"]). */
+  verb: string[];
+  /** The path ends in the resource's identifier. */
+  item: boolean;
+}
+
+export interface NameWords {
+  /** Every word the name may use (the collision step picks from these), snake_case. */
+  full: string;
+  /** Names to try first, the first that fits the budget (a derived name's resource and verb, with less context each). */
+  preferred?: string[];
+  /** Words shortening must keep (a derived name's resource noun and verb). */
+  keep?: string[];
+  derived?: Derived;
+}
+
+const stem = (w: string) => (w.length > 3 ? w.replace(/ies$/, 'y').replace(/(ss|sh|ch|x)es$/, '$1').replace(/([^s])s$/, '$1') : w);
+const isVersion = (s: string) => /^v?\d+([._-]\d+)*([a-z]+\d*)?$/i.test(s);
+const isPlural = (w: string) => /[^su]s$/.test(w) || /(ies|ses|xes|ches|shes)$/.test(w) || w === 'data' || w === 'people';
+
+interface Seg {
+  param: boolean;
+  words: string[];
+  /** Written as one lowerCamelCase identifier ("listOrganisms"): an RPC method's name. */
+  camel?: boolean;
+}
+
+const pathPart = (path: string) => path.replace(/[?#].*$/, '');
+
+/**
+ * A fragment that names an action (Box's /files/{file_id}#get_shared_link). Others say nothing a name needs: AWS's
+ * #Action=… repeats the operationId, its #policy or #channelArn only tell paths apart.
+ */
+function actionFragment(path: string): string | undefined {
+  const f = /#([A-Za-z][\w-]*)$/.exec(path.replace(/\?.*$/, ''))?.[1];
+  return f && isVerb(snake(f).split('_')[0]!) ? f : undefined;
+}
+
+/** The path's segments without query, fragment, file extensions, versions and a leading "api"/"rest"; concatenated words split by `dict`. */
+function segments(path: string, dict: Set<string>): Seg[] {
+  const out: Seg[] = [];
+  for (const raw of [...pathPart(path).split('/'), actionFragment(path) ?? '']) {
+    if (!raw) continue;
+    if (/^\{[^}]*\}$/.test(raw) || /^:\w+$/.test(raw)) {
+      out.push({ param: true, words: snake(raw.replace(/^[{:]|\}$/g, '')).split('_').filter(Boolean) });
+      continue;
+    }
+    // An identifier baked into a segment ("securityClassification-6VMVochwUWo") is no word.
+    const s = raw
+      .replace(/\{[^}]*\}/g, '')
+      .replace(/\.(json|xml|csv|txt|html|yaml|\w{0,4})$/i, '')
+      .split(/[-_.]/)
+      .filter((p) => !(p.length >= 8 && /\d/.test(p) && /[a-z]/.test(p) && /[A-Z].*[A-Z]/.test(p)))
+      .join('_');
+    if (!s || isVersion(s) || (/^(api|rest)$/i.test(s) && !out.some((x) => !x.param))) continue;
+    const words = snake(s).split('_').filter(Boolean).flatMap((w) => splitWord(w, dict));
+    if (words.length) out.push({ param: false, words, camel: /^[a-z]+[A-Z]\w*$/.test(s) });
+  }
+  return out;
+}
+
+/** "leaverequests" -> ["leave", "requests"] when the operation's own words spell it; else the word as it is. */
+function splitWord(word: string, dict: Set<string>): string[] {
+  if (word.length < 6 || dict.has(word)) return [word];
+  // best[i]: fewest dictionary words spelling word.slice(0, i), each maybe plural.
+  const best: Array<string[] | undefined> = [[]];
+  for (let i = 1; i <= word.length; i++) {
+    for (let j = 0; j < i; j++) {
+      const prev = best[j];
+      const piece = word.slice(j, i);
+      if (!prev || (piece.length < 2 && piece !== 'a')) continue;
+      const known = dict.has(piece) || dict.has(piece.replace(/s$/, '')) || dict.has(piece.replace(/es$/, ''));
+      if (known && (!best[i] || prev.length + 1 < best[i]!.length)) best[i] = [...prev, piece];
+    }
+  }
+  const found = best[word.length];
+  return found && found.length > 1 ? found : [word];
+}
+
+/** "customers" -> "customer"; "posts" stays: a name never opens with what reads as an HTTP method. */
+const singular = (w: string) => {
+  const one = isPlural(w) ? w.replace(/ies$/, 'y').replace(/(ss|sh|ch|x)es$/, '$1').replace(/s$/, '') : w;
+  return METHOD_WORDS.has(one) ? w : one;
+};
+
+interface Shape {
+  /** Parent, namespace and resource words: the name's resource. */
+  resource: string[];
+  /** The resource alone, and with its parent only: shorter resources when the whole one is too long. */
+  shorter: string[][];
+  /** Every static word of the path up to the resource: the words a collision may need. */
+  all: string[];
+  item: boolean;
+  plural: boolean;
+  action?: string[];
+}
+
+/** Resource, parent and action of a path (docs/naming.md). */
+function shapeOf(path: string, method: string, dict: Set<string>): Shape {
+  const segs = segments(path, dict);
+  let action: string[] | undefined;
+  const last = segs[segs.length - 1];
+  const first = last?.words[0] ?? '';
+  // An action sub-path (/cancel, /mark_uncollectible, /search, a ledger's /post) is the verb; a GET's only when it
+  // reads; a word as often a noun only alone (/refund, not /login_links). An RPC path (/getPathway, /upload, a
+  // GET's /search) is all action; an OPTIONS describes a resource.
+  if (last && !last.param && (segs.length > 1 || last.words.length > 1 || isVerb(first, true)) && (isVerb(first, last.words.length > 1 && !last.camel) || (first === 'post' && last.words.length === 1 && segs.length > 1))) {
+    if (method !== 'options' && (!/^(get|head)$/.test(method) || READ_VERBS.has(first))) {
+      action = last.words;
+      segs.pop();
+    }
+  }
+  // A leading verb segment before a static one (/get/delay, /validate/name/{name}, not /request/{id}) is the
+  // action when the path ends in none.
+  const lead = segs[0]?.words[0] ?? '';
+  if (!action && segs.length > 1 && !segs[0]!.param && !segs[1]!.param && segs[0]!.words.length === 1 && isVerb(lead) && !isNounFirst(lead)) action = segs.shift()!.words;
+  let r = segs.length - 1;
+  while (r >= 0 && segs[r]!.param) r--;
+  if (r < 0) return { resource: [], shorter: [], all: [], item: segs.length > 0, plural: false, action };
+  const item = r < segs.length - 1;
+  // The static segment right before the resource is its namespace ("checkout" in /checkout/sessions); the
+  // collection before the parameter they hang from is the parent ("customer" in /customers/{customer}/subscriptions).
+  const ns = r > 0 && !segs[r - 1]!.param ? segs[r - 1]!.words : [];
+  let j = r - 1 - (ns.length ? 1 : 0);
+  let parent: string[] = [];
+  if (j >= 0 && segs[j]!.param) {
+    while (j >= 0 && segs[j]!.param) j--;
+    if (j >= 0) parent = singularLast(segs[j]!.words);
+  }
+  const head = segs[r]!.words;
+  // "project_memberships" under /projects/{id} already names its parent ("large data" above "data": "large").
+  if (parent.length && stem(head[0]!) === stem(parent[parent.length - 1]!)) parent = parent.slice(0, -1);
+  // As written: GitLab serves both /merge_request/{id} and /merge_requests/{id}, and only the plural tells them apart.
+  const all = segs.slice(0, r + 1).flatMap((sg) => (sg.param ? [] : sg.words));
+  // A namespace the resource repeats (/absences/absenceprogress) is said once.
+  const space = ns.length && stem(ns[ns.length - 1]!) === stem(head[0]!) ? ns.slice(0, -1) : ns;
+  return { resource: [...parent, ...space, ...head], shorter: [[...parent, ...head], head], all, item, plural: isPlural(head[head.length - 1]!), action };
+}
+
+const singularLast = (ws: string[]) => [...ws.slice(0, -1), singular(ws[ws.length - 1]!)];
+
+/** The action words: an action sub-path, else the text's verb, else the method's; DELETE on an action path undoes it ("Unstar"). */
+function actionOf(method: string, s: Shape, text: string | undefined): string[] {
+  if (s.action && method === 'delete') {
+    const said = textVerb(method, { ...s, resource: [] }, text, '');
+    return said ? said.split('_') : [...s.action, 'delete'];
+  }
+  return s.action ?? textVerb(method, s, text, methodVerb(method, s)).split('_');
+}
+
+/** The action the method means on this shape. */
+function methodVerb(method: string, s: Shape): string {
+  switch (method) {
+    case 'get':
+      return s.item || !s.plural ? 'get' : 'list';
+    case 'head':
+      return 'check';
+    case 'post':
+      return s.item ? 'update' : 'create';
+    case 'put':
+      return s.item ? 'replace' : 'set';
+    case 'patch':
+      return 'update';
+    case 'delete':
+      return 'delete';
+    case 'options':
+      return 'describe';
+    default:
+      return method;
+  }
+}
+
+/** The verb the summary (else the description) opens with, when the method allows it and it says more than the resource. */
+function textVerb(method: string, s: Shape, text: string | undefined, fallback: string): string {
+  if (method === 'head' || !text) return fallback;
+  const lead = leadVerb(actionPhrase(text));
+  if (!lead) return fallback;
+  const v = lead.verb.includes('_') ? lead.verb : canonicalVerb(lead.verb);
+  const first = v.split('_')[0]!;
+  const read = READ_VERBS.has(first) || READ_VERBS.has(canonicalVerb(first));
+  // A POST may search or validate, not get or list: "Returns anything passed" on a POST is no read.
+  if ((method === 'get') !== read && !(method === 'post' && read && first !== 'get' && first !== 'list')) return fallback;
+  if (method === 'delete' && /^(create|add|set|update|upload|send)$/.test(first)) return fallback;
+  // "Reverses …" on /debit_reversals says what the resource already says.
+  const tail = s.resource[s.resource.length - 1] ?? '';
+  if (first.length > 3 && tail.startsWith(first.replace(/e$/, '').slice(0, 5))) return fallback;
+  // "Get customers" on a collection lists them; "Get the current settings" gets one thing.
+  if (v === 'get' && fallback === 'list') return saysOne(actionPhrase(text)) ? 'get' : 'list';
+  if (v === 'list' && fallback === 'get' && s.item) return 'get';
+  return v;
+}
+
+/** "Get a customer", "Get the current settings", "Get large data object" ask for one thing; "Get customers" for many. */
+function saysOne(phrase: string): boolean {
+  if (/^\S+\s+(a|an|the|this|your|my|our|one|single|specific)\s/i.test(phrase)) return true;
+  const object = phrase.split(/\s+(of|for|in|on|from|by|with|to|that|which)\s/i)[0]!.split(/\s+/);
+  return object.length > 1 && !isPlural(object[object.length - 1]!.toLowerCase());
+}
+
+/** The words an operation gives: its operationId's, its summary's and its parameters'. */
+function dictionary(op: NamingInput, opWords: string[], methods = false): Set<string> {
+  const words = [...opWords, ...(op.summary ?? '').split(/[^A-Za-z]+/).flatMap((w) => snake(w).split('_'))];
+  for (const m of op.path.matchAll(/\{([^}]*)\}/g)) words.push(...snake(m[1]!).split('_'));
+  return new Set(words.filter((w) => (w.length >= 2 || w === 'a') && (methods || !METHOD_WORDS.has(w))));
+}
+
+/** The operationId's words repeat the path: all but the method and filler words are path words. */
+function echoesPath(words: string[], path: string): boolean {
+  const letters = `${pathPart(path)}${actionFragment(path) ?? ''}`.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const param = path.includes('{');
+  const rest = words.slice(1).filter((w) => !FILLER.has(w) && !isVersion(w) && !(param && (w === 'id' || w === 'ids')));
+  // "policies" is in /policy_assignments, "customer" in /customers: compare without the ending. One long
+  // operationId in five words may misspell one ("…Bypayment…").
+  const misses = rest.filter((w) => !letters.includes(w.length > 4 ? w.slice(0, -2) : w)).length;
+  return rest.length > 0 && misses <= Math.floor(rest.length / 5);
+}
+
+/**
+ * A generator's mark on an operationId: the method, then only path words, with a method that is not a verb, a noun
+ * said twice ("customers_customer", "leave_request_by_leave_request_id") or an identifier ("files_id").
+ */
+export function pathStyleMark(operationId: string | undefined, path: string): boolean {
+  const words = operationId ? snake(operationId).split('_').filter(Boolean) : [];
+  if (!words.length || !METHOD_WORDS.has(words[0]!) || !echoesPath(words, path)) return false;
+  if (HTTP_ONLY.has(words[0]!) || words[0] === 'patch') return true;
+  const nouns = words.slice(1).filter((w) => !FILLER.has(w) && w !== 'id' && w !== 'ids').map(stem);
+  if (new Set(nouns).size < nouns.length) return true;
+  return /\{[^}]+\}/.test(path) && /_[a-z]+_ids?(_|$)/.test(`_${words.slice(1).join('_')}`) && !words.includes('by');
+}
+
+/**
+ * True when most of a spec's operationIds carry a generator's mark: the spec names operations after their
+ * paths, so every operationId that is the method plus path words is read as one (GetCharges next to PostCharges).
+ */
+export function namesPathsAsOperations(ops: NamingInput[]): boolean {
+  const withId = ops.filter((o) => o.operationId && snake(o.operationId));
+  return withId.length > 0 && withId.filter((o) => pathStyleMark(o.operationId, o.path)).length >= withId.length / 2;
+}
+
+/** The words of one operation's name (see the module comment). `pathStyleSpec`: from namesPathsAsOperations. */
+export function nameWords(op: NamingInput, pathStyleSpec: boolean): NameWords {
+  const method = op.method.toLowerCase();
+  const raw = op.operationId ? operationIdWords(op.operationId, op) : [];
+  const text = op.summary || op.description;
+  // A lone verb ("Retrieve") says no resource: the path does.
+  const lone = raw.length === 1 && (isVerb(raw[0]!) || METHOD_WORDS.has(raw[0]!));
+  if (!raw.length || lone || (pathStyleSpec && METHOD_WORDS.has(raw[0]!) && echoesPath(raw, op.path))) return derive(op, method, raw, text);
+  let words = raw;
+  // The method in the verb's place, first, after one namespace word ("Object_POSTProduct") or last
+  // ("LicenseActivations_Put", "api_transport_post"): the action it means. Past the first word only post and put:
+  // "options" and "head" are nouns there ("ModifyVpnConnectionOptions").
+  const end = words.length - 1;
+  const at = HTTP_ONLY.has(words[0]!) ? 0 : words.length > 2 && PUT_POST.has(words[1]!) ? 1 : end > 0 && PUT_POST.has(words[end]!) ? end : -1;
+  if (at >= 0) {
+    const rest = words.slice(at + 1);
+    if (rest.some((w) => isVerb(w, true))) words = [...words.slice(0, at), ...rest];
+    else {
+      const s = shapeOf(op.path, method, dictionary(op, words));
+      words = [...words.slice(0, at), ...actionOf(method, s, text), ...rest];
+    }
+  }
+  return { full: words.join('_') };
+}
+
+/** A derived name that would open with an HTTP method ("post_review_create" from /post-review) loses it. */
+function withoutMethodLead(words: string[]): string[] {
+  return HTTP_ONLY.has(words[0]!) && words.length > 1 ? words.slice(1) : words;
+}
+
+/**
+ * An operationId's words without a method word beside its verb ("POST_DeleteIdentityPolicy") or glued to its end
+ * ("customerGroupRepositoryV1SavePut", "SearchByGlobalNamePost").
+ */
+export function operationIdWords(operationId: string, op?: NamingInput): string[] {
+  let words = snake(operationId).split('_').filter(Boolean);
+  // "Deletefixedpricesonapricetableortradepolicy": a long word the summary spells out word by word.
+  if (op && words.some((w) => w.length >= 12)) {
+    const dict = dictionary(op, [], true);
+    words = words.flatMap((w) => (w.length >= 12 ? splitWord(w, dict) : [w]));
+  }
+  if (/^(GET|PUT|POST|PATCH|DELETE|HEAD)[-_.]/.test(operationId) && isVerb(words[1] ?? '')) words = words.slice(1);
+  // A glued Get or Delete with no other verb is the verb of a resource-then-verb operationId (Plaid's
+  // "accountsBalanceGet"), not a method to drop.
+  const tail = /[a-z0-9](Get|Put|Post|Delete|Patch|Head)$/.exec(operationId)?.[1];
+  const camelTail = tail !== undefined && (!/^(Get|Delete)$/.test(tail) || words.slice(0, -1).some((w) => isVerb(w)));
+  if (words.length > 2 && METHOD_WORDS.has(words[words.length - 1]!) && (camelTail || words.slice(1, -1).some((w) => isVerb(w, true)))) words = words.slice(0, -1);
+  return words;
+}
+
+function derive(op: NamingInput, method: string, opWords: string[], text: string | undefined): NameWords {
+  const s = shapeOf(op.path, method, dictionary(op, opWords));
+  const verb = actionOf(method, s, text);
+  const resource = s.resource.length ? s.resource : s.action ? [] : ['root'];
+  const preferred = [...new Set([resource, ...s.shorter].map((r) => withoutMethodLead([...r, ...verb]).join('_')))];
+  const full = withoutMethodLead([...(s.all.length ? s.all : resource), ...verb]).join('_');
+  const words = new Set(full.split('_'));
+  const keep = [...resource.slice(-1), verb[0]!].filter((w) => words.has(w));
+  return { full: full.length >= preferred[0]!.length ? full : preferred[0]!, preferred, keep, derived: { resource, verb, item: s.item } };
+}
+
+/** The resource and action of an operation as a derived name would say them (titles are built from them). */
+export function derivedParts(op: NamingInput): Derived {
+  const words = op.operationId ? snake(op.operationId).split('_').filter(Boolean) : [];
+  return derive(op, op.method.toLowerCase(), words, op.summary || op.description).derived!;
+}
