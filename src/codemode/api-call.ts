@@ -2,7 +2,7 @@
 // (src/tools/call.ts): the name is resolved within the slice, the call is counted against the key's rate limit,
 // then the arguments are validated, the upstream is called with the caller's credential, the result is redacted
 // and logged, exactly as for tools/call. Every outcome is an ApiReply; nothing here throws.
-import { callTool, resolveTool } from '../tools/call.ts';
+import { callTool, refusedCall, resolveTool } from '../tools/call.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import { replyFromResult, type ToolCall } from './api-reply.ts';
 
@@ -12,21 +12,15 @@ export type ChargeCall = (tool: string) => Promise<string | undefined>;
 export function apiCaller(scope: RequestScope, charge: ChargeCall): ToolCall {
   return async (name, args) => {
     const tool = await resolveTool(scope, name);
-    if (!tool) return { ok: false, error: notCallable(scope, name) };
+    if (!tool) {
+      // A catalogue tool outside the scope: refused by name (and counted), before the rate limit is charged.
+      const refused = refusedCall(scope, name);
+      return { ok: false, error: refused !== undefined ? `api.${refused}` : `Unknown tool: ${name}. Use search to find the operations you can call.` };
+    }
     const refused = await charge(tool.name);
     // Over the rate limit: the whole execute fails, as the HTTP request would have (429).
     if (refused) return { ok: false, limit: true, error: refused };
     const { result } = await callTool(scope, tool.name, args);
     return replyFromResult(result, tool.outputWrapped === true);
   };
-}
-
-/** Why `name` cannot be called here: unknown, a write on a read-only endpoint, or outside the slice. */
-function notCallable(scope: RequestScope, name: string): string {
-  const i = scope.catalogue.indexOf(name);
-  if (i === undefined) return `Unknown tool: ${name}. Use search to find the operations you can call.`;
-  if (scope.slice.readOnly && !scope.catalogue.readOnly(i)) {
-    return `api.${name} changes data, and this endpoint is read-only (the key's read-only flag or ?readonly=1): only read operations can be called.`;
-  }
-  return `api.${name} is outside the operations this endpoint serves (the key's scope or the URL's toolsets). Use search to find the operations you can call.`;
 }

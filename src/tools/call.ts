@@ -1,6 +1,7 @@
 // Running one tool call for a request scope: the single path behind tools/call, discovery's call_tool, hybrid lists
 // and code mode's api calls. Every call takes the same steps, in this order:
-//   1. resolve the name within the scope (catalogue names and aliases; otherwise UnknownToolError)
+//   1. resolve the name within the scope (catalogue names and aliases); a catalogue tool outside it is refused with
+//      the scope that refused it (scope-refusal.ts), any other name is an UnknownToolError
 //   2. arguments as the catalogue means them: a strict caller's values mapped back (openai profile), a projection
 //      given as a list joined to its text form
 //   3. validate them against the tool's inputSchema (invalid: an isError result, nothing sent)
@@ -21,8 +22,9 @@ import { outcomeOf } from '../usage/schema.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
 import { sampleFullSchema, withListedSchema } from './checked-schema.ts';
 import type { RequestScope } from './scope.ts';
+import { scopeRefusal, type RefusalSurface } from './scope-refusal.ts';
 
-/** The name is not a tool of this scope: unknown, or outside the slice or the key's scope (refused alike). */
+/** No catalogue tool has this name (a catalogue tool outside the scope is refused with a result instead). */
 export class UnknownToolError extends Error {
   constructor(toolName: string) {
     super(`Unknown tool: ${toolName}`);
@@ -30,7 +32,8 @@ export class UnknownToolError extends Error {
 }
 
 interface ToolCall {
-  tool: CatalogueTool;
+  /** Absent when the call was refused: a catalogue tool outside this scope. */
+  tool?: CatalogueTool;
   result: CallToolResult;
 }
 
@@ -48,11 +51,30 @@ export async function resolveTool(scope: RequestScope, name: string): Promise<Ca
 /** Runs `name` with `args` for this scope. Throws UnknownToolError; every other failure is an isError result. */
 export async function callTool(scope: RequestScope, name: string, args: Record<string, unknown>): Promise<ToolCall> {
   const tool = await resolveTool(scope, name);
-  if (!tool) throw new UnknownToolError(name);
+  if (!tool) {
+    const refused = refusedCall(scope, name);
+    if (refused === undefined) throw new UnknownToolError(name);
+    return { result: errorResult(refused) };
+  }
   const started = Date.now();
   const { result, record } = await argumentsAndExecute(scope, tool, args);
   await afterCall(scope, tool, result, record, Date.now() - started);
   return { tool, result };
+}
+
+const SURFACE: Record<RequestScope['mode'], RefusalSurface> = { tools: 'tools', hybrid: 'discover', discover: 'discover', code: 'code' };
+
+/**
+ * A call of a catalogue tool outside this scope (the key's scope or the URL's slice): the refusal's text, naming the
+ * scope, logged and counted in usage as out_of_scope. Undefined when no catalogue tool has the name.
+ */
+export function refusedCall(scope: RequestScope, name: string): string | undefined {
+  const text = scopeRefusal(scope, name, SURFACE[scope.mode]);
+  if (text === undefined) return undefined;
+  const tool = scope.catalogue.name(scope.catalogue.indexOf(name)!);
+  log('tool_call', { tool, caller: scope.caller.id, outcome: 'out_of_scope', isError: true });
+  scope.meter?.({ keyId: scope.caller.id, tool, outcome: 'out_of_scope' });
+  return text;
 }
 
 /** Steps 2 to 5. */

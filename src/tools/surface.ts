@@ -5,6 +5,7 @@ import type { JsonSchema } from '../catalogue/types.ts';
 import { viewOf, type WireTool } from '../profiles/view.ts';
 import { callTool } from './call.ts';
 import type { RequestScope } from './scope.ts';
+import { keyScopeNote } from './scope-refusal.ts';
 
 export interface ToolSurface {
   readonly tools: WireTool[];
@@ -33,10 +34,10 @@ export function toolsSurface(scope: RequestScope): ToolSurface {
     get tools() {
       return view.tools;
     },
-    instructions: instructions + (view.warning ? `\n${view.warning}` : ''),
+    instructions: instructions + keyScopeNote(scope) + (view.warning ? `\n${view.warning}` : ''),
     async call(name, args) {
       const { tool, result } = await callTool(scope, name, args);
-      return { result, shape: { outputSchema: view.advertised(scope.catalogue.indexOf(tool.name)!) } };
+      return tool ? { result, shape: { outputSchema: view.advertised(scope.catalogue.indexOf(tool.name)!) } } : { result };
     },
   };
 }

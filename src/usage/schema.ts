@@ -5,7 +5,8 @@ import { BUCKETS } from './histogram.ts';
 
 /**
  * How one metered request ended. `ok` and the error kinds are tools/call executions (they carry latency and result
- * bytes); `rate_limited` is a request the per-key limiter refused before any tool ran.
+ * bytes); the refusals run no tool: `rate_limited` is a request the per-key limiter refused, `out_of_scope` a call of
+ * a catalogue tool outside the key's scope or the URL's slice (src/tools/scope-refusal.ts).
  */
 export const OUTCOMES = [
   'ok',
@@ -20,6 +21,8 @@ export const OUTCOMES = [
   'redirect_not_followed',
   'internal_error',
   'rate_limited',
+  // Added by migrations/0002_out_of_scope.sql.
+  'out_of_scope',
 ] as const;
 export type UsageOutcome = (typeof OUTCOMES)[number];
 
@@ -30,16 +33,18 @@ export type UsageOutcome = (typeof OUTCOMES)[number];
  */
 export function outcomeOf(executorOutcome: string, status?: number): UsageOutcome {
   if (executorOutcome === 'upstream_error') return status !== undefined && status >= 500 ? 'upstream_5xx' : 'upstream_4xx';
-  return executorOutcome in OUTCOME_INDEX && executorOutcome !== 'rate_limited' ? (executorOutcome as UsageOutcome) : 'internal_error';
+  return executorOutcome in OUTCOME_INDEX && !REFUSALS.has(executorOutcome) ? (executorOutcome as UsageOutcome) : 'internal_error';
 }
 
+/** Requests refused before any tool ran: counted apart from calls, with no latency or result bytes. */
+export const REFUSALS: ReadonlySet<string> = new Set(['rate_limited', 'out_of_scope']);
+
 /** The isError kinds: every outcome except success and refusals. */
-export const ERROR_KINDS = OUTCOMES.filter((o) => o !== 'ok' && o !== 'rate_limited') as Exclude<UsageOutcome, 'ok' | 'rate_limited'>[];
+export const ERROR_KINDS = OUTCOMES.filter((o) => o !== 'ok' && !REFUSALS.has(o)) as Exclude<UsageOutcome, 'ok' | 'rate_limited' | 'out_of_scope'>[];
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 /** Outcome name → column index; no prototype, so only outcome names are found in it. */
 export const OUTCOME_INDEX: Readonly<Record<string, number>> = Object.assign(Object.create(null) as Record<string, number>, Object.fromEntries(OUTCOMES.map((o, i) => [o, i])));
-export const RATE_LIMITED = OUTCOME_INDEX.rate_limited!;
 export const INTERNAL_ERROR = OUTCOME_INDEX.internal_error!;
 
 /** Latency histogram columns l00 … l64 (bucket i of histogram.ts). */
