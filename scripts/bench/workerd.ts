@@ -3,7 +3,7 @@
 // isolate; the config is written next to the bundle (workerd embeds only files below the config's directory).
 import { createRequire } from 'node:module';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { connect } from 'node:net';
 import { childEnv, freePort, repoRoot, spawnChild, waitForHttp, type Child } from '../lib/proc.ts';
 import type { Server } from './servers.ts';
@@ -28,7 +28,11 @@ const capnpString = (s: string) => JSON.stringify(s);
  * metering stays off here (it logs the missing binding once); the wrangler dev rows meter into a local D1.
  */
 export async function startWorkerdDirect(bundleDir: string, vars: Record<string, string>, options: { inspector?: boolean; noRequest?: boolean } = {}): Promise<DirectWorker> {
-  const files = (await readdir(bundleDir)).filter((f) => f.endsWith('.js') || f.endsWith('.txt')).sort((a, b) => Number(b === 'worker.js') - Number(a === 'worker.js'));
+  // Recursive: additional modules keep their path under src/ (code mode's codemode/generated/*.txt).
+  const files = (await readdir(bundleDir, { recursive: true }))
+    .map((f) => f.split(sep).join('/'))
+    .filter((f) => f.endsWith('.js') || f.endsWith('.txt'))
+    .sort((a, b) => Number(b === 'worker.js') - Number(a === 'worker.js'));
   const toml = await readFile(join(repoRoot, 'wrangler.toml'), 'utf8');
   const compat = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)?.[1] ?? '2026-10-01';
   const port = await freePort();

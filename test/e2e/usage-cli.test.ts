@@ -57,7 +57,7 @@ describe('keys usage --local', () => {
     await d1.execute(sql.join(';\n'));
     // KEY_A's record, as `keys create` writes it (metadata carries the id and the customer); KEY_B has none.
     await new WranglerKv({ remote: false, persistTo: state, config: join(repoRoot, 'wrangler.toml') }).put(`key:${'9'.repeat(64)}`, '{}', { id: KEY_A.slice(4), customer: 'Acme Corp', customerId: 'acme', hint: 'mcp_test_AbCd', createdAt: new Date(0).toISOString() });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     if (state) await rm(state, { recursive: true, force: true });
