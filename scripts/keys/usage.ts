@@ -55,19 +55,19 @@ export function formatUsageTable(r: UsageReport): string {
   const out = [title];
   if (!r.rows.length) out.push('', 'No usage recorded in this window.');
   else {
-    const header = ['KEY', 'CUSTOMER', r.by === 'tool' ? 'TOOL' : 'DAY', 'CALLS', 'OK', 'ERRORS', 'RATE-LIMITED', 'P50', 'P95', 'RESULT BYTES', 'ERROR KINDS'];
+    const header = ['KEY', 'CUSTOMER', r.by === 'tool' ? 'TOOL' : 'DAY', 'CALLS', 'OK', 'ERRORS', 'RATE-LIMITED', 'OUT-OF-SCOPE', 'P50', 'P95', 'RESULT BYTES', 'ERROR KINDS'];
     const lines = r.rows.map((l) => [l.key.replace(/^key:/, ''), l.customer, (r.by === 'tool' ? l.tool || '(no tool)' : l.day) ?? '', ...figures(l)]);
     lines.push(['TOTAL', '', 'all', ...figures(r.totals)]);
-    out.push('', ...table(header, lines, new Set([3, 4, 5, 6, 7, 8, 9])));
+    out.push('', ...table(header, lines, new Set([3, 4, 5, 6, 7, 8, 9, 10])));
   }
   if (r.lost.calls || r.lost.rows) out.push('', `Lost: ${r.lost.calls} calls (${r.lost.rows} rows) the metering could not store in this window; see docs/usage.md.`);
-  out.push('', `P50/P95 are within ±${Math.ceil(r.percentiles.relativeError * 1000) / 10} % (histogram buckets). RATE-LIMITED counts requests the key's rate limit refused.`);
+  out.push('', `P50/P95 are within ±${Math.ceil(r.percentiles.relativeError * 1000) / 10} % (histogram buckets). RATE-LIMITED counts requests the key's rate limit refused; OUT-OF-SCOPE, calls of tools outside the key's scope or the URL's toolsets. Neither ran a tool.`);
   return out.join('\n');
 }
 
 function figures(f: UsageFigures): string[] {
   const kinds = Object.entries(f.errorsByKind).map(([k, n]) => `${k} ${n}`).join(', ');
-  return [String(f.calls), String(f.ok), String(f.errors), String(f.rateLimited), ms(f.latencyMs.p50), ms(f.latencyMs.p95), bytes(f.resultBytes), kinds];
+  return [String(f.calls), String(f.ok), String(f.errors), String(f.rateLimited), String(f.outOfScope), ms(f.latencyMs.p50), ms(f.latencyMs.p95), bytes(f.resultBytes), kinds];
 }
 
 function table(header: string[], rows: string[][], right: Set<number>): string[] {

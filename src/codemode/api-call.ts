@@ -7,6 +7,7 @@ import { resultOptions } from '../results/options.ts';
 import { callTool } from '../tools/call.ts';
 import { resolveTool } from '../tools/handle.ts';
 import type { RequestScope } from '../tools/scope.ts';
+import { refusedCall } from '../tools/scope-refusal.ts';
 import { replyFromResult, type ToolCall } from './api-reply.ts';
 
 /** Counts one api call of `tool` against the caller's rate limit: undefined when allowed, else the refusal text. */
@@ -20,7 +21,11 @@ export function apiCaller(scope: RequestScope, charge: ChargeCall): ToolCall {
     // The client went away: the program's remaining calls fail at once, without counting against the key.
     if (scope.signal?.aborted) return { ok: false, error: `The request that runs this program was cancelled; api.${name} was not called.` };
     const found = await resolveTool(scope, name);
-    if (!found) return { ok: false, error: notCallable(scope, name) };
+    if (!found) {
+      // A catalogue tool outside the scope: refused by name (and counted), before the rate limit is charged.
+      const refused = refusedCall(scope, name, 'code');
+      return { ok: false, error: refused !== undefined ? `api.${refused}` : `Unknown tool: ${name}. Use search to find the operations you can call.` };
+    }
     const { tool } = found;
     const refused = await charge(tool.name);
     // Over the rate limit: the whole execute fails, as the HTTP request would have (429).
@@ -29,14 +34,4 @@ export function apiCaller(scope: RequestScope, charge: ChargeCall): ToolCall {
     const { result } = await callTool(scope, handle, args);
     return replyFromResult(result, tool.outputWrapped === true);
   };
-}
-
-/** Why `name` cannot be called here: unknown, a write on a read-only endpoint, or outside the slice. */
-function notCallable(scope: RequestScope, name: string): string {
-  const i = scope.catalogue.indexOf(name);
-  if (i === undefined) return `Unknown tool: ${name}. Use search to find the operations you can call.`;
-  if (scope.slice.readOnly && !scope.catalogue.readOnly(i)) {
-    return `api.${name} changes data, and this endpoint is read-only (the key's read-only flag or ?readonly=1): only read operations can be called.`;
-  }
-  return `api.${name} is outside the operations this endpoint serves (the key's scope or the URL's toolsets). Use search to find the operations you can call.`;
 }

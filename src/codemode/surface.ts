@@ -14,6 +14,7 @@ import type { RequestScope } from '../tools/scope.ts';
 import type { ToolSurface } from '../tools/surface.ts';
 import { assembleDeclarations, NO_DECLARATIONS, parseDeclarations, type DeclarationsDoc, type ToolDeclaration } from './declarations.ts';
 import { codeModeTools, SEARCH_LIMIT } from './tools.ts';
+import { keyScopeNote } from '../tools/scope-refusal.ts';
 
 const listings = new WeakMap<CodeLimits, WireTool[]>();
 let parsed: { text: string; doc: Promise<DeclarationsDoc> } | undefined;
@@ -28,7 +29,8 @@ export function codeSurface(scope: RequestScope): ToolSurface {
     tools,
     instructions:
       `Code mode for ${source.title} (API version ${source.version}): ${scope.slice.tools.length} operations of its REST API behind two tools. ` +
-      'Call search to get TypeScript declarations of the operations for a task, then execute a short program that calls them as api.<name>(args) and returns only what you need.',
+      'Call search to get TypeScript declarations of the operations for a task, then execute a short program that calls them as api.<name>(args) and returns only what you need.' +
+      keyScopeNote(scope),
     async call(name, args) {
       if (name === 'search') return { result: await search(scope, args), shape: untyped };
       if (name !== 'execute') throw new UnknownToolError(name);

@@ -4,6 +4,7 @@
 import { callTool } from '../tools/call.ts';
 import { typedHandle, UnknownToolError, usingTool } from '../tools/handle.ts';
 import type { RequestScope } from '../tools/scope.ts';
+import { keyScopeNote, refusedAnswer } from '../tools/scope-refusal.ts';
 import type { ToolSurface } from '../tools/surface.ts';
 import { hybridListing, META_TOOLS } from './hybrid.ts';
 import { describedHandle, discoverySurface } from './meta-tools.ts';
@@ -14,14 +15,14 @@ export function hybridSurface(scope: RequestScope): ToolSurface {
   const discovery = discoverySurface(scope);
   return {
     tools: listing.tools,
-    instructions: listing.instructions,
+    instructions: listing.instructions + keyScopeNote(scope),
     call(name, args) {
       if (META_TOOLS.has(name)) return discovery.call(name, args);
       const answer = usingTool(scope, name, function callTyped(tool) {
         const listed = listing.advertised.has(tool.name);
         return callTool(scope, listed ? typedHandle(scope, tool, listing.advertised.get(tool.name), true) : describedHandle(scope, tool), args);
       });
-      return answer ?? Promise.reject(new UnknownToolError(name));
+      return answer ?? refusedAnswer(scope, name, 'discover') ?? Promise.reject(new UnknownToolError(name));
     },
   };
 }

@@ -12,6 +12,7 @@ import type { WireTool } from '../profiles/view.ts';
 import { callTool } from '../tools/call.ts';
 import { resolveTool, typedHandle, UnknownToolError, type ToolHandle } from '../tools/handle.ts';
 import type { RequestScope } from '../tools/scope.ts';
+import { keyScopeNote, refusedCall, scopeRefusal } from '../tools/scope-refusal.ts';
 import type { ToolAnswer, ToolSurface } from '../tools/surface.ts';
 import { describedOutputSchema } from './described-schema.ts';
 import { discoveryTools } from './listing.ts';
@@ -28,13 +29,14 @@ export function discoverySurface(scope: RequestScope): ToolSurface {
   const { source } = loaded.catalogue;
   return {
     tools,
-    instructions: `Discovery mode for ${source.title} (API version ${source.version}): ${slice.tools.length} operations of its REST API. Use search_tools to find an operation, describe_tool for its schemas, then call_tool to run it.`,
+    instructions: `Discovery mode for ${source.title} (API version ${source.version}): ${slice.tools.length} operations of its REST API. Use search_tools to find an operation, describe_tool for its schemas, then call_tool to run it.` + keyScopeNote(scope),
     async call(name, args) {
       if (name === 'search_tools') return shaped(name, await search(loaded, slice, args));
       if (name === 'describe_tool') return shaped(name, await describe(scope, args));
       if (name !== 'call_tool') throw new UnknownToolError(name);
       const inner = await resolve(scope, args.name);
-      if (typeof inner === 'string') return shaped(name, errorResult(inner));
+      // A catalogue tool outside the scope is refused by name, and counted as such.
+      if (typeof inner === 'string') return shaped(name, errorResult((typeof args.name === 'string' && refusedCall(scope, args.name, 'discover')) || inner));
       const innerArgs = argumentsOf(args.arguments);
       if (!innerArgs) return { result: errorResult('"arguments" must be an object (a JSON object string under the openai profile), matching the inputSchema describe_tool returned.') };
       // No fixed outputSchema: structuredContent is the inner tool's own, matching describe_tool's outputSchema.
@@ -68,7 +70,7 @@ function argumentsOf(given: unknown): Record<string, unknown> | undefined {
 /** A tool of this scope by catalogue name or alias, or the text of the error result. */
 async function resolve(scope: RequestScope, name: unknown): Promise<CatalogueTool | string> {
   if (typeof name !== 'string' || !name) return '"name" must be a tool name from search_tools.';
-  return (await resolveTool(scope, name))?.tool ?? `Unknown tool: ${name}. Use search_tools to find tool names.`;
+  return (await resolveTool(scope, name))?.tool ?? scopeRefusal(scope, name, 'discover') ?? `Unknown tool: ${name}. Use search_tools to find tool names.`;
 }
 
 async function search(loaded: LoadedCatalogue, slice: Slice, args: Record<string, unknown>): Promise<CallToolResult> {

@@ -1,5 +1,5 @@
 // How one tool call ended: the one taxonomy the executor records, the tool_call log line carries and usage metering
-// counts (src/usage/schema.ts adds `rate_limited`, a request refused before any tool ran). The order is the usage
+// counts (src/usage/schema.ts adds the refusals, `rate_limited` and `out_of_scope`, requests that ran no tool). The order is the usage
 // table's column order (migrations/0001_usage.sql): append, never reorder.
 export const CALL_OUTCOMES = [
   'ok',

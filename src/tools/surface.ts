@@ -6,12 +6,16 @@ import { viewOf, type WireTool } from '../profiles/view.ts';
 import { callTool, type ToolAnswer } from './call.ts';
 import { typedHandle, UnknownToolError, usingTool } from './handle.ts';
 import { toolsInstructions } from './instructions.ts';
+import { keyScopeNote, refusedAnswer } from './scope-refusal.ts';
 import type { RequestScope } from './scope.ts';
 
 export interface ToolSurface {
   readonly tools: WireTool[];
   readonly instructions: string;
-  /** Runs one tools/call. Throws UnknownToolError (src/tools/handle.ts) for a name this surface does not serve. */
+  /**
+   * Runs one tools/call. A catalogue tool outside the scope is an isError result naming the scope (scope-refusal.ts);
+   * any other name this surface does not serve throws UnknownToolError (src/tools/handle.ts).
+   */
   call(name: string, args: Record<string, unknown>): Promise<ToolAnswer>;
 }
 
@@ -27,7 +31,7 @@ export function toolsSurface(scope: RequestScope): ToolSurface {
       return view.tools;
     },
     get instructions() {
-      return toolsInstructions(scope.catalogue, scope.slice, view);
+      return toolsInstructions(scope.catalogue, scope.slice, view) + keyScopeNote(scope);
     },
     call(name, args) {
       // Content-only profiles are shown no outputSchema, but their result is still shaped by one (the {result} wrap):
@@ -36,7 +40,7 @@ export function toolsSurface(scope: RequestScope): ToolSurface {
       const answer = usingTool(scope, name, function callListed(tool, i) {
         return callTool(scope, typedHandle(scope, tool, listed.advertised(i), true), args);
       });
-      return answer ?? Promise.reject(new UnknownToolError(name));
+      return answer ?? refusedAnswer(scope, name, 'tools') ?? Promise.reject(new UnknownToolError(name));
     },
   };
 }

@@ -104,6 +104,8 @@ export interface UsageFigures {
   errorsByKind: Partial<Record<ErrorKind, number>>;
   /** Requests the per-key rate limit refused. */
   rateLimited: number;
+  /** Calls of catalogue tools outside the key's scope or the URL's slice, refused without running. */
+  outOfScope: number;
   /** From the merged latency histograms (p50/p95 within ±9.1 %), null without calls. */
   latencyMs: { p50: number | null; p95: number | null; mean: number | null; max: number | null };
   resultBytes: number;
@@ -150,7 +152,7 @@ export function usageReport(q: UsageQuery, results: UsageResults, customers: Rea
     return line;
   });
   lines.sort((a, b) =>
-    a.key < b.key ? -1 : a.key > b.key ? 1 : q.by === 'day' ? a.day!.localeCompare(b.day!) : b.calls + b.rateLimited - (a.calls + a.rateLimited) || a.tool!.localeCompare(b.tool!),
+    a.key < b.key ? -1 : a.key > b.key ? 1 : q.by === 'day' ? a.day!.localeCompare(b.day!) : b.calls + b.rateLimited + b.outOfScope - (a.calls + a.rateLimited + a.outOfScope) || a.tool!.localeCompare(b.tool!),
   );
   const loss = results.loss[0];
   return {
@@ -199,6 +201,7 @@ function figures(s: Sums): UsageFigures {
     errors,
     errorsByKind,
     rateLimited: v.rate_limited!,
+    outOfScope: v.out_of_scope!,
     latencyMs: {
       p50: ms(quantile(hist, 0.5, s.max)),
       p95: ms(quantile(hist, 0.95, s.max)),

@@ -1,7 +1,7 @@
 // In-memory usage cells (one per hour, key and tool) and the SQL that adds them to the store.
 // Runtime-neutral (no Workers types), so tests and the CLI can build the same statements.
 import { BUCKETS, bucketOf } from './histogram.ts';
-import { DAY_S, HOUR_S, INTERNAL_ERROR, MAX_COLUMN, OUTCOME_INDEX, OUTCOMES, RATE_LIMITED, SUM_COLUMNS, TABLE, type Grain, type UsageOutcome } from './schema.ts';
+import { DAY_S, HOUR_S, INTERNAL_ERROR, MAX_COLUMN, OUTCOME_INDEX, OUTCOMES, REFUSALS, SUM_COLUMNS, TABLE, type Grain, type UsageOutcome } from './schema.ts';
 
 /** One metered request, as the call path reports it. Names, counts, sizes and timings only. */
 export interface UsageEvent {
@@ -53,7 +53,7 @@ export function addEvent(cell: UsageCell, e: UsageEvent): void {
   const i = OUTCOME_INDEX[e.outcome] ?? INTERNAL_ERROR;
   cell.counts[i]!++;
   cell.calls++;
-  if (i === RATE_LIMITED) return;
+  if (REFUSALS.has(e.outcome)) return;
   const bytes = e.resultBytes;
   if (bytes !== undefined && bytes > 0 && bytes < Number.MAX_SAFE_INTEGER) cell.resultBytes += Math.round(bytes);
   const ms = e.latencyMs;

@@ -6,18 +6,22 @@ import { BUCKETS } from './histogram.ts';
 
 /**
  * How one metered request ended: every tool call outcome (src/lib/call-outcome.ts, what the executor records) and
- * `rate_limited`, a request the per-key limiter refused before any tool ran.
+ * the refusals, which run no tool: `rate_limited`, a request the per-key limiter refused, and `out_of_scope`
+ * (migrations/0002), a call of a catalogue tool outside the key's scope or the URL's slice (src/tools/scope-refusal.ts).
  */
-export const OUTCOMES = [...CALL_OUTCOMES, 'rate_limited'] as const satisfies readonly (CallOutcome | 'rate_limited')[];
+export const OUTCOMES = [...CALL_OUTCOMES, 'rate_limited', 'out_of_scope'] as const satisfies readonly (CallOutcome | Refusal)[];
 export type UsageOutcome = (typeof OUTCOMES)[number];
+type Refusal = 'rate_limited' | 'out_of_scope';
+
+/** Requests refused before any tool ran: counted apart from calls, with no latency or result bytes. */
+export const REFUSALS: ReadonlySet<string> = new Set<Refusal>(['rate_limited', 'out_of_scope']);
 
 /** The isError kinds: every outcome except success and refusals. */
-export const ERROR_KINDS = OUTCOMES.filter((o) => o !== 'ok' && o !== 'rate_limited') as Exclude<UsageOutcome, 'ok' | 'rate_limited'>[];
+export const ERROR_KINDS = OUTCOMES.filter((o) => o !== 'ok' && !REFUSALS.has(o)) as Exclude<UsageOutcome, 'ok' | Refusal>[];
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 /** Outcome name → column index; no prototype, so only outcome names are found in it. */
 export const OUTCOME_INDEX: Readonly<Record<string, number>> = Object.assign(Object.create(null) as Record<string, number>, Object.fromEntries(OUTCOMES.map((o, i) => [o, i])));
-export const RATE_LIMITED = OUTCOME_INDEX.rate_limited!;
 export const INTERNAL_ERROR = OUTCOME_INDEX.internal_error!;
 
 /** Latency histogram columns l00 … l64 (bucket i of histogram.ts). */

@@ -81,7 +81,9 @@ describe('keys CLI against wrangler dev', () => {
       expect(names.length).toBe(11);
       expect(names.every((n) => n.startsWith('gists_'))).toBe(true);
       expect(names).not.toContain('gists_delete');
-      await expect(client.callTool({ name: 'gists_delete', arguments: { gist_id: 'x' } })).rejects.toThrow(/Unknown tool: gists_delete/);
+      const refused = await client.callTool({ name: 'gists_delete', arguments: { gist_id: 'x' } });
+      expect(refused.isError).toBe(true);
+      expect((refused.content as Array<{ text: string }>)[0]!.text).toMatch(/^gists_delete changes data, and this key is read-only \(its scope: toolsets gists, read-only\)/);
       await client.close();
     }
   });

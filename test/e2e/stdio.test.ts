@@ -132,8 +132,11 @@ describe('stdio package', () => {
       expect(tools.map((t) => t.name)).toEqual(['echo_remove']);
       const result = await client.callTool({ name: 'echo_remove', arguments: { id: 'z' } });
       expect(result.structuredContent ?? JSON.parse((result.content as Array<{ text: string }>)[0]!.text)).toMatchObject({ method: 'DELETE', headers: { authorization: 'Bearer other_token' } });
-      // Outside the slice: refused like an unknown tool.
-      await expect(client.callTool({ name: 'echo_get', arguments: { id: 'x' } })).rejects.toThrow(/Unknown tool/);
+      // Outside the slice: refused by name, saying which toolsets this server serves.
+      const outside = await client.callTool({ name: 'echo_get', arguments: { id: 'x' } });
+      expect(outside.isError).toBe(true);
+      expect((outside.content as Array<{ text: string }>)[0]!.text).toBe('echo_get is outside this endpoint, which serves the toolsets admin. Use one of the listed tools instead. It belongs to the toolset echo.');
+      await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);
     } finally {
       await client.close();
     }

@@ -80,12 +80,12 @@ describe('keys usage --local', () => {
     expect(tableRows(out.stdout)).toEqual([
       // Keys in id order; a key's tools busiest first (calls plus refusals).
       // Each key with its customer's name from the key records; a key without a record says so.
-      ['0f9e8d7c6b5a', '(unknown key: no record)', '(no tool)', '0', '0', '0', '2', '-', '-', '0 B'],
-      ['0f9e8d7c6b5a', '(unknown key: no record)', 'repos_get', '2', '1', '1', '0', pct([12, 9], 0.5), pct([12, 9], 0.95), '900 B', 'upstream_4xx 1'],
-      ['a1b2c3d4e5f6', 'Acme Corp', 'repos_get', '5', '4', '1', '0', pct(repoA, 0.5), pct(repoA, 0.95), '8.3 KiB', 'upstream_5xx 1'],
+      ['0f9e8d7c6b5a', '(unknown key: no record)', '(no tool)', '0', '0', '0', '2', '0', '-', '-', '0 B'],
+      ['0f9e8d7c6b5a', '(unknown key: no record)', 'repos_get', '2', '1', '1', '0', '0', pct([12, 9], 0.5), pct([12, 9], 0.95), '900 B', 'upstream_4xx 1'],
+      ['a1b2c3d4e5f6', 'Acme Corp', 'repos_get', '5', '4', '1', '0', '0', pct(repoA, 0.5), pct(repoA, 0.95), '8.3 KiB', 'upstream_5xx 1'],
       // Under 1 ms is reported as 0.5 ms (the first bucket's middle).
-      ['a1b2c3d4e5f6', 'Acme Corp', 'issues_create', '1', '0', '1', '0', '0.5 ms', '0.5 ms', '150 B', 'invalid_arguments 1'],
-      ['TOTAL', 'all', '8', '5', '3', '2', pct(all, 0.5), pct(all, 0.95), '9.3 KiB', 'invalid_arguments 1, upstream_4xx 1, upstream_5xx 1'],
+      ['a1b2c3d4e5f6', 'Acme Corp', 'issues_create', '1', '0', '1', '0', '0', '0.5 ms', '0.5 ms', '150 B', 'invalid_arguments 1'],
+      ['TOTAL', 'all', '8', '5', '3', '2', '0', pct(all, 0.5), pct(all, 0.95), '9.3 KiB', 'invalid_arguments 1, upstream_4xx 1, upstream_5xx 1'],
     ]);
     expect(pct(repoA, 0.95)).toBe('395 ms'); // 400 ms reported as its bucket's middle, within the bound
     expect(out.stdout).toMatch(/^Lost: 4 calls \(1 rows\) the metering could not store/m);

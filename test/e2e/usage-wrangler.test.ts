@@ -128,17 +128,17 @@ describe('usage in wrangler dev', () => {
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
     const rows = tableRows(out.stdout);
-    // KEY, CUSTOMER, TOOL, CALLS, OK, ERRORS, RATE-LIMITED, then P50, P95, RESULT BYTES, ERROR KINDS.
+    // KEY, CUSTOMER, TOOL, CALLS, OK, ERRORS, RATE-LIMITED, OUT-OF-SCOPE, then P50, P95, RESULT BYTES, ERROR KINDS.
     const counts = (k: string) => {
       const r = rows.get(k)!;
-      return r[0] === 'TOTAL' ? [...r.slice(0, 6), r[9] ?? ''] : [...r.slice(0, 7), r[10] ?? ''];
+      return r[0] === 'TOTAL' ? [...r.slice(0, 7), r[10] ?? ''] : [...r.slice(0, 8), r[11] ?? ''];
     };
-    expect(counts(`${alpha.id} echo_get`)).toEqual([alpha.id, 'Alpha Co', 'echo_get', '3', '2', '1', '0', 'invalid_arguments 1']);
-    expect(counts(`${alpha.id} status_get`)).toEqual([alpha.id, 'Alpha Co', 'status_get', '1', '0', '1', '0', 'upstream_5xx 1']);
-    expect(counts(`${beta.id} echo_get`)).toEqual([beta.id, 'Beta Co', 'echo_get', '1', '1', '0', '0', '']);
-    expect(counts(`${beta.id} status_get`)).toEqual([beta.id, 'Beta Co', 'status_get', '1', '0', '1', '0', 'upstream_4xx 1']);
-    expect(counts(`${beta.id} (no tool)`)).toEqual([beta.id, 'Beta Co', '(no tool)', '0', '0', '0', '2', '']);
-    expect(counts('TOTAL all')).toEqual(['TOTAL', 'all', '6', '3', '3', '2', 'invalid_arguments 1, upstream_4xx 1, upstream_5xx 1']);
+    expect(counts(`${alpha.id} echo_get`)).toEqual([alpha.id, 'Alpha Co', 'echo_get', '3', '2', '1', '0', '0', 'invalid_arguments 1']);
+    expect(counts(`${alpha.id} status_get`)).toEqual([alpha.id, 'Alpha Co', 'status_get', '1', '0', '1', '0', '0', 'upstream_5xx 1']);
+    expect(counts(`${beta.id} echo_get`)).toEqual([beta.id, 'Beta Co', 'echo_get', '1', '1', '0', '0', '0', '']);
+    expect(counts(`${beta.id} status_get`)).toEqual([beta.id, 'Beta Co', 'status_get', '1', '0', '1', '0', '0', 'upstream_4xx 1']);
+    expect(counts(`${beta.id} (no tool)`)).toEqual([beta.id, 'Beta Co', '(no tool)', '0', '0', '0', '2', '0', '']);
+    expect(counts('TOTAL all')).toEqual(['TOTAL', 'all', '6', '3', '3', '2', '0', 'invalid_arguments 1, upstream_4xx 1, upstream_5xx 1']);
     expect(rows.size).toBe(6);
 
     // The same report as JSON from the CLI and from the Worker, over a fixed window.

@@ -26,6 +26,8 @@ import {
   v2,
 } from './fixtures/auth-harness.ts';
 
+const textOf = (r: unknown) => ((r as { content?: Array<{ text?: string }> }).content ?? [])[0]?.text;
+
 captureLogs();
 
 describe('refusals are 401 with a Bearer challenge', () => {
@@ -98,7 +100,12 @@ describe('scope', () => {
     const { key } = await makeKey({ toolsets: ['echo'] });
     for (const client of [await v1(key), await v2(key)]) {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo_get']);
-      await expect(client.callTool({ name: 'echo_remove', arguments: { id: 'x' } })).rejects.toThrow(/Unknown tool: echo_remove/);
+      expect(client.getInstructions()).toContain("This key's scope is toolsets echo: calls of other tools are refused");
+      // The catalogue is public: the refusal names the key's scope, as a result the model can act on.
+      const refused = await client.callTool({ name: 'echo_remove', arguments: { id: 'x' } });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toBe('echo_remove is not available with this key: its scope is toolsets echo. Use one of the listed tools instead. A wider scope needs another key from the API\'s operator.');
+      await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool: no_such_tool/);
       await client.close();
     }
   });
@@ -136,11 +143,13 @@ describe('scope', () => {
     const client = await v1(key);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo_get']);
     const id = `ro-${unique()}`;
-    await expect(client.callTool({ name: 'echo_remove', arguments: { id } })).rejects.toThrow(/Unknown tool: echo_remove/);
+    const refused = await client.callTool({ name: 'echo_remove', arguments: { id } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^echo_remove changes data, and this key is read-only \(its scope: every tool, read-only\)/);
     expect(await upstreamSaw(`/echo/${id}`)).toBeUndefined();
     // ?readonly=0 in the URL cannot lift it either.
     const res = await post(key, callEcho(id, 'echo_remove'), env, `${URL_MCP}?readonly=0`);
-    expect(((await rpcBody(res)) as { error?: { message: string } }).error?.message).toMatch(/Unknown tool/);
+    expect(JSON.stringify(await rpcBody(res))).toMatch(/this key is read-only/);
     expect(await upstreamSaw(`/echo/${id}`)).toBeUndefined();
     await client.close();
   });

@@ -23,7 +23,7 @@ describe('code mode: the key decides what api calls may do', () => {
       expect(outside.isError).toBe(true);
       expect(textOf(outside)).toBe(
         'api.repos_get failed at line 1 and the program did not catch the error:\n' +
-          "api.repos_get is outside the operations this endpoint serves (the key's scope or the URL's toolsets). Use search to find the operations you can call." +
+          "api.repos_get is not available with this key: its scope is toolsets issues. Use search to find the operations you can call. A wider scope needs another key from the API's operator." +
           `\n  1 | return await api.repos_get({ owner: "${owner}", repo: "hello" });`,
       );
       const unknown = await client.execute('try { await api.no_such_tool({}); } catch (e) { return e.message; }');
@@ -41,7 +41,7 @@ describe('code mode: the key decides what api calls may do', () => {
       const client = await connect(kind, { key });
       const write = await client.execute(`const created = await api.issues_create({ owner: "${owner}", repo: "hello", title: "x" });\nreturn created.number;`);
       expect(write.isError).toBe(true);
-      expect(textOf(write)).toMatch(/^api\.issues_create failed at line 1 and the program did not catch the error:\napi\.issues_create changes data, and this endpoint is read-only/);
+      expect(textOf(write)).toMatch(/^api\.issues_create failed at line 1 and the program did not catch the error:\napi\.issues_create changes data, and this key is read-only \(its scope: every tool, read-only\)/);
       const read = await client.execute(`return (await api.issues_list_for_repo({ owner: "${owner}", repo: "hello" })).length;`);
       expect(textOf(read)).toBe('5');
       expect((await upstreamRequests(owner)).map((r) => `${r.method} ${r.path}`)).toEqual([`GET /repos/${owner}/hello/issues`]);

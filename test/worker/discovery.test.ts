@@ -107,11 +107,14 @@ describe('discovery mode', () => {
     expect(invalid.isError).toBe(true);
     expect(invalid.structuredContent).toBeUndefined();
     expect(invalid.content[0]!.text).toContain('Invalid arguments for echo_get');
-    // echo_remove is outside /mcp/x/echo: unknown to every meta-tool.
+    // echo_remove is outside /mcp/x/echo: refused by name, saying which slice refused it; never found by search.
     const outside = await call(client, 'call_tool', { name: 'echo_remove', arguments: { id: 'x' } });
     expect(outside.isError).toBe(true);
-    expect(outside.content[0]!.text).toContain('Unknown tool: echo_remove');
-    expect((await call(client, 'describe_tool', { name: 'echo_remove' })).isError).toBe(true);
+    expect(outside.content[0]!.text).toBe('echo_remove is outside this endpoint, which serves the toolsets echo. Use search_tools to find an operation you can call. It belongs to the toolset admin.');
+    const described = await call(client, 'describe_tool', { name: 'echo_remove' });
+    expect(described.isError).toBe(true);
+    expect(described.content[0]!.text).toMatch(/^echo_remove is outside this endpoint/);
+    expect((await call(client, 'call_tool', { name: 'no_such_tool', arguments: {} })).content[0]!.text).toBe('Unknown tool: no_such_tool. Use search_tools to find tool names.');
     const found = (await call(client, 'search_tools', { query: 'delete echo route' })).structuredContent!.results as Array<{ name: string }>;
     expect(found.map((h) => h.name)).not.toContain('echo_remove');
     // Aliases resolve like in tools/call.

@@ -10,6 +10,8 @@ import { sha256Hex } from '../../src/lib/bytes.ts';
 import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
 
+const textOf = (r: unknown) => ((r as { content?: Array<{ text?: string }> }).content ?? [])[0]?.text;
+
 const KEY = 'mcp_test_0123456789abcdef0123456789abcdef';
 const fixtureText = await encodeCatalogue(fixtureCatalogue());
 const app = createApp(loadCatalogue(fixtureText));
@@ -104,10 +106,12 @@ describe('slices by URL', () => {
     await client.close();
   });
 
-  it('?readonly=1 keeps only read-only tools and refuses the others like unknown tools', async () => {
+  it('?readonly=1 keeps only read-only tools and refuses the others, saying the URL made the endpoint read-only', async () => {
     const client = await v2Client({ pin: '2026-07-28' }, `${URL_MCP}?readonly=1`);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo_get']);
-    await expect(client.callTool({ name: 'echo_remove', arguments: { id: 'x' } })).rejects.toThrow(/Unknown tool: echo_remove/);
+    const refused = await client.callTool({ name: 'echo_remove', arguments: { id: 'x' } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^echo_remove changes data, and this endpoint is read-only \(\?readonly=1 in its URL\)/);
     await client.close();
   });
 

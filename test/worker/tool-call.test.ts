@@ -14,6 +14,8 @@ import { toolsSurface } from '../../src/tools/surface.ts';
 import type { UsageEvent } from '../../src/usage/rows.ts';
 import { fixtureCatalogue } from './fixtures/catalogue.ts';
 
+const textOf = (r: unknown) => ((r as { content?: Array<{ text?: string }> }).content ?? [])[0]?.text;
+
 const loaded = loadCatalogue(await encodeCatalogue(fixtureCatalogue()));
 const SECRET = 'upstream-secret-0123456789';
 const caller: Caller = { id: 'key:test', scope: {}, upstreamHeaders: { authorization: `Bearer ${SECRET}` }, secrets: [SECRET] };
@@ -61,14 +63,24 @@ describe('callTool', () => {
     expect(lines.at(-1)).toMatchObject({ event: 'tool_call', tool: 'echo_get', outcome: 'invalid_arguments', argumentErrors: 2, isError: true });
   });
 
-  it('refuses unknown names and tools outside the slice alike, before anything is logged, sent or metered', async () => {
+  it('an unknown name throws before anything is logged, sent or metered', async () => {
     const before = lines.length;
     const events: UsageEvent[] = [];
     const meter = (e: UsageEvent) => void events.push(e);
     await expect(callTool(scope({ meter }), 'no_such_tool', {})).rejects.toBeInstanceOf(UnknownToolError);
-    await expect(callTool(scope({ meter, slice: sliceOf(loaded, { toolsets: ['echo'] }) }), 'echo_remove', { id: 'x' })).rejects.toThrow('Unknown tool: echo_remove');
     expect(lines.length).toBe(before);
     expect(events).toEqual([]);
+  });
+
+  it('a catalogue tool outside the slice is refused by name: an isError result naming the scope, logged and metered as out_of_scope', async () => {
+    const events: UsageEvent[] = [];
+    const meter = (e: UsageEvent) => void events.push(e);
+    const { result, shape } = await callTool(scope({ meter, slice: sliceOf(loaded, { toolsets: ['echo'] }) }), 'echo_remove', { id: 'x' });
+    expect(shape).toBeUndefined();
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe('echo_remove is outside this endpoint, which serves the toolsets echo. Use one of the listed tools instead. It belongs to the toolset admin.');
+    expect(lines.at(-1)).toMatchObject({ event: 'tool_call', tool: 'echo_remove', caller: 'key:test', outcome: 'out_of_scope', isError: true });
+    expect(events).toEqual([{ keyId: 'key:test', tool: 'echo_remove', outcome: 'out_of_scope' }]);
   });
 
   it('meters each call once with the caller, the catalogue name, the usage outcome, latency and UTF-8 result bytes', async () => {

@@ -103,6 +103,22 @@ describe('metering on the call path', () => {
     expect(line(report, op, 'echo_get')!.latencyMs.p50).not.toBeNull();
   });
 
+  it('counts a call outside the key scope as out_of_scope (tools/call and call_tool), apart from calls and errors', async () => {
+    const e = envWith();
+    const scoped = await makeKey({ toolsets: ['echo'] });
+    const id = `key:${scoped.record.id}`;
+    const direct = await call(e, scoped.key, 'echo_remove', { id: 'x' });
+    expect(direct.result?.isError).toBe(true);
+    expect(JSON.stringify(direct.result)).toContain('not available with this key: its scope is toolsets echo');
+    expect((await call(e, scoped.key, 'call_tool', { name: 'echo_remove', arguments: { id: 'y' } }, '/mcp/discover')).result?.isError).toBe(true);
+    expect((await call(e, scoped.key, 'echo_get', { id: 'z' })).result?.isError).toBeFalsy();
+
+    const report = await readUsage(db, { since: '1h', key: id });
+    expect(line(report, id, 'echo_remove')).toMatchObject({ calls: 0, ok: 0, errors: 0, outOfScope: 2, rateLimited: 0, resultBytes: 0, latencyMs: { p50: null } });
+    expect(line(report, id, 'echo_get')).toMatchObject({ calls: 1, ok: 1, outOfScope: 0 });
+    expect(report.totals).toMatchObject({ calls: 1, ok: 1, errors: 0, outOfScope: 2 });
+  });
+
   it('USAGE_METERING=off records nothing and changes no answer', async () => {
     const e = envWith({ USAGE_METERING: 'off' });
     const before = isolateUsageStats()?.written.calls ?? 0;
