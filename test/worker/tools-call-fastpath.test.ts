@@ -114,12 +114,11 @@ describe('tools/call fast path: byte-identical to the SDK', () => {
     }
   }
 
-  it('unknown tool, a tool outside the slice and invalid params: the SDK answers, the same every time, and no tool runs', async () => {
+  it('unknown tool and invalid params: the SDK answers, the same every time, and no tool runs; a tool outside the slice is refused by name', async () => {
     const own = loadCatalogue(catalogueText); // views (and their proofs) of its own
     const app = createApp(own);
     const bad: Array<[string, Record<string, unknown>]> = [
       ['/mcp/x/all', { name: 'nope', arguments: {} }],
-      ['/mcp/x/admin', { name: 'echo_get', arguments: { id: 'x' } }],
       ['/mcp/x/all', { name: 'echo_get', arguments: 'x' }],
       ['/mcp/x/all', { name: 5, arguments: {} }],
       ['/mcp/x/all', { arguments: {} }],
@@ -131,8 +130,17 @@ describe('tools/call fast path: byte-identical to the SDK', () => {
         expect(b).toEqual(a);
         expect(a.body).toMatch(/"error":\{"code":-32/);
       }
+      // A catalogue tool outside the slice: an isError result that names the slice, the same from either path.
+      const outside = callRequest(version, 1, { name: 'echo_get', arguments: { id: 'x' } }, '/mcp/x/admin');
+      const a = await snapshot(await app.fetch(outside, env));
+      const b = await snapshot(await app.fetch(callRequest(version, 1, { name: 'echo_get', arguments: { id: 'x' } }, '/mcp/x/admin'), env));
+      expect(b).toEqual(a);
+      expect(a.body).toContain('echo_get is outside this endpoint, which serves the toolsets admin.');
+      expect(a.body).toContain('"isError":true');
     }
-    expect(toolCalls).toHaveLength(0);
+    // No tool ran: the only tool_call lines are the refusals, one per request.
+    expect(toolCalls).toHaveLength(2 * VERSIONS.length);
+    expect(toolCalls.every((l) => l.includes('"outcome":"out_of_scope"'))).toBe(true);
     expect(readyCallStates(viewOf(own, sliceOf(own, {}), PROFILES.default), 'echo_get')).toEqual({});
   });
 
