@@ -8,7 +8,7 @@ import { log } from './lib/log.ts';
 import { oauthHandlers, oauthOn } from './oauth/routes.ts';
 import { pageHandlers } from './page/route.ts';
 import { searchHandler } from './page/search-route.ts';
-import { specDriftHealth } from './spec-drift/health.ts';
+import { specDriftHealth } from './spec-drift/drift-status.ts';
 import { configure, cors, hostGuard, mcpPipeline, splitList } from './pipeline/steps.ts';
 import type { PipelineEnv } from './pipeline/vars.ts';
 import { SchemaHealth } from './schema-health/health.ts';

@@ -1,10 +1,10 @@
 // A catalogue on disk: <dir>/catalog.txt and <dir>/shards/ (shard files of a sharded catalogue, served as static
-// assets; src/catalogue/format.ts). Reading expands every tool for the build-time tools that need all of them (the
+// assets; src/catalogue/file-format.ts). Reading expands every tool for the build-time tools that need all of them (the
 // change report, declarations, the sweep); the Worker itself reads lazily.
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PREFIX } from '../../src/catalogue/format.ts';
+import { PREFIX } from '../../src/catalogue/file-format.ts';
 import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 

@@ -3,9 +3,9 @@
 // login, sha …) and a self link into the API (url, self, href …, or a _links/links object). Paths are relative to one
 // result item (the list item, or the whole result when it is not a list) and go through arrays; the search stops
 // at the first resource on a path, since what is below it is shortened away. The run time checks each value again
-// (src/results/embedded.ts).
+// (src/results/embedded-resources.ts).
 import type { CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
-import { IDENTITY_FIELDS, LINKS_OBJECTS, SELF_LINK_FIELDS } from '../../src/results/embedded.ts';
+import { IDENTITY_FIELDS, LINKS_OBJECTS, SELF_LINK_FIELDS } from '../../src/results/embedded-resources.ts';
 import { projectionSchemas } from '../../src/results/shape.ts';
 import { isObj } from '../lib/is-object.ts';
 

@@ -1,4 +1,4 @@
-// Shared subtrees stored once: the table of catalogue format 2 (src/catalogue/format.ts).
+// Shared subtrees stored once: the table of catalogue format 2 (src/catalogue/file-format.ts).
 //
 // Every object and array of the records is hash-consed: two subtrees with the same content (keys sorted) get the same
 // node id, whether or not they are the same object. The generator's converter already shares schema objects per $ref,
@@ -8,7 +8,7 @@
 // A subtree goes into the table when its JSON is at least `minChars` long and it would be written at least twice
 // inline. Counting the writes, not the occurrences in the expanded trees, keeps the children of an interned subtree
 // inline when the parent is their only user (they are written once, inside the parent's table line).
-import { POSITIONAL_KEYWORDS, REF_KEY } from '../../src/catalogue/format.ts';
+import { POSITIONAL_KEYWORDS, REF_KEY } from '../../src/catalogue/file-format.ts';
 
 export interface InternedLines {
   /** Table lines (JSON with {"$t":n} references), numbered by first use in record order. */

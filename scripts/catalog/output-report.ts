@@ -1,11 +1,11 @@
 // The token report's outputSchema section: what the listings carry as outputSchemas, checked against the catalogue.
 // - thinned: a tool listed with a bare {type: object} although its catalogue schema names fields (the listing cut it);
-// - size fallback: listed schemas over OUTPUT_SCHEMA_MAX, cut to fewer levels (src/profiles/compact.ts);
+// - size fallback: listed schemas over OUTPUT_SCHEMA_MAX, cut to fewer levels (src/profiles/listing-compaction.ts);
 // - numeric properties: listed properties typed integer or number, and how many of them also allow a string (only
 //   where the spec says so: the generator never widens a number, docs/generator.md "Drift").
 import type { LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { JsonSchema } from '../../src/catalogue/types.ts';
-import { clippedOutputSchema, DEFAULT_COMPACT, OUTPUT_SCHEMA_MAX, outputSchemaFits } from '../../src/profiles/compact.ts';
+import { clippedOutputSchema, DEFAULT_COMPACT, OUTPUT_SCHEMA_MAX, outputSchemaFits } from '../../src/profiles/listing-compaction.ts';
 import type { WireTool } from '../../src/profiles/view.ts';
 import { isObj } from '../lib/is-object.ts';
 

@@ -2,8 +2,8 @@
 // fields it declares as URIs, plus the overrides' keep/drop patterns) and, per tool with a JSON result, the
 // projection argument, where a list keeps its items, the operation's paging arguments and a typical item size.
 import type { CatalogueTool, JsonSchema, PagingArgs, ResultRules, ResultShape } from '../../src/catalogue/types.ts';
-import { compactJson, type CompactRules } from '../../src/results/compact.ts';
-import { embeddedTree, shortenedNothing, summariseEmbedded } from '../../src/results/embedded.ts';
+import { compactJson, type CompactRules } from '../../src/results/result-compaction.ts';
+import { embeddedTree, shortenedNothing, summariseEmbedded } from '../../src/results/embedded-resources.ts';
 import { isLinkField, originOf } from '../../src/results/links.ts';
 import { isObj } from '../lib/is-object.ts';
 import { embeddedPaths } from './embedded-resources.ts';

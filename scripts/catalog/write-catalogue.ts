@@ -1,7 +1,7 @@
-// Catalogue format 2 (src/catalogue/format.ts) from the generator's in-memory catalogue: the index, the table of
+// Catalogue format 2 (src/catalogue/file-format.ts) from the generator's in-memory catalogue: the index, the table of
 // shared subtrees, one record per tool and, for catalogues too large for one Worker module, shard files.
 // Deterministic: tools in name order, keys sorted, table entries numbered by first use.
-import { annotationsFrom, FILE_WIDTH, FLAG, FLAG_DIGITS, FORMAT, INDEX_LINES, MAX_FILES, OFFSET_WIDTH, type Header, type IndexLine } from '../../src/catalogue/format.ts';
+import { annotationsFrom, FILE_WIDTH, FLAG, FLAG_DIGITS, FORMAT, INDEX_LINES, MAX_FILES, OFFSET_WIDTH, type Header, type IndexLine } from '../../src/catalogue/file-format.ts';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 import { buildSearchIndex, type Lexicon } from '../../src/discovery/search-index.ts';
 import { sha256Hex } from '../../src/lib/bytes.ts';

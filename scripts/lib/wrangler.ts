@@ -58,7 +58,7 @@ export interface RunningWorker extends Running {
  * Writes `<dir>/wrangler.json`: the same settings as the repo's wrangler.toml (read through wrangler's own
  * parser, so new bindings carry over), with `main` made absolute, `catalog-data` and `declarations-data` aliased to
  * modules importing `<dir>/catalog.txt` and `<dir>/declarations.txt` (so each stays a Text module of its own, as
- * src/catalogue/embedded.ts does for the embedded one; declarations are generated when the directory has none), and
+ * src/catalogue/embedded-catalogue.ts does for the embedded one; declarations are generated when the directory has none), and
  * the static assets (a sharded catalogue's shards) read from `<dir>/shards`.
  */
 export async function writeCatalogueConfig(dir: string, baseConfig = REPO_WRANGLER_CONFIG): Promise<string> {

@@ -17,7 +17,7 @@ const SERVER_MISMATCH = 'did not match the declared output schema';
 const CLIENT_MISMATCH = 'Structured content does not match';
 
 /**
- * isError texts for calls the upstream did not answer with a success (src/upstream/errors.ts and execute.ts): an HTTP
+ * isError texts for calls the upstream did not answer with a success (src/upstream/errors.ts and upstream-call.ts): an HTTP
  * error status, no answer, a redirect that was not followed, or a body over the size limit. Every other isError that
  * is neither an argument error nor a schema mismatch came from a 2xx, and the sweep fails on it.
  */

@@ -12,7 +12,7 @@ import { AUTO_REASON, DROPS_KEY } from '../schema-health/drop-list.ts';
 import { applyDrops, dropsTtlMs } from '../schema-health/drops.ts';
 import type { SchemaHealth } from '../schema-health/health.ts';
 import { autoDropSettings } from '../schema-health/mismatch-window.ts';
-import { specDriftHealth } from '../spec-drift/health.ts';
+import { specDriftHealth } from '../spec-drift/drift-status.ts';
 import { requireAdmin } from './guard.ts';
 import { usageRoute } from './usage-route.ts';
 

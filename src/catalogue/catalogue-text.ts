@@ -1,9 +1,9 @@
-// Reads catalogue format 2 (src/catalogue/format.ts) lazily: the constructor parses only the header; each index
+// Reads catalogue format 2 (src/catalogue/file-format.ts) lazily: the constructor parses only the header; each index
 // line is parsed on first use; a tool is parsed from its record line, its shared subtrees from their table lines,
 // when something first asks for it. Shared subtrees are kept for the isolate's lifetime (bounded by the table's size);
 // the tools themselves are cached by loaded-catalogue.ts. Tools share their table subtrees (one object per entry), so
 // nothing here may change a materialised value.
-import { FILE_WIDTH, FORMAT, INDEX_LINES, OFFSET_WIDTH, PREFIX, REF_KEY, REQUIRED_INDEX_LINES, type Header, type IndexLine } from './format.ts';
+import { FILE_WIDTH, FORMAT, INDEX_LINES, OFFSET_WIDTH, PREFIX, REF_KEY, REQUIRED_INDEX_LINES, type Header, type IndexLine } from './file-format.ts';
 import type { SearchIndexData } from './search-data.ts';
 
 /** Fetches one shard file by name (static assets in the Worker, the file system for stdio). */

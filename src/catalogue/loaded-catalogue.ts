@@ -4,7 +4,7 @@
 // all of Microsoft Graph's would take ~20 MB). Tools are addressed by their index in name order.
 import { Lru } from '../lib/lru.ts';
 import { CatalogueText, type ShardSource } from './catalogue-text.ts';
-import { annotationsFrom, FLAG, FLAG_DIGITS, type Header } from './format.ts';
+import { annotationsFrom, FLAG, FLAG_DIGITS, type Header } from './file-format.ts';
 import type { SearchIndexData } from './search-data.ts';
 import type { Catalogue, CatalogueTool, JsonSchema } from './types.ts';
 

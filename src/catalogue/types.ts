@@ -1,12 +1,12 @@
 // The catalogue contract between the generator (scripts/catalog) and the worker (src/): what a catalogue holds.
-// The generator writes it to catalog/catalog.txt in catalogue format 2 (src/catalogue/format.ts); the worker imports
+// The generator writes it to catalog/catalog.txt in catalogue format 2 (src/catalogue/file-format.ts); the worker imports
 // that file as a Text module and reads it lazily (src/catalogue/loaded-catalogue.ts).
 
 /** A JSON Schema object as it appears on the wire (draft-07 / 2020-12 common subset). */
 export type JsonSchema = { [key: string]: unknown };
 
 export interface Catalogue {
-  /** The file format it is written in (src/catalogue/format.ts); bumped when the file layout changes incompatibly. */
+  /** The file format it is written in (src/catalogue/file-format.ts); bumped when the file layout changes incompatibly. */
   format: 2;
   /** Where the catalogue came from. Never contains secrets (spec auth headers are not recorded). */
   source: {
@@ -26,7 +26,7 @@ export interface Catalogue {
   defaultUpstream: string;
   /**
    * Content hash written by the generator: first 32 hex chars of SHA-256 over the catalogue file after its header
-   * (src/catalogue/format.ts). Stable across identical builds; usable as an ETag / cache key. Set once written.
+   * (src/catalogue/file-format.ts). Stable across identical builds; usable as an ETag / cache key. Set once written.
    */
   hash?: string;
   /** Toolset name -> description. Names match ^[a-z][a-z0-9_]*$. Sorted by name. */
@@ -94,7 +94,7 @@ export interface ResultShape {
   items?: string;
   /** The operation's own paging arguments (inputSchema property names), detected at build time. Only for lists. */
   paging?: PagingArgs;
-  /** Dotted paths (relative to one item, through arrays) of nested API resources, shortened by default (src/results/embedded.ts). */
+  /** Dotted paths (relative to one item, through arrays) of nested API resources, shortened by default (src/results/embedded-resources.ts). */
   embedded?: string[];
 }
 

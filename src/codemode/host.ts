@@ -9,8 +9,8 @@ import { log } from '../lib/log.ts';
 import type { CodeModeHost, RequestScope } from '../tools/scope.ts';
 import type { UsageEvent } from '../usage/rows.ts';
 import { apiCaller, type ChargeCall } from './api-call.ts';
-import { executeCode } from './execute.ts';
-import { executeResult } from './format.ts';
+import { executeCode } from './run-program.ts';
+import { executeResult } from './execute-result.ts';
 import type { CodeModeApiProps } from './runs.ts';
 
 type ApiEntrypoint = (options: { props: CodeModeApiProps }) => Fetcher;

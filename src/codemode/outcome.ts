@@ -1,5 +1,5 @@
 // What one execute produced, as plain data: the return value's JSON or an error, and the console output.
-// Kept apart from execute.ts so Node-side code (formatting, reports) needs no Worker types.
+// Kept apart from run-program.ts so Node-side code (formatting, reports) needs no Worker types.
 
 export type ExecErrorKind = 'syntax' | 'forbidden' | 'too_long' | 'error' | 'api' | 'limit' | 'internal';
 

@@ -2,7 +2,7 @@
 // shape, descriptions clipped) is cut to fewer object levels when it is larger than DESCRIBE_OUTPUT_MAX JSON chars.
 // A cut keeps every type it shows (test/node/output-types-agree.test.ts).
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
-import { clippedOutputSchema, cutOutputSchema, DEFAULT_COMPACT } from '../profiles/compact.ts';
+import { clippedOutputSchema, cutOutputSchema, DEFAULT_COMPACT } from '../profiles/listing-compaction.ts';
 import { applyDialect } from '../profiles/dialects.ts';
 import type { Profile } from '../profiles/profiles.ts';
 

@@ -2,7 +2,7 @@
 // field's weight, and one saturation applies to the sum). Built by the generator for the catalogue's search index,
 // and at run time for a catalogue written before the index existed.
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
-import { compactDescription } from '../profiles/compact.ts';
+import { compactDescription } from '../profiles/listing-compaction.ts';
 import type { Shape } from './search-shape.ts';
 import { stem, STOP, terms, words } from './search-text.ts';
 

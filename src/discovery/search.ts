@@ -7,7 +7,7 @@
 // the caller's own). A query asking for several things is ranked clause by clause, and the rankings take turns.
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
-import { compactDescription } from '../profiles/compact.ts';
+import { compactDescription } from '../profiles/listing-compaction.ts';
 import { queryClauses, type Clause } from './head-nouns.ts';
 import { needsRecords, rankingData, sliceMembers, stemmedPhrase, type RankingData } from './search-cache.ts';
 import { clauseIntent, shapeFit } from './search-fit.ts';

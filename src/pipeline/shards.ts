@@ -1,4 +1,4 @@
-// A sharded catalogue (src/catalogue/format.ts) keeps its records in static assets. This step fetches the shards a
+// A sharded catalogue (src/catalogue/file-format.ts) keeps its records in static assets. This step fetches the shards a
 // tools or hybrid request reads (the slice for tools/list, the named tool for tools/call) before anything reads
 // tools synchronously; the meta-tools and code mode load what they name themselves (src/tools/handle.ts resolveTool).
 // A catalogue in one text skips it.

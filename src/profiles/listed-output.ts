@@ -4,7 +4,7 @@
 // object and dialect, so every profile's and slice's view of one catalogue shares one copy: listings carry whole
 // outputSchemas (GitHub: 2.8 MB of JSON for the whole catalogue), which would otherwise be held once per view.
 import type { JsonSchema } from '../catalogue/types.ts';
-import { DEFAULT_COMPACT, listedOutputSchema, type CompactOptions } from './compact.ts';
+import { DEFAULT_COMPACT, listedOutputSchema, type CompactOptions } from './listing-compaction.ts';
 import { applyDialect } from './dialects.ts';
 import type { Profile } from './profiles.ts';
 

@@ -6,7 +6,7 @@ import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { chargeSlice, slicePart, type Slice } from '../catalogue/slices.ts';
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { roughBytes } from '../lib/lru.ts';
-import { compactAnnotations, compactDescription, compactInputSchema, DEFAULT_COMPACT, type CompactOptions } from './compact.ts';
+import { compactAnnotations, compactDescription, compactInputSchema, DEFAULT_COMPACT, type CompactOptions } from './listing-compaction.ts';
 import { applyDialect } from './dialects.ts';
 import { advertisedOutputSchema } from './listed-output.ts';
 import { PROFILES, type Profile } from './profiles.ts';

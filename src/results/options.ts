@@ -3,7 +3,7 @@
 // (catalogue, upstream, switch) and reused by every call of the isolate.
 import type { Catalogue, CatalogueTool, ResultRules } from '../catalogue/types.ts';
 import { Lru } from '../lib/lru.ts';
-import type { CompactRules } from './compact.ts';
+import type { CompactRules } from './result-compaction.ts';
 import { compilePatterns } from './field-pattern.ts';
 import { originOf } from './links.ts';
 

@@ -7,8 +7,8 @@
 //     is still too large (a single huge object) is left to the generic shortening in src/upstream/truncate.ts.
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { fitNote, type ResultBudget } from './budget.ts';
-import { compactJson } from './compact.ts';
-import { embeddedTree, savedAtLeast, shortenedNothing, summariseEmbedded, type EmbeddedTree } from './embedded.ts';
+import { compactJson } from './result-compaction.ts';
+import { embeddedTree, savedAtLeast, shortenedNothing, summariseEmbedded, type EmbeddedTree } from './embedded-resources.ts';
 import { cutNote, embeddedNote, fieldHint, fittedNote, missingFieldsNote } from './notes.ts';
 import type { ResultOptions } from './options.ts';
 import { continuation, pageRequest, wholeItemsThatFit, type PageRequest } from './paging.ts';

@@ -4,7 +4,7 @@
 // On the hot path (src/upstream/json-result.ts): the outputSchema the client was shown. Strict clients (the v1 SDK's
 // Client, and every client built on it) validate structuredContent against the outputSchema of the tools/list they
 // received, so that is the check that decides whether a result reaches the model. The listing's schema is the
-// catalogue's compacted (src/profiles/compact.ts), and compaction only loosens, so everything valid against the full
+// catalogue's compacted (src/profiles/listing-compaction.ts), and compaction only loosens, so everything valid against the full
 // schema stays valid; checking the full schema instead would turn data a client accepts into an isError, and costs
 // far more (a few µs against about 0.3 ms for GitHub's user schema with its two anyOf branches, measured in
 // docs/benchmarks.md).

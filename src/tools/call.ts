@@ -15,7 +15,7 @@ import { errorResult } from '../lib/tool-result.ts';
 import { fromStrictArguments } from '../profiles/strict-arguments.ts';
 import { fieldsAsText } from '../results/options.ts';
 import { structuredResultJson } from '../upstream/conversion.ts';
-import { executeTool, type CallRecord, type Executed, type UpstreamLimits } from '../upstream/execute.ts';
+import { executeTool, type CallRecord, type Executed, type UpstreamLimits } from '../upstream/upstream-call.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
 import type { ToolHandle } from './handle.ts';
 import type { RequestScope } from './scope.ts';

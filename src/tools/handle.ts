@@ -3,7 +3,7 @@
 // what they listed); callTool and everything below it read the handle and never the endpoint mode.
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { resultOptions } from '../results/options.ts';
-import type { UpstreamTarget } from '../upstream/execute.ts';
+import type { UpstreamTarget } from '../upstream/upstream-call.ts';
 import type { RequestScope } from './scope.ts';
 
 export interface ToolHandle extends UpstreamTarget {

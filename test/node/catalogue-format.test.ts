@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readCatalogue } from '../../scripts/catalog/catalogue-files.ts';
 import { sortKeys } from '../../scripts/catalog/sort-keys.ts';
 import { writeCatalogue } from '../../scripts/catalog/write-catalogue.ts';
-import { INDEX_LINES } from '../../src/catalogue/format.ts';
+import { INDEX_LINES } from '../../src/catalogue/file-format.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 import { fixtureCatalogue } from '../worker/fixtures/catalogue.ts';

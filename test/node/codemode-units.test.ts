@@ -3,7 +3,7 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { replyFromResult } from '../../src/codemode/api-reply.ts';
-import { errorText, executeResult } from '../../src/codemode/format.ts';
+import { errorText, executeResult } from '../../src/codemode/execute-result.ts';
 import { DEFAULT_CODE_LIMITS, readCodeLimits } from '../../src/limit-defaults.ts';
 import { codeModeTools } from '../../src/codemode/tools.ts';
 

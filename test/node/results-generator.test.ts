@@ -11,7 +11,7 @@ import { buildCatalogue, OverridesError, type BuildResult } from '../../scripts/
 import { embeddedPaths } from '../../scripts/catalog/embedded-resources.ts';
 import { FIELDS_DESCRIPTION, projectionArgName } from '../../scripts/catalog/result-shape.ts';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
-import { compactJson } from '../../src/results/compact.ts';
+import { compactJson } from '../../src/results/result-compaction.ts';
 import { compactRules } from '../../src/results/options.ts';
 
 const MINI = new URL('./fixtures/mini.yaml', import.meta.url).pathname;

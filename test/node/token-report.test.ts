@@ -7,7 +7,7 @@ import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import { parseDeclarations } from '../../src/codemode/declarations.ts';
 import { CODE_DEFINITIONS_TARGET } from '../../scripts/catalog/token-report-code.ts';
-import { cutOutputSchema } from '../../src/profiles/compact.ts';
+import { cutOutputSchema } from '../../src/profiles/listing-compaction.ts';
 import { PROFILES } from '../../src/profiles/profiles.ts';
 import { buildView } from '../../src/profiles/view.ts';
 import { formatResultSection, LARGE_RAW_TOKENS, resultSection, resultTargets } from '../../scripts/catalog/result-report.ts';

@@ -16,7 +16,7 @@ const BASE = 'http://127.0.0.1:8787';
 const env = { API_KEY: KEY, UPSTREAM_URL: inject('upstreamUrl'), CREDENTIAL_MODE: 'key', ADMIN_TOKEN: ADMIN };
 
 // echo_get answers {"method":"GET","headers":{"accept":"application/json",…},…}; this copy's full schema allows one
-// other accept header only. Listings carry outputSchemas whole, except over 64 KB (src/profiles/compact.ts), where
+// other accept header only. Listings carry outputSchemas whole, except over 64 KB (src/profiles/listing-compaction.ts), where
 // they are cut to fewer levels, which only loosens: the padding makes this one that large, so its listed schema
 // stops above `headers` and accepts the answer, and the full one does not. 45 more reads (two required arguments
 // each, so they rank after echo_strict) put the slice over Cursor's 40 tools: a hybrid list.

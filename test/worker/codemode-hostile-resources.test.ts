@@ -2,7 +2,7 @@
 // included), liveness (catastrophic regexes, slow native work in loops), waiting versus computing, the result budget
 // in tokens, and the messages a model gets. The exact programs of issue 23 are here, with variants of each class.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { executeResult } from '../../src/codemode/format.ts';
+import { executeResult } from '../../src/codemode/execute-result.ts';
 import type { ToolCall } from '../../src/codemode/api-reply.ts';
 import { runCode, stillServing, warmUp } from './fixtures/codemode.ts';
 

@@ -2,8 +2,8 @@
 // threat model has a describe block here, with the exact programs of issue 23 and variants of the same class. Every
 // attempt must be refused or bounded with a clear error, and the runtime must serve the next execution.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { executeResult } from '../../src/codemode/format.ts';
-import { sandboxModules, SANDBOX_COMPATIBILITY_DATE } from '../../src/codemode/execute.ts';
+import { executeResult } from '../../src/codemode/execute-result.ts';
+import { sandboxModules, SANDBOX_COMPATIBILITY_DATE } from '../../src/codemode/run-program.ts';
 import { callInRun, closeRun, openRun } from '../../src/codemode/runs.ts';
 import { ALLOWED_GLOBALS } from '../../src/codemode/sandbox-lockdown.ts';
 import { DEFAULT_CODE_LIMITS } from '../../src/limit-defaults.ts';

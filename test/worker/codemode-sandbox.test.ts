@@ -1,7 +1,7 @@
 // Code mode's sandbox in workerd: programs run in a Dynamic Worker and call back into this Worker's CodeModeApi
 // entrypoint over real RPC. The escape attempts and limits are in codemode-escape.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { executeResult } from '../../src/codemode/format.ts';
+import { executeResult } from '../../src/codemode/execute-result.ts';
 import { callInRun, closeRun, openRun, openRunCount } from '../../src/codemode/runs.ts';
 import { apiEntrypoint, COMMENTS, fakeGitHub, ISSUES, NOT_FOUND, runCode, warmUp } from './fixtures/codemode.ts';
 

@@ -1,9 +1,9 @@
-// Embedded resources one step at a time (src/results/embedded.ts and its use in shape.ts): the run-time check, what
+// Embedded resources one step at a time (src/results/embedded-resources.ts and its use in shape.ts): the run-time check, what
 // a shortened resource keeps, keep patterns, when shortening steps aside, and that the result stays schema-valid.
 import { describe, expect, it } from 'vitest';
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
 import { validate } from '../../src/catalogue/validator.ts';
-import { embeddedTree, isApiResource, savedAtLeast, shortenedNothing, summariseEmbedded } from '../../src/results/embedded.ts';
+import { embeddedTree, isApiResource, savedAtLeast, shortenedNothing, summariseEmbedded } from '../../src/results/embedded-resources.ts';
 import { compactRules } from '../../src/results/options.ts';
 import { resultBudget } from '../../src/results/budget.ts';
 import { planResult, shapeResult } from '../../src/results/shape.ts';

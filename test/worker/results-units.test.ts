@@ -2,7 +2,7 @@
 // and how src/upstream/response.ts applies a shaped result (schema re-check, note keys, schema-less tools).
 import { describe, expect, it } from 'vitest';
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
-import { compactJson } from '../../src/results/compact.ts';
+import { compactJson } from '../../src/results/result-compaction.ts';
 import { compilePatterns, patternProblem } from '../../src/results/field-pattern.ts';
 import { isHypermedia, originOf } from '../../src/results/links.ts';
 import { compactRules, fieldsAsText } from '../../src/results/options.ts';

@@ -9,7 +9,7 @@
 // result's own items are never shortened, only what is nested in them. A projection turns this off (the caller's
 // paths decide), and so do "*" and COMPACT_RESULTS=off. Only object properties are removed, so a value valid against
 // an outputSchema without `required` stays valid.
-import { compactJson, type CompactRules } from './compact.ts';
+import { compactJson, type CompactRules } from './result-compaction.ts';
 import { originOf } from './links.ts';
 
 /** Fields that identify a resource. */
