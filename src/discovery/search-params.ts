@@ -8,7 +8,7 @@ export const PARAMS = {
   /** What a tool matching none of the query's words keeps of its score (coverage: matching all keeps all). */
   coverage: 0.25,
   /** A tool acting on what the query asks for (a clause's head noun) wins over one merely mentioning it. */
-  head: 1.6,
+  head: 1.7,
   /** "who …" asks for people: tools acting on people (members, stargazers, collaborators) win close calls. */
   people: 4.4,
   /** The query's verb is the tool's own (title verb or path action: "merge" / Merge a pull request). */
