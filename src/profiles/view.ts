@@ -86,6 +86,15 @@ class View implements ProfileView {
   }
 }
 
+/**
+ * Wire entries of a few of the slice's tools (a hybrid list's), built without the whole slice's view: a hybrid list
+ * of `all` shows 40-128 tools, and keeping the view of all 1,223 for it would cost the slice's cache ~7 MB per profile.
+ */
+export function someWireTools(loaded: LoadedCatalogue, slice: Slice, profile: Profile, indices: readonly number[]): WireTool[] {
+  const view = new View(loaded, slice, profile, DEFAULT_COMPACT);
+  return indices.map((i) => wireTool(loaded.tool(i), profile, DEFAULT_COMPACT, view.advertised(i)));
+}
+
 function wireTool(tool: CatalogueTool, profile: Profile, options: CompactOptions, outputSchema: JsonSchema | undefined): WireTool {
   const wire: WireTool = {
     name: tool.name,

@@ -30,7 +30,6 @@ export function readyListKey(req: Request, message: unknown): ReadyListKey | und
 }
 
 interface Cached {
-  toolsJson?: string;
   /** UTF-8 of everything before the id, per era: encoded once, so a call only encodes the id and the tail. */
   head: Partial<Record<Era, Uint8Array<ArrayBuffer>>>;
   /** Per protocol version. */
@@ -78,13 +77,10 @@ export async function answerFromReadyBytes(key: ReadyListKey, id: string | numbe
   }
   const state = entry.state[version];
   if (state === 'failed') return viaSdk();
-  if (entry.toolsJson === undefined) {
-    entry.toolsJson = JSON.stringify(list.tools);
-    charge?.(entry.toolsJson.length);
-  }
   let head = entry.head[era];
   if (!head) {
-    head = entry.head[era] = new TextEncoder().encode(fastHead(era, entry.toolsJson, server)) as Uint8Array<ArrayBuffer>;
+    // The tools' JSON is not kept: at most two heads are ever built from it, and it would double what a list holds.
+    head = entry.head[era] = new TextEncoder().encode(fastHead(era, JSON.stringify(list.tools), server)) as Uint8Array<ArrayBuffer>;
     charge?.(head.byteLength);
   }
   const fast = fastResponse(era, head, id);
