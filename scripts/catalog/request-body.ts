@@ -11,6 +11,7 @@ import { STYLES } from './parameters.ts';
 import { convertWithBudget, INPUT_DESC } from './schema-budget.ts';
 import type { SchemaConverter, Warn } from './schema-converter.ts';
 import { trimText } from './trim-text.ts';
+import { admittedTypes } from './type-conflict.ts';
 
 // Padded standard base64, so every schema-valid value is one the worker can decode
 // (contentEncoding alone is only an annotation; validators do not check it).
@@ -84,6 +85,12 @@ export function requestBodyBinding(conv: SchemaConverter, o: Operation, args: Ar
     let binary = false;
     if (isJson || isForm) {
       s = { ...convertWithBudget(conv, schema ?? {}, 'input', `${where} body`, warn) };
+      // A form is a set of fields, and the worker encodes only an object; a schema that does not say so
+      // (`schema: {}`, a scalar type) would let the model send a value every call refuses.
+      if (isForm && !admittedTypes(s)?.has('object')) {
+        if (s.type !== undefined || s.anyOf !== undefined || s.allOf !== undefined) warn('form-body-object', `${where}: a ${kind} body that is not an object schema is sent as an object of fields`);
+        s = { type: 'object', ...(typeof s.description === 'string' ? { description: s.description } : {}) };
+      }
     } else if (kind.startsWith('text/') && !conv.isBinary(schema)) {
       s = { type: 'string' };
     } else {

@@ -10,8 +10,10 @@
 import type { JsonSchema } from '../../src/catalogue/types.ts';
 import { isObj } from '../lib/is-object.ts';
 import { mapValuesNote } from './output-drift.ts';
+import { compilesWithU } from './regex-check.ts';
 import { schemaSize } from './schema-size.ts';
 import { trimText } from './trim-text.ts';
+import { allOfParts } from './type-conflict.ts';
 
 export type Mode = 'input' | 'output';
 
@@ -29,21 +31,6 @@ interface ConvertLimits {
   depth: number;
   /** Max chars of description text kept per schema node. */
   descMax: number;
-}
-
-const regexCache = new Map<string, boolean>();
-function compilesWithU(p: string): boolean {
-  let ok = regexCache.get(p);
-  if (ok === undefined) {
-    try {
-      new RegExp(p, 'u');
-      ok = true;
-    } catch {
-      ok = false;
-    }
-    regexCache.set(p, ok);
-  }
-  return ok;
 }
 
 const isNonNegInt = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
@@ -146,7 +133,7 @@ export class SchemaConverter {
         return out;
       }
       const sib = this.conv(siblings, mode, depthLeft, limits, where);
-      return Object.keys(sib).length ? { allOf: [base, sib] } : base;
+      return Object.keys(sib).length ? allOfParts([base, sib], mode, where, this.warn) : base;
     }
     return this.convObject(node, mode, depthLeft, limits, where);
   }
@@ -343,7 +330,11 @@ export class SchemaConverter {
           if (typeof only.type === 'string' || Array.isArray(only.type)) {
             for (const t of [only.type].flat() as string[]) if (!types.includes(t)) types.push(t);
           }
-        } else if (nonEmpty.length) out.allOf = nonEmpty;
+        } else if (nonEmpty.length) {
+          const all = allOfParts(nonEmpty, mode, where, this.warn);
+          if (all.anyOf && !out.anyOf) out.anyOf = all.anyOf;
+          else out.allOf = all.allOf ?? [all];
+        }
       } else {
         const merged = this.anyOf(members);
         if (Object.keys(merged).length === 0) continue;
