@@ -137,6 +137,13 @@ export async function startBuiltinMock(idx: SpecIndex): Promise<{ url: string; c
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'no such operation in the spec' }));
         return;
       }
+      if (!r.json && r.mediaType && r.status >= 200 && r.status < 300 && r.status !== 204 && r.status !== 205 && method !== 'HEAD') {
+        // A non-JSON success: a small body of that media type (text for text/*, bytes otherwise).
+        const text = r.mediaType.toLowerCase().startsWith('text/');
+        const body = text ? (r.mediaType.includes('csv') ? 'id,name\n1,sweep\n' : 'sweep text body\n') : Buffer.from([0x25, 0x50, 0x44, 0x46, 0x2d, 0x00, 0xff, 0x10]);
+        res.writeHead(r.status, { 'content-type': r.mediaType }).end(body);
+        return;
+      }
       if (!r.json || !r.schema || r.status === 204) {
         res.writeHead(r.status === 204 || !r.json ? (r.status >= 200 && r.status < 300 ? 204 : r.status) : r.status).end();
         return;

@@ -33,7 +33,7 @@ export class SpecIndex {
   }
 
   /** The first success response of `method path` (status and JSON schema), for the built-in mock. */
-  successResponse(method: string, path: string): { status: number; schema?: Schema; json: boolean } | undefined {
+  successResponse(method: string, path: string): { status: number; schema?: Schema; json: boolean; mediaType?: string } | undefined {
     const route = this.routes.find((r) => r.method === method && r.re.test(path));
     if (!route) return undefined;
     const responses = route.op.responses ?? {};
@@ -43,7 +43,10 @@ export class SpecIndex {
     const content = this.deref(responses[code])?.content;
     if (!isObj(content)) return { status, json: false };
     const entry = Object.entries<Schema>(content).find(([k]) => /json|\*\/\*/i.test(k))?.[1];
-    return isObj(entry?.schema) ? { status, schema: entry.schema, json: true } : { status, json: false };
+    if (isObj(entry?.schema)) return { status, schema: entry.schema, json: true };
+    // No JSON: the first declared media type (text/csv, application/pdf…), so the mock can answer with such a body.
+    const other = Object.keys(content).find((k) => !/json|\*\/\*/i.test(k));
+    return other ? { status, json: false, mediaType: other } : { status, json: false };
   }
 
   /**

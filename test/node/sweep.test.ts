@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { validate } from '../../src/catalogue/validator.ts';
 import { generateArgs, sampleRegex } from '../../scripts/sweep/args.ts';
 import { classifyError, classifyResult } from '../../scripts/sweep/clients.ts';
-import { drift, DRIFT_MAP_OTHER, DRIFT_MAP_TYPED, DRIFT_OBJECT, DRIFT_SCALAR, emptyDriftStats, SpecIndex } from '../../scripts/sweep/drift.ts';
+import { drift, DRIFT_MAP_OTHER, DRIFT_MAP_TYPED, DRIFT_OBJECT, DRIFT_SCALAR, emptyDriftStats, SpecIndex, startBuiltinMock } from '../../scripts/sweep/drift.ts';
 import { writeOverrides } from '../../scripts/sweep/report.ts';
 import type { SweepReport } from '../../scripts/sweep/run.ts';
 
@@ -121,6 +121,35 @@ describe('drift layer', () => {
     const out = drift(idx, [{ a: 1 }], undefined, { extras: true, nulls: false }, stats()) as any;
     expect(out[0][DRIFT_SCALAR]).toBeDefined();
     expect(drift(idx, { a: 1 }, undefined, { extras: false, nulls: false }, stats())).toEqual({ a: 1 });
+  });
+});
+
+describe('built-in mock', () => {
+  it('answers a non-JSON success with a body of its media type, and a bodyless one with 204', async () => {
+    const ok = (content: Record<string, unknown>) => ({ responses: { 200: { description: 'ok', content } } });
+    const idx = new SpecIndex({
+      openapi: '3.0.3',
+      paths: {
+        '/report.csv': { get: ok({ 'text/csv': { schema: { type: 'string' } } }) },
+        '/invoice/{id}/pdf': { get: ok({ 'application/pdf': { schema: { type: 'string', format: 'binary' } } }) },
+        '/things': { get: ok({ 'application/json': { schema: { type: 'object', properties: { id: { type: 'integer' } } } } }) },
+        '/things/{id}': { delete: { responses: { 204: { description: 'gone' } } } },
+      },
+    });
+    const mock = await startBuiltinMock(idx);
+    try {
+      const csv = await fetch(`${mock.url}/report.csv`);
+      expect([csv.status, csv.headers.get('content-type'), await csv.text()]).toEqual([200, 'text/csv', 'id,name\n1,sweep\n']);
+      const pdf = await fetch(`${mock.url}/invoice/7/pdf`);
+      expect([pdf.status, pdf.headers.get('content-type'), (await pdf.arrayBuffer()).byteLength]).toEqual([200, 'application/pdf', 8]);
+      const json = await fetch(`${mock.url}/things`);
+      expect(json.headers.get('content-type')).toBe('application/json');
+      expect(await json.json()).toMatchObject({ id: expect.any(Number) });
+      const gone = await fetch(`${mock.url}/things/7`, { method: 'DELETE' });
+      expect([gone.status, await gone.text()]).toEqual([204, '']);
+    } finally {
+      await mock.close();
+    }
   });
 });
 
