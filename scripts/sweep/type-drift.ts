@@ -32,7 +32,8 @@ export function explainedByTypeDrift(schema: JsonSchema, data: unknown): boolean
     for (const error of check.errors) {
       const m = /^(\/[^:]*): Instance type "(null|string)" is invalid/.exec(error);
       if (!m) continue;
-      const path = m[1]!.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+      // The validator's instance locations are URI fragments: `/Site%20name` is the key "Site name".
+      const path = m[1]!.split('/').slice(1).map((p) => safeDecode(p).replace(/~1/g, '/').replace(/~0/g, '~'));
       const key = path.pop();
       const parent = path.reduce<unknown>((node, p) => (isObj(node) || Array.isArray(node) ? (node as Record<string, unknown>)[p] : undefined), root);
       if (key === undefined || !(isObj(parent) || Array.isArray(parent))) continue;
@@ -49,4 +50,12 @@ export function explainedByTypeDrift(schema: JsonSchema, data: unknown): boolean
     if (!repaired) return false;
   }
   return false;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -172,6 +172,10 @@ describe('classification', () => {
     expect(classifyResult(beside({ id: '12' })).class).toBe('schema_mismatch');
     const wrapped = { type: 'object', properties: { result: { type: ['array', 'null'], items: { type: 'object', properties: { n: { type: 'integer' } } } } }, required: ['result'] };
     expect(classifyResult(beside([{ n: '3' }, { n: null }]), wrapped).class).toBe('type_drift');
+    // Keys that a JSON pointer or a URI fragment escapes (a space, a slash) are found as well.
+    const odd = { type: 'object', properties: { 'Site name': { type: 'string' }, 'a/b~c': { type: 'integer' } } };
+    expect(classifyResult(beside({ 'Site name': null, 'a/b~c': '5' }), odd).class).toBe('type_drift');
+    expect(classifyResult(beside({ 'Site name': 5 }), odd).class).toBe('schema_mismatch');
     for (const upstream of [
       'Upstream error: HTTP 503 Service Unavailable for GET /x.',
       'Could not reach the upstream for GET /x: refused.',
