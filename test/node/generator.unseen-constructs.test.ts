@@ -3,12 +3,15 @@
 //     sibling), and `allOf: [<string>, {type: "null"}]` written for "nullable": parts no single value satisfies, so a
 //     plain allOf would fail every response (outputs) or refuse every argument (inputs);
 //   - a form body whose schema is not an object (`multipart/form-data: {schema: {}}`): the worker encodes only an
-//     object of fields, so the inputSchema must ask for one.
+//     object of fields, so the inputSchema must ask for one;
+//   - operationIds with accented Latin letters ("détails"), which lost the letter and split the word.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue, type BuildResult } from '../../scripts/catalog/build.ts';
+import { baseToolName } from '../../scripts/catalog/naming.ts';
 import { SchemaConverter } from '../../scripts/catalog/schema-converter.ts';
+import { snake } from '../../scripts/catalog/snake.ts';
 import { typesConflict } from '../../scripts/catalog/type-conflict.ts';
 import { validate } from '../../src/catalogue/validator.ts';
 import type { CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
@@ -157,5 +160,15 @@ describe('a form body whose schema is not an object', () => {
     const body = (tool(r, 'create_note').inputSchema.properties as Record<string, JsonSchema>).body;
     expect(body).toMatchObject({ type: 'object' });
     expect(r.report.warnings['form-body-object']?.examples).toEqual([expect.stringContaining('POST /notes')]);
+  });
+});
+
+describe('operationIds with accented Latin letters', () => {
+  it('keep the base letter instead of splitting the word', () => {
+    expect(baseToolName('Get File (v2) — détails', 'get', '/files/{id}')).toBe('get_file_v2_details');
+    expect(baseToolName('créerFacture', 'post', '/factures')).toBe('creer_facture');
+    expect(snake('Ünïcödé-Things straße Æsir')).toBe('unicode_things_strasse_aesir');
+    // Scripts without a Latin base letter still leave nothing, and the name comes from the path.
+    expect(baseToolName('获取用户', 'get', '/users/{id}')).toBe('users_get');
   });
 });
