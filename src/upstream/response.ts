@@ -5,9 +5,8 @@
 // JSON goes through the single pass of json-result.ts; every other kind through non-json-result.ts.
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { baseMediaType, isJsonMediaType, isTextMediaType } from '../lib/media-type.ts';
-import { errorResult } from '../lib/tool-result.ts';
-import type { BodyKind, Conversion, ConvertContext } from './conversion.ts';
-import { truncateText } from './errors.ts';
+import type { ContentBlock } from '@modelcontextprotocol/server';
+import { NOTE_ANNOTATIONS, type BodyKind, type Conversion, type ConvertContext } from './conversion.ts';
 import { jsonResult } from './json-result.ts';
 import { nonJsonResult } from './non-json-result.ts';
 
@@ -76,17 +75,16 @@ export function convertResponse(tool: CatalogueTool, outputSchema: JsonSchema | 
   try {
     data = JSON.parse(text);
   } catch (e) {
-    return {
-      kind,
-      outcome: 'invalid_json',
-      validation: 'none',
-      truncated: false,
-      result: errorResult(
-        `The upstream answered HTTP ${ctx.status} with content-type ${ctx.contentType ?? '(none)'} but the body is not valid JSON ` +
-          `(${(e as Error).message}). The request itself may have taken effect; do not retry a non-idempotent call blindly.\n` +
-          `Raw body (trimmed): ${truncateText(text.trim(), 2000)}`,
-      ),
+    // Still a success: the request took effect, so the model gets a note on what was wrong, then the body as text
+    // (with the structured descriptor a declared outputSchema needs); the outcome says invalid_json. The note comes
+    // first so that no leading text block looks like JSON without being the structured result.
+    const asText = nonJsonResult('text', tool, outputSchema, bytes, () => text, ctx);
+    const note: ContentBlock = {
+      type: 'text',
+      text: `The upstream answered HTTP ${ctx.status} with content-type ${ctx.contentType ?? '(none)'} but the body is not valid JSON (${(e as Error).message}); it is shown as text. The request itself succeeded: do not retry it.`,
+      annotations: NOTE_ANNOTATIONS,
     };
+    return { ...asText, outcome: asText.outcome === 'ok' ? 'invalid_json' : asText.outcome, result: { ...asText.result, content: [note, ...asText.result.content] } };
   }
   return jsonResult(tool, outputSchema, data, ctx);
 }

@@ -84,13 +84,27 @@ describe('JSON responses', () => {
     expect(JSON.parse(text(r, 1))).toEqual({ id: 'not-a-number', name: 5 });
   });
 
-  it('invalid JSON under application/json: isError with the parse problem and the raw text', async () => {
-    const t = tool('bad_json', { path: '/json/invalid' }, { outputSchema: { type: 'object' } });
-    const r = await call(t);
-    expect(r.isError).toBe(true);
-    expect(r.content).toHaveLength(1);
-    expect(text(r)).toContain('not valid JSON');
-    expect(text(r)).toContain('{"id": 1, "name": "trunc');
+  it('invalid JSON under application/json on a 2xx: a success with the raw text, a note and the descriptor the outputSchema takes', async () => {
+    const schema: JsonSchema = { type: 'object', properties: { id: { type: 'integer' } } };
+    const r = await call(tool('bad_json', { path: '/json/invalid' }, { outputSchema: schema }));
+    expect(r.isError).toBeUndefined();
+    expect(text(r, 1)).toBe('{"id": 1, "name": "trunc');
+    expect(text(r, 0)).toMatch(/^The upstream answered HTTP 200 with content-type application\/json but the body is not valid JSON \(.+\); it is shown as text\. The request itself succeeded/);
+    expect(r.structuredContent).toMatchObject({ content_type: 'application/json', bytes: 24, text: '{"id": 1, "name": "trunc' });
+    expect(validate(schema, r.structuredContent).valid).toBe(true);
+    expect(lastRecord()).toMatchObject({ outcome: 'invalid_json', kind: 'text', status: 200 });
+  });
+
+  it('invalid JSON for a tool without an outputSchema (or a wrapped one): text and the note, never isError', async () => {
+    const bare = await call(tool('bad_json_bare', { path: '/json/invalid' }));
+    expect(bare.isError).toBeUndefined();
+    expect(bare.structuredContent).toBeUndefined();
+    expect(bare.content.map((c) => (c as { text: string }).text)).toEqual([expect.stringContaining('not valid JSON'), '{"id": 1, "name": "trunc']);
+    const wrappedSchema: JsonSchema = { type: 'object', properties: { result: { type: ['array', 'null'] } }, required: ['result'] };
+    const wrapped = await call(tool('bad_json_list', { path: '/json/invalid' }, { outputWrapped: true, outputSchema: wrappedSchema }));
+    expect(wrapped.isError).toBeUndefined();
+    expect(wrapped.structuredContent).toMatchObject({ result: null, content_type: 'application/json' });
+    expect(validate(wrappedSchema, wrapped.structuredContent).valid).toBe(true);
   });
 });
 
