@@ -45,16 +45,21 @@ export function buildRequest(tool: CatalogueTool, args: Record<string, unknown>,
 
   // Path.
   const pathParams = new Map(b.params.filter((p) => p.in === 'path').map((p) => [p.name, p]));
-  const path = b.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+  const filled = b.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     const p = pathParams.get(name);
     if (!p) throw new ArgumentError(`the path template has {${name}} but no parameter binds it`);
     const v = get({ ...p, required: true });
     return serializePath(p, v);
   });
-  checkDotSegments(path, b.path);
+  // A template with a query part (`/rest?method=x`, or AWS's `/{Bucket}#cors`: a fragment in a path key stands for
+  // the query that tells operations apart) sends that part as query: a fragment would never reach the upstream, and a
+  // second `?` would corrupt the arguments' query.
+  const cut = filled.search(/[?#]/);
+  const path = cut < 0 ? filled : filled.slice(0, cut);
+  checkDotSegments(path, b.path.split(/[?#]/, 1)[0]!);
 
-  // Query.
-  const query: string[] = [];
+  // Query: the template's own part first, without the names a declared parameter sends.
+  const query: string[] = cut < 0 ? [] : templateQuery(filled.slice(cut + 1), b.params);
   for (const p of b.params) {
     if (p.in !== 'query') continue;
     const v = get(p);
@@ -104,6 +109,16 @@ export function buildRequest(tool: CatalogueTool, args: Record<string, unknown>,
 }
 
 // ---------- path ----------
+
+function templateQuery(part: string, params: ParamBinding[]): string[] {
+  // A query, header or cookie parameter of that name carries it already (AWS: `#uploadId` beside the `uploadId` query
+  // parameter, `#X-Amz-Target=…` beside the header); a path parameter may fill a value (`?filename={filename}`).
+  const declared = new Set(params.filter((p) => p.in !== 'path').map((p) => p.name.toLowerCase()));
+  return part
+    .split('&')
+    .filter((t) => t !== '' && !declared.has(decodeSafe(t.split('=', 1)[0]!).toLowerCase()))
+    .map((t) => t.replace(/[^A-Za-z0-9\-._~%=!$'()*+,;:@/?]/g, (c) => encodeURIComponent(c)));
+}
 
 function serializePath(p: ParamBinding, v: unknown): string {
   if (v === null || v === '' || (Array.isArray(v) && v.length === 0)) {

@@ -109,6 +109,27 @@ describe('path parameters stay inside the template', () => {
   });
 });
 
+describe('a path template with a query part', () => {
+  it("AWS's fragment (`/{Bucket}#cors`) and a literal `?` are sent as query, before the arguments' query", async () => {
+    const cors = await echo(tool({ path: '/echo/{Bucket}#cors', params: [p('Bucket', 'path'), p('max', 'query')] }), { Bucket: 'b1', max: 5 });
+    expect(cors.url).toBe('/echo/b1?cors&max=5');
+    const rest = await echo(tool({ path: '/echo/rest?method=flickr.photos.get&format=json', params: [p('page', 'query')] }), { page: 2 });
+    expect(rest.url).toBe('/echo/rest?method=flickr.photos.get&format=json&page=2');
+    // A path parameter may fill the query part.
+    const exp = await echo(tool({ path: '/echo/export?filename={filename}', params: [p('filename', 'path')] }), { filename: 'a b.csv' });
+    expect(exp.url).toBe('/echo/export?filename=a%20b.csv');
+  });
+
+  it('names a declared query or header parameter sends are not repeated from the template', async () => {
+    const t = tool({ path: '/echo/{Bucket}/{Key}#uploadId&x-id=Upload', params: [p('Bucket', 'path'), p('Key', 'path'), p('uploadId', 'query', { required: true }), p('X-Id', 'header')] });
+    const e = await echo(t, { Bucket: 'b', Key: 'k', uploadId: 'u1', 'X-Id': 'Upload' });
+    expect(e.url).toBe('/echo/b/k?uploadId=u1');
+    expect(e.headers['x-id']).toBe('Upload');
+    const bare = await echo(tool({ path: '/echo/#X-Amz-Target=Svc.List', params: [p('X-Amz-Target', 'header', { required: true })] }), { 'X-Amz-Target': 'Svc.List' });
+    expect(bare.url).toBe('/echo/');
+  });
+});
+
 describe('query styles', () => {
   it('form explode true/false, scalars, booleans, unicode, reserved characters', async () => {
     const t = tool({
