@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { isObj } from '../lib/is-object.ts';
 import { generateValue } from './args.ts';
 import { fieldInfo, otherTypeValue, shapeOf, unknownEnumValue } from './drift-shape.ts';
-import { SpecIndex } from './spec-index.ts';
+import { SpecIndex, type Carries } from './spec-index.ts';
 
 export { SpecIndex };
 
@@ -130,9 +130,9 @@ export async function startBuiltinMock(idx: SpecIndex): Promise<{ url: string; c
       for await (const _ of req) {
         /* drain */
       }
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const url = new URL(req.url ?? '/', 'http://x');
       const method = req.method ?? 'GET';
-      const r = idx.successResponse(method, path);
+      const r = idx.successResponse(method, url.pathname, carriesOf(url, req));
       if (!r) {
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'no such operation in the spec' }));
         return;
@@ -164,6 +164,17 @@ export async function startBuiltinMock(idx: SpecIndex): Promise<{ url: string; c
         server.closeAllConnections?.();
         server.close(() => r());
       }),
+  };
+}
+
+/** The request's query parameter and header names, for routing path keys with a query part (spec-index.ts). */
+function carriesOf(url: URL, req: IncomingMessage): Carries {
+  const query = new Map<string, string[]>();
+  for (const [k, v] of url.searchParams) query.set(k.toLowerCase(), [...(query.get(k.toLowerCase()) ?? []), v]);
+  return (name, value) => {
+    const header = req.headers[name];
+    const values = [...(query.get(name) ?? []), ...(header === undefined ? [] : [header].flat())];
+    return values.length > 0 && (value === undefined || values.includes(value));
   };
 }
 
@@ -212,7 +223,7 @@ export async function startDriftProxy(upstream: string, idx: SpecIndex, opts: Pa
       try {
         const data = JSON.parse(out.toString('utf8'));
         stats.jsonResponses++;
-        const schema = idx.responseSchema(method, target.pathname.slice(prefix.length) || '/', upstreamRes.status, ct);
+        const schema = idx.responseSchema(method, target.pathname.slice(prefix.length) || '/', upstreamRes.status, ct, carriesOf(target, req));
         if (schema) stats.matched++;
         const mode: DriftOptions = { extras: opts.extras ?? true, nulls: (opts.nulls ?? true) && n % 2 === 1, values: opts.values ?? true };
         out = Buffer.from(JSON.stringify(drift(idx, data, schema, mode, stats)));

@@ -8,8 +8,13 @@ interface Route {
   method: string;
   re: RegExp;
   params: number;
+  /** Names in the path key's query part (`/{Bucket}#cors`, `/rest?method=x`): the request's query or headers carry them. */
+  flags: { name: string; value?: string }[];
   op: Schema;
 }
+
+/** Whether the request carries a query parameter or header of that name (lower case), with that value when given. */
+export type Carries = (name: string, value?: string) => boolean;
 
 export class SpecIndex {
   readonly doc: Schema;
@@ -18,23 +23,36 @@ export class SpecIndex {
     this.doc = doc;
     for (const [path, item] of Object.entries<Schema>(doc.paths ?? {})) {
       if (!isObj(item)) continue;
-      const src = path
+      const cut = path.search(/[?#]/);
+      const flags = (cut < 0 ? [] : path.slice(cut + 1).split('&').filter(Boolean)).map((t) => {
+        const eq = t.indexOf('=');
+        return eq < 0 ? { name: t.toLowerCase() } : { name: t.slice(0, eq).toLowerCase(), value: t.slice(eq + 1) };
+      });
+      const src = (cut < 0 ? path : path.slice(0, cut))
         .split(/(\{[^}]+\})/)
         .map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
         .join('');
       const re = new RegExp(`^${src}/?$`);
       const params = (path.match(/\{/g) ?? []).length;
       for (const m of ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']) {
-        if (isObj(item[m])) this.routes.push({ method: m.toUpperCase(), re, params, op: item[m] });
+        if (isObj(item[m])) this.routes.push({ method: m.toUpperCase(), re, params, flags, op: item[m] });
       }
     }
     // Literal segments win over templated ones, as in every router.
     this.routes.sort((a, b) => a.params - b.params);
   }
 
+  /** The route of a request: among those whose path matches, the one with the most query-part names the request carries. */
+  private route(method: string, path: string, carries: Carries = () => false): Route | undefined {
+    const candidates = this.routes.filter((r) => r.method === method && r.re.test(path));
+    let best: Route | undefined;
+    for (const r of candidates) if (r.flags.every((f) => carries(f.name, f.value)) && (!best || r.flags.length > best.flags.length)) best = r;
+    return best ?? candidates[0];
+  }
+
   /** The first success response of `method path` (status and JSON schema), for the built-in mock. */
-  successResponse(method: string, path: string): { status: number; schema?: Schema; json: boolean; mediaType?: string } | undefined {
-    const route = this.routes.find((r) => r.method === method && r.re.test(path));
+  successResponse(method: string, path: string, carries?: Carries): { status: number; schema?: Schema; json: boolean; mediaType?: string } | undefined {
+    const route = this.route(method, path, carries);
     if (!route) return undefined;
     const responses = route.op.responses ?? {};
     const code = Object.keys(responses).filter((k) => /^2(\d\d|XX)$/i.test(k)).sort()[0] ?? (responses.default ? 'default' : undefined);
@@ -53,8 +71,8 @@ export class SpecIndex {
    * Whether the first success response of `method path` carries an example of its own (OpenAPI 3 `example` or
    * `examples` on a media type, Swagger 2.0 `examples` on the response); undefined when no operation matches.
    */
-  hasSuccessExample(method: string, path: string): boolean | undefined {
-    const route = this.routes.find((r) => r.method === method && r.re.test(path));
+  hasSuccessExample(method: string, path: string, carries?: Carries): boolean | undefined {
+    const route = this.route(method, path, carries);
     if (!route) return undefined;
     const responses = route.op.responses ?? {};
     const code = Object.keys(responses).filter((k) => /^2(\d\d|XX)$/i.test(k)).sort()[0] ?? (responses.default ? 'default' : undefined);
@@ -67,8 +85,8 @@ export class SpecIndex {
   }
 
   /** The JSON schema of the response to `method path` with `status` (path without query). */
-  responseSchema(method: string, path: string, status: number, contentType: string | null): Schema | undefined {
-    const route = this.routes.find((r) => r.method === method && r.re.test(path));
+  responseSchema(method: string, path: string, status: number, contentType: string | null, carries?: Carries): Schema | undefined {
+    const route = this.route(method, path, carries);
     if (!route) return undefined;
     const responses = route.op.responses ?? {};
     const resp = this.deref(responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default);

@@ -153,6 +153,33 @@ describe('built-in mock', () => {
   });
 });
 
+describe('spec index: path keys with a query part', () => {
+  it("routes a request to the operation whose query part it carries (AWS's /{Bucket}#cors), else the plain path", () => {
+    const ok = (prop: string) => ({ responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { [prop]: { type: 'string' } } } } } } } });
+    const idx = new SpecIndex({
+      openapi: '3.0.3',
+      paths: {
+        '/{Bucket}': { get: ok('objects') },
+        '/{Bucket}#cors': { get: ok('cors') },
+        '/{Bucket}#analytics&id': { get: ok('analytics') },
+        '/#X-Amz-Target=Svc.List': { post: ok('list') },
+        '/#X-Amz-Target=Svc.Get': { post: ok('get') },
+      },
+    });
+    const names = (...n: string[]) => (name: string, value?: string) => n.includes(name) || (value !== undefined && n.includes(`${name}=${value}`));
+    const prop = (s: any) => Object.keys(s?.properties ?? {})[0];
+    expect(prop(idx.successResponse('GET', '/b1', names('cors'))?.schema)).toBe('cors');
+    expect(prop(idx.successResponse('GET', '/b1', names('analytics', 'id'))?.schema)).toBe('analytics');
+    expect(prop(idx.successResponse('GET', '/b1', names('analytics'))?.schema)).toBe('objects');
+    expect(prop(idx.successResponse('GET', '/b1')?.schema)).toBe('objects');
+    expect(prop(idx.responseSchema('GET', '/b1', 200, 'application/json', names('cors')))).toBe('cors');
+    // A header discriminator (the worker sends X-Amz-Target as the declared header) picks by value; the first is the fallback.
+    expect(prop(idx.successResponse('POST', '/', names('x-amz-target=Svc.Get'))?.schema)).toBe('get');
+    expect(prop(idx.successResponse('POST', '/', names('x-amz-target=Svc.List'))?.schema)).toBe('list');
+    expect(prop(idx.successResponse('POST', '/', names('x-amz-target=Other'))?.schema)).toBe('list');
+  });
+});
+
 describe('classification', () => {
   it('results', () => {
     expect(classifyResult({ content: [] }).class).toBe('ok');
