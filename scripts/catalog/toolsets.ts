@@ -13,7 +13,10 @@ export function operationToolsets(o: Operation): string[] {
 }
 
 function pathToolset(path: string): string {
-  const seg = path.split('/').filter((s) => s && !/^\{.*\}$/.test(s) && !/^v\d+(\.\d+)*$/i.test(s) && s.toLowerCase() !== 'api')[0];
+  // A path key's query part (`/rest?method=x`, AWS's `/#X-Amz-Target=…`) names an operation, not a resource.
+  const seg = path
+    .split(/[?#]/, 1)[0]!
+    .split('/').filter((s) => s && !/^\{.*\}$/.test(s) && !/^v\d+(\.\d+)*$/i.test(s) && s.toLowerCase() !== 'api')[0];
   return seg ? toIdentifier(seg, 'ts') : 'default';
 }
 

@@ -4,7 +4,8 @@
 //     plain allOf would fail every response (outputs) or refuse every argument (inputs);
 //   - a form body whose schema is not an object (`multipart/form-data: {schema: {}}`): the worker encodes only an
 //     object of fields, so the inputSchema must ask for one;
-//   - operationIds with accented Latin letters ("détails"), which lost the letter and split the word.
+//   - operationIds with accented Latin letters ("détails"), which lost the letter and split the word;
+//   - untagged path keys with a query part (AWS's `/#X-Amz-Target=Svc.Op`), which made one toolset per operation.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -170,5 +171,25 @@ describe('operationIds with accented Latin letters', () => {
     expect(snake('Ünïcödé-Things straße Æsir')).toBe('unicode_things_strasse_aesir');
     // Scripts without a Latin base letter still leave nothing, and the name comes from the path.
     expect(baseToolName('获取用户', 'get', '/users/{id}')).toBe('users_get');
+  });
+});
+
+describe('untagged path keys with a query part', () => {
+  it("take their toolset from the path before it, not one per operation", async () => {
+    const op = (target: string) => ({ post: { operationId: target, responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } } } });
+    const doc = {
+      openapi: '3.0.0',
+      info: { title: 'Aws', version: '1' },
+      paths: { '/#X-Amz-Target=Svc.ListThings': op('ListThings'), '/#X-Amz-Target=Svc.GetThing': op('GetThing'), '/buckets/{Bucket}#cors': op('GetBucketCors'), '/rest?method=photos.get': op('PhotosGet') },
+    };
+    const f = join(tmp(), 'spec.json');
+    writeFileSync(f, JSON.stringify(doc));
+    const r = await buildCatalogue(f);
+    expect(Object.fromEntries(r.catalogue.tools.map((t) => [t.name, t.toolsets]))).toEqual({
+      list_things: ['default'],
+      get_thing: ['default'],
+      get_bucket_cors: ['buckets'],
+      photos_get: ['rest'],
+    });
   });
 });
