@@ -138,6 +138,10 @@ function gen(raw: unknown, ctx: GenContext, depth: number, path: string): unknow
         if (Object.keys(out).length >= minP) break;
         if (!(name in out)) out[name] = gen(props[name], ctx, depth + 1, `${path}/${name}`);
       }
+      // A map (additionalProperties is a schema) that needs entries gets keys of its own.
+      for (let i = 1; Object.keys(out).length < minP && isObj(s.additionalProperties) && i <= minP; i++) {
+        out[`key${i}`] = gen(s.additionalProperties, ctx, depth + 1, `${path}/key${i}`);
+      }
       return out;
     }
   }

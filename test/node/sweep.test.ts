@@ -38,6 +38,15 @@ describe('argument generator', () => {
     expect(Object.keys(generateArgs(schema, 0)).sort()).toEqual(['code', 'id']);
     expect(Object.keys(generateArgs(schema, 1)).length).toBe(9);
   });
+  it('fills a map that needs entries (minProperties with an additionalProperties schema)', () => {
+    const schema = { type: 'object', properties: { items: { type: 'object', minProperties: 2, additionalProperties: { type: 'object', required: ['Keys'], properties: { Keys: { type: 'array', minItems: 1, items: { type: 'string' } } } } } }, required: ['items'] };
+    for (const variant of [0, 1, 2]) {
+      const args = generateArgs(schema, variant);
+      expect(validate(schema, args).valid, JSON.stringify(args)).toBe(true);
+      expect(Object.keys(args.items as object)).toHaveLength(2);
+    }
+  });
+
   it('samples simple regexes', () => {
     for (const p of ['^[a-z0-9-]+$', '^\\d{4}-\\d{2}$', '^(foo|bar)_[a-f]{3,5}$', '^sk_(test|live)_\\w+$']) {
       const s = sampleRegex(p, 0);
