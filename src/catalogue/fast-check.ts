@@ -42,16 +42,34 @@ export function compileCheck(schema: JsonSchema | boolean): Check | undefined {
   }
 }
 
+const yes: Check = () => true;
+const no: Check = () => false;
+// @cfworker throws on values JSON cannot hold (undefined, functions): saying "not valid" hands them to it unchanged.
+// Every type check refuses them too, so this runs only where a node has no type.
+const known: Check = (v) => v === null || (typeof v !== 'undefined' && typeof v !== 'function' && typeof v !== 'symbol' && typeof v !== 'bigint');
+/** Checks of nodes that hold only a type (most of a schema's nodes), shared by every schema: compiled checks stay small. */
+const typeOnly = new Map<string, Check>();
+
 function compile(node: unknown): Check {
-  if (node === true) return () => true;
-  if (node === false) return () => false;
+  if (node === true) return yes;
+  if (node === false) return no;
   if (!isObject(node)) throw new Unsupported();
+  let onlyType = true;
   for (const k of Object.keys(node)) {
-    if (COMPILED.has(k) || ANNOTATIONS.has(k) || k.startsWith('x-')) continue;
+    if (ANNOTATIONS.has(k) || k.startsWith('x-')) continue;
+    if (k !== 'type') onlyType = false;
+    if (COMPILED.has(k)) continue;
     if (CFWORKER_KEYWORDS.has(k)) throw new Unsupported();
+  }
+  if (onlyType && node.type !== undefined) {
+    const key = JSON.stringify(node.type);
+    let check = typeOnly.get(key);
+    if (!check) typeOnly.set(key, (check = typeCheck(node.type)));
+    return check;
   }
   const checks: Check[] = [];
   if (node.type !== undefined) checks.push(typeCheck(node.type));
+  else checks.push(known);
   if (node.enum !== undefined) checks.push(enumCheck(node.enum));
   if (node.const !== undefined) checks.push(enumCheck([node.const]));
   for (const key of ['anyOf', 'allOf', 'oneOf'] as const) if (node[key] !== undefined) checks.push(combinator(key, node[key]));
@@ -61,9 +79,7 @@ function compile(node: unknown): Check {
   if (array) checks.push((v) => !Array.isArray(v) || array(v));
   const number = numberCheck(node);
   if (number) checks.push((v) => typeof v !== 'number' || number(v));
-  // @cfworker throws on values JSON cannot hold (undefined, functions): saying "not valid" hands them to it unchanged.
-  const known = (v: unknown) => v === null || (typeof v !== 'undefined' && typeof v !== 'function' && typeof v !== 'symbol' && typeof v !== 'bigint');
-  return checks.length ? all([known, ...checks]) : known;
+  return all(checks);
 }
 
 function typeCheck(type: unknown): Check {
