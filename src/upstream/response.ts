@@ -3,9 +3,9 @@
 // was shown; a text block always carries the same data; base64 is never cut; a success is not isError (a body the
 // schema does not describe goes beside it, beside-schema.ts), unless the schema takes no structured result at all.
 // JSON goes through the single pass of json-result.ts; every other kind through non-json-result.ts.
+import type { ContentBlock } from '@modelcontextprotocol/server';
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { baseMediaType, isJsonMediaType, isTextMediaType } from '../lib/media-type.ts';
-import type { ContentBlock } from '@modelcontextprotocol/server';
 import { NOTE_ANNOTATIONS, type BodyKind, type Conversion, type ConvertContext } from './conversion.ts';
 import { jsonResult } from './json-result.ts';
 import { nonJsonResult } from './non-json-result.ts';
