@@ -77,7 +77,7 @@ async function search(loaded: LoadedCatalogue, slice: Slice, args: Record<string
   const query = typeof args.query === 'string' ? args.query.trim() : '';
   if (!query) return errorResult('"query" must be a non-empty string, e.g. "list open pull requests".');
   const toolset = typeof args.toolset === 'string' && args.toolset ? args.toolset : undefined;
-  if (toolset && !(toolset in loaded.catalogue.toolsets)) {
+  if (toolset && !Object.hasOwn(loaded.catalogue.toolsets, toolset)) {
     return errorResult(`Unknown toolset: ${toolset}. Valid toolsets: ${Object.keys(loaded.catalogue.toolsets).join(', ')}`);
   }
   const limit = typeof args.limit === 'number' && Number.isInteger(args.limit) ? Math.min(25, Math.max(1, args.limit)) : 8;
