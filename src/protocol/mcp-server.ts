@@ -94,7 +94,7 @@ function badParamsAreInvalidParams(server: Server): void {
   const handlers = (server as unknown as { _requestHandlers?: Map<string, StoredHandler> })._requestHandlers;
   if (!(handlers instanceof Map)) return;
   for (const [method, handler] of handlers) {
-    handlers.set(method, async (request, ctx) => {
+    handlers.set(method, async function recodeBadParams(request, ctx) {
       try {
         return await handler(request, ctx);
       } catch (error) {
