@@ -133,3 +133,17 @@ describe('bodies', () => {
     }
   });
 });
+
+describe('search queries', () => {
+  it('search_tools and code mode search refuse a query over 500 characters (ranking cost grows with it) and answer one of 500', async () => {
+    const long = `${'list issues and '.repeat(32).slice(0, 500)}x`;
+    for (const [path, tool] of [['/mcp/discover', 'search_tools'], ['/mcp/code', 'search']] as const) {
+      const refused = (await post(path, rpc('tools/call', { name: tool, arguments: { query: long } }))).body.result as { isError?: boolean; content: Array<{ text: string }> };
+      expect(refused.isError, tool).toBe(true);
+      expect(refused.content[0]!.text).toBe('"query" is 501 characters long; the limit is 500. Say what you want to do in a sentence, e.g. "list open issues with a label", and search again for each other thing.');
+      const answered = (await post(path, rpc('tools/call', { name: tool, arguments: { query: long.slice(0, 500) } }))).body.result as { isError?: boolean; content: Array<{ text: string }> };
+      expect(answered.isError, tool).toBeUndefined();
+      expect(answered.content[0]!.text).toMatch(/echo_get/);
+    }
+  });
+});
