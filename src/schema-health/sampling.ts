@@ -4,10 +4,8 @@
 // On the hot path (src/upstream/json-result.ts): the outputSchema the client was shown. Strict clients (the v1 SDK's
 // Client, and every client built on it) validate structuredContent against the outputSchema of the tools/list they
 // received, so that is the check that decides whether a result reaches the model. The listing's schema is the
-// catalogue's compacted (src/profiles/listing-compaction.ts), and compaction only loosens, so everything valid against the full
-// schema stays valid; checking the full schema instead would turn data a client accepts into an isError, and costs
-// far more (a few µs against about 0.3 ms for GitHub's user schema with its two anyOf branches, measured in
-// docs/benchmarks.md).
+// catalogue's compacted (src/profiles/listing-compaction.ts), and compaction only loosens, so everything valid against
+// the full schema stays valid; checking the full schema instead would turn data a client accepts into an isError.
 //
 // Off the hot path: the first call of each tool per isolate, and every SAMPLE_EVERY-th after it, is also checked
 // against the full schema; a difference is logged as `schema_drift` and counted for /admin/schema-health, so a

@@ -1,6 +1,6 @@
 // docs/architecture.md's call path is read off a real tools/call, not written from memory: the Worker entry serves
 // a plain tools/call (the fast path) and one the SDK answers, and the stack is captured where the upstream is called,
-// where the result is validated and where the tool_call line is logged. The hop lists in the doc must equal what the
+// where the result is validated (by the compiled check or @cfworker) and where the tool_call line is logged. The hop lists in the doc must equal what the
 // stacks show, in order, and the result must be validated once (plus the sampled full-schema check).
 import { Validator } from '@cfworker/json-schema';
 import { createExecutionContext } from 'cloudflare:test';
@@ -53,6 +53,26 @@ function headingCounts(name: string): { hops: number; files?: number } {
 
 const listing = (h: Hop[]) => h.map(([file, fn], i) => `${i + 1}. \`${file}\` \`${fn}\``).join('\n');
 
+// The stack where a result is validated: @cfworker's Validator when it is asked, and every check validator.ts
+// compiled (src/catalogue/fast-check.ts), which answers first; each records the stack of its caller.
+const validations: string[] = [];
+vi.mock(import('../../src/catalogue/fast-check.ts'), async (original) => {
+  const real = await original();
+  return {
+    ...real,
+    compileCheck: (schema) => {
+      const check = real.compileCheck(schema);
+      return (
+        check &&
+        ((value: unknown) => {
+          validations.push(new Error('validate').stack ?? '');
+          return check(value);
+        })
+      );
+    },
+  };
+});
+
 afterEach(() => vi.restoreAllMocks());
 
 describe('docs/architecture.md follows a real tools/call', () => {
@@ -65,7 +85,6 @@ describe('docs/architecture.md follows a real tools/call', () => {
       if (String(input instanceof Request ? input.url : input).includes('/users/hop')) down.push(new Error('upstream').stack ?? '');
       return real(input as never, init);
     });
-    const validations: string[] = [];
     const validate = Validator.prototype.validate;
     vi.spyOn(Validator.prototype, 'validate').mockImplementation(function (this: Validator, value: unknown) {
       validations.push(new Error('validate').stack ?? '');

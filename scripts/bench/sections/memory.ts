@@ -17,6 +17,7 @@ import { bundleBenchWorker, NODE, type Server } from '../servers.ts';
 import { flood, LEGACY_HEADERS, rssBytes, sliceLists } from '../slice-flood.ts';
 import { fmtBytes, fmtInt, verdict } from '../stats.ts';
 import { startWorkerdDirect } from '../workerd.ts';
+import { benchWranglerGrowth } from './memory-wrangler.ts';
 
 /** The issue's bounds: heap after the flood, and RSS growth over it. */
 const HEAP_BOUND_MB = 48;
@@ -146,6 +147,9 @@ export async function benchMemory(ctx: BenchContext, upstream: Server): Promise<
       reproduce: plan.reproduce('memory'),
     });
   }
+  // The same flood against npm start's own stack, beside an empty worker under it.
+  const github = loadCatalogue(readFileSync(join(repoRoot, 'catalog', 'catalog.txt'), 'utf8'));
+  await benchWranglerGrowth(ctx, upstream, github.names(), slices);
   results.note(
     'memory',
     `One fresh workerd run directly on the bench bundle (the production entry) with its inspector, per catalogue, with the V8 heap settings \`npm start\` gives it (\`${WORKERS_HEAP_V8_FLAGS.join(' ')}\`: a Workers-sized isolate, scripts/lib/wrangler.ts). After one warm tools/list of a common slice (bare /mcp for GitHub; for Graph, which has no default toolsets, the first toolset), /proc gives workerd's RSS and Runtime.getHeapUsage the heap in use; then ${fmtInt(slices)} tools/list requests (2025-06-18, the tools/list fast path's form), ${CONCURRENCY} at a time, each on a different \`/mcp?tools=\` slice of ${PER_SLICE} tools drawn at random (seeded) from the whole catalogue; RSS is read after every 500; then a heap snapshot (which collects garbage first) and Runtime.getHeapUsage give the live heap, and the common slice's tools/list is asked once more. No snapshot is taken before the flood: one costs workerd tens of MB of RSS. The bounds are the issue's: a Workers isolate has 128 MB, so one caller must not be able to grow it without bound. ${plan.n.memoryGraph ? '' : 'In --quick runs only GitHub is flooded (Graph\'s build takes tens of seconds).'}`,
