@@ -42,7 +42,7 @@ const ALL = 'all';
 export function validateSliceSpec(loaded: LoadedCatalogue, spec: SliceSpec): void {
   if (spec.toolsets) {
     const valid = Object.keys(loaded.catalogue.toolsets);
-    const unknown = spec.toolsets.filter((t) => t !== ALL && !(t in loaded.catalogue.toolsets));
+    const unknown = spec.toolsets.filter((t) => t !== ALL && !Object.hasOwn(loaded.catalogue.toolsets, t));
     if (unknown.length) throw new UnknownNamesError('toolset', unknown, [ALL, ...valid]);
   }
   if (spec.tools) {

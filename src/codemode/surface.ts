@@ -7,7 +7,7 @@ import type { CatalogueTool } from '../catalogue/types.ts';
 import type { CodeLimits } from '../limit-defaults.ts';
 import { logOnce } from '../lib/log.ts';
 import { errorResult } from '../lib/tool-result.ts';
-import { rankToolsLoaded } from '../discovery/search.ts';
+import { queryTooLong, rankToolsLoaded } from '../discovery/search.ts';
 import type { WireTool } from '../profiles/view.ts';
 import { UnknownToolError } from '../tools/handle.ts';
 import type { RequestScope } from '../tools/scope.ts';
@@ -47,6 +47,8 @@ export function codeSurface(scope: RequestScope): ToolSurface {
 async function search(scope: RequestScope, args: Record<string, unknown>): Promise<CallToolResult> {
   const query = typeof args.query === 'string' ? args.query.trim() : '';
   if (!query) return errorResult('"query" must be a non-empty string saying what you want to do, e.g. "list open issues with a label".');
+  const tooLong = queryTooLong(query);
+  if (tooLong) return errorResult(tooLong);
   const limit = typeof args.limit === 'number' && Number.isInteger(args.limit) ? Math.min(SEARCH_LIMIT.max, Math.max(1, args.limit)) : SEARCH_LIMIT.default;
   const hits = await rankToolsLoaded(scope.catalogue, scope.slice, query, { limit });
   if (!hits.length) return { content: [{ type: 'text', text: `No operations match "${query}". Try other words for what you want to do.` }] };

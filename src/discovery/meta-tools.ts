@@ -16,7 +16,7 @@ import { keyScopeNote, refusedCall, scopeRefusal } from '../tools/scope-refusal.
 import type { ToolAnswer, ToolSurface } from '../tools/surface.ts';
 import { describedOutputSchema } from './described-schema.ts';
 import { discoveryTools } from './listing.ts';
-import { rankToolsLoaded, withSummary } from './search.ts';
+import { queryTooLong, rankToolsLoaded, withSummary } from './search.ts';
 
 const listings = new Map<string, WireTool[]>();
 
@@ -76,8 +76,10 @@ async function resolve(scope: RequestScope, name: unknown): Promise<CatalogueToo
 async function search(loaded: LoadedCatalogue, slice: Slice, args: Record<string, unknown>): Promise<CallToolResult> {
   const query = typeof args.query === 'string' ? args.query.trim() : '';
   if (!query) return errorResult('"query" must be a non-empty string, e.g. "list open pull requests".');
+  const tooLong = queryTooLong(query);
+  if (tooLong) return errorResult(tooLong);
   const toolset = typeof args.toolset === 'string' && args.toolset ? args.toolset : undefined;
-  if (toolset && !(toolset in loaded.catalogue.toolsets)) {
+  if (toolset && !Object.hasOwn(loaded.catalogue.toolsets, toolset)) {
     return errorResult(`Unknown toolset: ${toolset}. Valid toolsets: ${Object.keys(loaded.catalogue.toolsets).join(', ')}`);
   }
   const limit = typeof args.limit === 'number' && Number.isInteger(args.limit) ? Math.min(25, Math.max(1, args.limit)) : 8;

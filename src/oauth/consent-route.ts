@@ -49,6 +49,12 @@ export async function handleAuthorize(request: Request, deps: ConsentDeps): Prom
       return html(errorPage('Too many authorizations', `Too many authorizations were started from your network. Try again in ${counted.retryAfter} s.`), 429, csp, undefined, { 'retry-after': String(counted.retryAfter) });
     }
   }
+  // RFC 6749 §3.1: no parameter twice. The library reads the first of each, a proxy or the client may read another:
+  // refused with a page, never a redirect (which redirect_uri would it go to?). `resource` may name several (RFC 8707).
+  const repeated = repeatedParameters(new URL(request.url).searchParams);
+  if (repeated.length) {
+    return html(errorPage('This authorization cannot continue', `The authorization request gives ${repeated.join(', ')} more than once; each parameter may appear once.`), 400, await consentCsp(undefined));
+  }
   let authRequest: AuthRequest;
   let client: ConsentDescription;
   try {
@@ -154,6 +160,16 @@ function review(frame: PageFrame, deps: ConsentDeps, ref: KeyRef, record: Parame
   const toolsets: ToolsetChoice[] = allowed.map((name) => ({ name, description: deps.loaded.catalogue.toolsets[name]?.description ?? '', checked: checked.has(name) }));
   const readOnly = { checked: authRequest.scope.includes('read-only'), forced: Boolean(record?.readOnly) };
   return html(reviewStep(frame, summarise(ref, record), toolsets, readOnly, error), error ? 400 : 200, csp);
+}
+
+function repeatedParameters(params: URLSearchParams): string[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const name of params.keys()) {
+    if (name !== 'resource' && seen.has(name)) twice.add(name.slice(0, 40));
+    seen.add(name);
+  }
+  return [...twice].slice(0, 5);
 }
 
 function keyScoped(keyToolsets: string[] | undefined): boolean {

@@ -207,8 +207,14 @@ const readBody: Step = async (c, next) => {
   try {
     // A declared length within the bound is read in one native call (the SDK's chunk loop costs more CPU than most
     // of a tools/call); without one, the SDK's bounded read.
-    const declared = Number(req.headers.get('content-length') ?? NaN);
-    read = declared <= DEFAULT_MAX_REQUEST_BODY_SIZE ? { tooLarge: false, text: await req.text() } : await readRequestBody(req, DEFAULT_MAX_REQUEST_BODY_SIZE);
+    // The declared length is trusted only as a well-formed number, and the text is measured after: a header that
+    // lies (an empty or negative value, or one an in-process caller set) must not lift the bound.
+    const header = req.headers.get('content-length');
+    const declared = header !== null && /^\d{1,10}$/.test(header) ? Number(header) : NaN;
+    if (declared <= DEFAULT_MAX_REQUEST_BODY_SIZE) {
+      const text = await req.text();
+      read = text.length > DEFAULT_MAX_REQUEST_BODY_SIZE ? { tooLarge: true } : { tooLarge: false, text };
+    } else read = await readRequestBody(req, DEFAULT_MAX_REQUEST_BODY_SIZE);
   } catch {
     return jsonRpcError(400, -32700, 'Parse error: the request body could not be read');
   }

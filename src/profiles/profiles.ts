@@ -51,7 +51,8 @@ export const PROFILE_IDS = Object.keys(PROFILES).filter((p) => p !== 'default') 
 export function profileById(id: string | undefined): Profile | undefined {
   if (!id) return undefined;
   const key = id.trim().toLowerCase();
-  return key in PROFILES ? PROFILES[key as ProfileId] : undefined;
+  // Own keys only: "__proto__" or "constructor" would otherwise name Object.prototype or Object as a profile.
+  return Object.hasOwn(PROFILES, key) ? PROFILES[key as ProfileId] : undefined;
 }
 
 const INFER: Array<[RegExp, ProfileId]> = [

@@ -69,13 +69,53 @@ export function buildServer(scope: RequestScope, answered?: AnsweredCall): Serve
     } catch (error) {
       // An unknown name is a protocol error (the model cannot fix it by changing arguments).
       if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
-      throw error;
+      // Coded, so badParamsAreInvalidParams below tells it from the SDK's own params check.
+      if (error instanceof ProtocolError) throw error;
+      throw new ProtocolError(ProtocolErrorCode.InternalError, error instanceof Error ? error.message : 'Internal error');
     }
     if (scope.profile.carry === 'content') return contentOnly(out.result);
     // The era's wire shaping (SEP-2106) against the schema the listing advertised.
     return out.shape ? server.projectCallToolResult(out.result, out.shape.outputSchema) : out.result;
   });
+  badParamsAreInvalidParams(server);
   return server;
+}
+
+type StoredHandler = (request: { method: string }, ctx: unknown) => Promise<unknown>;
+
+/**
+ * The SDK checks a spec request's params against its schema before the handler runs and throws a plain Error when
+ * they do not fit, which it then answers as -32603 Internal error: `initialize` without clientInfo, `tools/list`
+ * with a numeric cursor. The client sent bad params, so JSON-RPC says -32602 Invalid params. Every error our
+ * handlers and the SDK's built-in ones (initialize, ping, server/discover) throw carries a code, so an uncoded one
+ * is that check. Reaches into the SDK's handler table (private): mcp-hostile-input.test.ts fails if that changes.
+ */
+function badParamsAreInvalidParams(server: Server): void {
+  const handlers = (server as unknown as { _requestHandlers?: Map<string, StoredHandler> })._requestHandlers;
+  if (!(handlers instanceof Map)) return;
+  for (const [method, handler] of handlers) {
+    handlers.set(method, async function recodeBadParams(request, ctx) {
+      try {
+        return await handler(request, ctx);
+      } catch (error) {
+        if (error instanceof Error && !Number.isSafeInteger((error as { code?: unknown }).code)) {
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params for ${method}: ${issuesText(error.message)}`);
+        }
+        throw error;
+      }
+    });
+  }
+}
+
+/** The SDK's message is its schema issues as JSON; one line per issue reads better: "params.cursor: expected string". */
+function issuesText(message: string): string {
+  try {
+    const issues = JSON.parse(message) as Array<{ path?: unknown[]; message?: string }>;
+    if (Array.isArray(issues) && issues.length) return issues.map((i) => `${(i.path ?? []).join('.') || 'params'}: ${i.message ?? 'invalid'}`).join('; ');
+  } catch {
+    // Not JSON: the message as it is.
+  }
+  return message;
 }
 
 /**

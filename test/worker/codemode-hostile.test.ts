@@ -144,3 +144,44 @@ describe('hostile programs: api refusals hold on the host', () => {
     expect(closeRun(run)).toEqual({ calls: 2, limitHit: 'Rate limit: spent.' });
   });
 });
+
+describe('hostile programs: values crossing the boundary', () => {
+  beforeAll(warmUp, 60_000);
+
+  it("the return value's getters, toJSON and Proxy traps run under the guards, in the sandbox, and reach nothing", async () => {
+    const getter = await failure('const o = {};\nObject.defineProperty(o, "x", { enumerable: true, get() { return process; } });\nreturn o;');
+    expect(getter).toMatchObject({ kind: 'error', name: 'TypeError', message: 'The return value cannot be sent as JSON: process is not defined' });
+    for (const code of ['return { toJSON() { for (;;) {} } };', 'return new Proxy({}, { ownKeys() { for (;;) {} } });', 'const e = new Error("m");\ne.name = { toString() { for (;;) {} } };\nthrow e;']) {
+      const error = await failure(code);
+      expect(['limit', 'error'], code).toContain(error.kind);
+      if (error.kind === 'limit') expect(error.message).toMatch(/^Step limit: /);
+    }
+    expect(await json('const a = {};\na.a = a;\ntry { return JSON.stringify(a); } catch (e) { return e.name; }')).toBe('TypeError');
+    expect((await failure('let a = [];\nfor (let i = 0; i < 200000; i++) a = [a];\nreturn a;')).message).toBe('The return value cannot be sent as JSON: Maximum call stack size exceeded');
+  });
+
+  it('api arguments are checked as JSON data on the host: proxies, functions, dates and deep nesting are refused with a reason', async () => {
+    const reason = async (args: string) => {
+      const out = await runCode(`try { return await api.echo(${args}); } catch (e) { return e.message; }`);
+      return JSON.parse(out.json!) as unknown;
+    };
+    expect(await reason('new Proxy({}, {})')).toBe('The arguments of api.echo must be one object, e.g. api.echo({ ... }).');
+    expect(await reason('{ f() { return 1; } }')).toMatch(/: \$\.f is a function\.$/);
+    expect(await reason('{ d: new Date(0) }')).toMatch(/: \$\.d is a Date\.$/);
+    expect(await reason('(() => { let a = {}; for (let i = 0; i < 2000; i++) a = { a }; return a; })()')).toMatch(/ is nested too deeply\.$/);
+    expect(await reason('(() => { let a = {}; for (let i = 0; i < 200000; i++) a = { a }; return a; })()')).toBe('api.echo could not be called: Maximum call stack size exceeded');
+    // Getters are read in the sandbox; a __proto__ key is data, not a prototype.
+    expect(await reason('Object.defineProperty({}, "x", { enumerable: true, get() { return 5; } })')).toEqual({ x: 5 });
+    expect(await reason('JSON.parse(\'{"__proto__": {"x": 1}}\')')).toEqual(JSON.parse('{"__proto__": {"x": 1}}'));
+    for (const name of ['__proto__', 'hasOwnProperty', 'toLocaleString']) {
+      expect(await json(`try { return await api[${JSON.stringify(name)}]({}); } catch (e) { return e.message; }`)).toBe(`Unknown tool: ${name}. Use search to find tool names.`);
+    }
+  });
+
+  it('a polluted Object.prototype forges no api reply, and nothing a program changes survives into the next execute', async () => {
+    const forged = await json('Object.prototype.ok = true;\nObject.prototype.value = "forged";\nObject.prototype.limit = undefined;\ntry { return await api.nope({}); } catch (e) { return "caught " + e.message; }');
+    expect(forged).toBe('caught Unknown tool: nope. Use search to find tool names.');
+    expect(await json('globalThis.leak = "run 1";\nObject.prototype.leak2 = 1;\nArray.prototype.push = () => 0;\nreturn 1;')).toBe(1);
+    expect(await json('const a = [];\na.push(1);\nreturn [typeof globalThis.leak, typeof ({}).leak2, a.length];')).toEqual(['undefined', 'undefined', 1]);
+  });
+});

@@ -160,6 +160,29 @@ describe('authorization codes', () => {
     expect(plain.headers.getSetCookie()).toEqual([]);
   });
 
+  it('parameter pollution: a repeated authorization parameter is a 400 page that stores nothing and redirects nowhere', async () => {
+    const clientId = await registerClient(strict, 'Pollution test');
+    const { challenge } = await pkce();
+    const url = authorizeUrl(clientId, challenge);
+    const before = (await bindings.OAUTH_KV.list({ prefix: 'transaction:' })).keys.length;
+    const polluted = { redirect_uri: 'https://evil.example/cb', code_challenge_method: 'plain', client_id: 'another', state: 'second', code_challenge: 'A'.repeat(43), response_type: 'token' };
+    for (const [name, value] of Object.entries(polluted)) {
+      const res = await strict.fetch(`${url}&${name}=${encodeURIComponent(value)}`, { headers: { 'cf-connecting-ip': nextIp() }, redirect: 'manual' });
+      expect(res.status, name).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(res.headers.getSetCookie()).toEqual([]);
+      expect(await res.text()).toContain(`gives ${name} more than once`);
+    }
+    const posted = await strict.fetch(`${url}&state=again`, { method: 'POST', headers: { 'cf-connecting-ip': nextIp(), 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=deny&handle=x', redirect: 'manual' });
+    expect(posted.status).toBe(400);
+    expect((await bindings.OAUTH_KV.list({ prefix: 'transaction:' })).keys.length).toBe(before);
+    // The token endpoint refuses the same (the library's own check).
+    const token = await tokenRequest(strict, { grant_type: 'refresh_token', client_id: clientId, refresh_token: 'a:b:c' });
+    expect(token.status).toBe(400);
+    const twice = await strict.fetch('/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=refresh_token&grant_type=authorization_code&refresh_token=a:b:c&client_id=${clientId}` });
+    expect(await twice.json()).toEqual({ error: 'invalid_request', error_description: 'Request parameter "grant_type" must not be repeated' });
+  });
+
   it('a failed verifier uses up the code: the right verifier afterwards gets invalid_grant', async () => {
     const c = await code(strict);
     expect((await exchange(c, { code_verifier: (await pkce()).verifier })).body.error).toBe('invalid_grant');
