@@ -156,6 +156,8 @@ describe('client profiles', () => {
 });
 
 describe('tool-count budgets and cache hints (embedded GitHub catalogue)', () => {
+  // The v1 client compiles every listed outputSchema with Ajv: ~13 s for the whole catalogue on an idle 2-core box.
+  const WHOLE_CATALOGUE_V1_MS = 120_000;
   const github = createApp(loadCatalogue(catalogueText));
   const ghFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => github.fetch(new Request(input, init), env);
 
@@ -170,7 +172,7 @@ describe('tool-count budgets and cache hints (embedded GitHub catalogue)', () =>
     expect(small.getInstructions()).not.toContain('Warning');
     expect((await small.listTools()).tools.length).toBeLessThanOrEqual(40);
     await small.close();
-  });
+  }, WHOLE_CATALOGUE_V1_MS);
 
   it('with the recommended DEFAULT_TOOLSETS, bare /mcp serves the default toolsets and /mcp/x/all the whole catalogue', async () => {
     const withDefaults: Env = { ...env, DEFAULT_TOOLSETS: 'repos_core,issues_core,pulls,search' };
@@ -184,7 +186,7 @@ describe('tool-count budgets and cache hints (embedded GitHub catalogue)', () =>
     };
     expect(await count('/mcp')).toBe(101);
     expect(await count('/mcp/x/all')).toBe(loadCatalogue(catalogueText).count);
-  });
+  }, WHOLE_CATALOGUE_V1_MS);
 
   it('2026-07-28 tools/list carries cache hints (ttlMs, cacheScope); the 2025 era does not', async () => {
     const bodies: string[] = [];
