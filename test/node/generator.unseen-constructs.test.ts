@@ -81,6 +81,17 @@ const SPEC = {
   },
 };
 
+/** SPEC's catalogue, built once for every describe that reads it. */
+let once: Promise<BuildResult> | undefined;
+const built = (): Promise<BuildResult> => {
+  if (!once) {
+    const f = join(tmp(), 'spec.json');
+    writeFileSync(f, JSON.stringify(SPEC));
+    once = buildCatalogue(f);
+  }
+  return once;
+};
+
 const tool = (r: BuildResult, name: string): CatalogueTool => {
   const t = r.catalogue.tools.find((x) => x.name === name);
   if (!t) throw new Error(`no tool ${name} in ${r.catalogue.tools.map((x) => x.name).join(', ')}`);
@@ -91,9 +102,7 @@ const ok = (schema: JsonSchema | undefined, value: unknown) => validate(schema!,
 describe('parts that admit no common type', () => {
   let r: BuildResult;
   beforeAll(async () => {
-    const f = join(tmp(), 'spec.json');
-    writeFileSync(f, JSON.stringify(SPEC));
-    r = await buildCatalogue(f);
+    r = await built();
   });
 
   it('an outputSchema accepts the $ref target (what the API sends) and the sibling type alike', () => {
@@ -143,9 +152,7 @@ describe('parts that admit no common type', () => {
 describe('a form body whose schema is not an object', () => {
   let r: BuildResult;
   beforeAll(async () => {
-    const f = join(tmp(), 'spec.json');
-    writeFileSync(f, JSON.stringify(SPEC));
-    r = await buildCatalogue(f);
+    r = await built();
   });
 
   it('multipart/form-data with schema {} asks for an object of fields', () => {
