@@ -229,3 +229,15 @@ export async function startPeer(spec: string, upstreamUrl: string, log: (l: stri
   }
   return { url, child, startMs: Date.now() - t1, setupMs, dir, versions, stop: () => child.stop() };
 }
+
+/**
+ * A one-line worker (`fetch() { return new Response('ok') }`) with this repo's compatibility date and nodejs_compat,
+ * written to `dir` as index.js and wrangler.json: the baseline beside ours for startup CPU and wrangler dev's RSS.
+ */
+export async function writeEmptyWorker(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'index.js'), "export default { fetch() { return new Response('ok'); } };\n");
+  const toml = await readFile(join(repoRoot, 'wrangler.toml'), 'utf8');
+  const compat = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)?.[1] ?? '2026-10-01';
+  await writeFile(join(dir, 'wrangler.json'), JSON.stringify({ name: 'empty', main: 'index.js', compatibility_date: compat, compatibility_flags: ['nodejs_compat'] }));
+}

@@ -3,14 +3,14 @@
 // belongs to the stack is told apart from the worker's: distinct ?tools= slices (the memory section's flood), one
 // small tools/list repeated, and the same repeated request to an empty worker under the same wrangler dev.
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { binDir, childEnv, freePort, repoRoot, spawnChild, waitForHttp, waitForLine, type Child } from '../../lib/proc.ts';
+import { binDir, childEnv, freePort, spawnChild, waitForHttp, waitForLine, type Child } from '../../lib/proc.ts';
 import { startWranglerDev, WORKERS_HEAP_V8_FLAGS } from '../../lib/wrangler.ts';
 import type { BenchContext } from '../context.ts';
 import { KEY } from '../plan.ts';
-import type { Server } from '../servers.ts';
+import { writeEmptyWorker, type Server } from '../servers.ts';
 import { descendantsNamed, flood, LEGACY_HEADERS, rssBytes, sliceLists, type FloodRequest } from '../slice-flood.ts';
 import { fmtBytes, fmtInt, verdict } from '../stats.ts';
 
@@ -54,10 +54,7 @@ const describe = (g: Growth) => `+${fmtBytes(total(g))} (${g.perProcess.map((p) 
 /** An empty worker under the same wrangler dev and heap settings. */
 async function startEmptyWorker(): Promise<{ child: Child; url: string; port: number; dir: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-bench-empty-'));
-  await writeFile(join(dir, 'index.js'), "export default { fetch() { return new Response('ok'); } };\n");
-  const toml = await readFile(join(repoRoot, 'wrangler.toml'), 'utf8');
-  const compat = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)?.[1] ?? '2026-10-01';
-  await writeFile(join(dir, 'wrangler.json'), JSON.stringify({ name: 'empty', main: 'index.js', compatibility_date: compat }));
+  await writeEmptyWorker(dir);
   const port = await freePort();
   const args = ['dev', '--config', join(dir, 'wrangler.json'), '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort()), '--persist-to', join(dir, 'state'), '--show-interactive-dev-session=false'];
   const child = spawnChild('wrangler dev (empty worker)', join(binDir, 'wrangler'), args, { cwd: dir, env: childEnv(HEAP_ENV) });

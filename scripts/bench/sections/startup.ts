@@ -1,7 +1,7 @@
 // Startup CPU, isolate heap and bundle size: the deploy bundle as `npm run build` makes it, `wrangler check startup`
 // on it against a one-line worker as the baseline, and the live heap of a fresh isolate over the same code.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -9,7 +9,7 @@ import { binDir, repoRoot } from '../../lib/proc.ts';
 import type { BenchContext } from '../context.ts';
 import { runCapture } from '../exec.ts';
 import { KEY } from '../plan.ts';
-import type { BenchBundle } from '../servers.ts';
+import { writeEmptyWorker, type BenchBundle } from '../servers.ts';
 import { checkStartup, heapAfterStartup, topSelf } from '../startup-probe.ts';
 import { fmtBytes, fmtInt, fmtMs, fmtSpread, median, spread, verdict } from '../stats.ts';
 
@@ -45,11 +45,7 @@ export async function benchStartup(ctx: BenchContext, bench: BenchBundle, upstre
   ctx.log(`startup: wrangler check startup ×${reps} (GitHub catalogue) and ×${reps} (empty worker)`);
   const ours = await checkStartup(['--worker', bundleFile], repoRoot, reps, dir, 'ours');
   const emptyDir = join(dir, 'empty');
-  await mkdir(emptyDir);
-  await writeFile(join(emptyDir, 'index.js'), "export default { fetch() { return new Response('ok'); } };\n");
-  const toml = readFileSync(join(repoRoot, 'wrangler.toml'), 'utf8');
-  const compat = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)?.[1] ?? '2026-10-01';
-  await writeFile(join(emptyDir, 'wrangler.json'), JSON.stringify({ name: 'empty', main: 'index.js', compatibility_date: compat, compatibility_flags: ['nodejs_compat'] }));
+  await writeEmptyWorker(emptyDir);
   const empty = await checkStartup([], emptyDir, reps, dir, 'empty');
   const so = spread(ours.active);
   const se = spread(empty.active);
