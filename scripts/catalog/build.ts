@@ -203,6 +203,20 @@ function toolText(o: Operation, title: string, scope: string | undefined, descMa
   const summary = typeof o.op.summary === 'string' ? o.op.summary.trim() : '';
   const longDesc = typeof o.op.description === 'string' ? o.op.description.trim() : '';
   let description = summary && longDesc && !longDesc.startsWith(summary) ? `${summary}\n\n${longDesc}` : longDesc || summary || o.key;
-  if (o.op.deprecated === true) description = `[Deprecated] ${description}`;
+  if (isDeprecated(o.op)) description = `[Deprecated] ${description}`;
   return { title, description: withScopeLine(trimText(description, descMax), scope, descMax, summary) };
+}
+
+/**
+ * OpenAPI's `deprecated: true`, or a vendor extension saying the same: `x-deprecated: true`, or a release status of
+ * "deprecated" (`x-release-status: DEPRECATED` in Square's spec, `x-stability-level`, `x-lifecycle`, `x-status`).
+ */
+function isDeprecated(op: Operation['op']): boolean {
+  if (op.deprecated === true) return true;
+  for (const [key, value] of Object.entries(op)) {
+    if (!key.startsWith('x-')) continue;
+    if (/deprecat/i.test(key) && value === true) return true;
+    if (/status|stability|lifecycle|maturity/i.test(key) && typeof value === 'string' && /^deprecated$/i.test(value.trim())) return true;
+  }
+  return false;
 }

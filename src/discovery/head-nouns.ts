@@ -6,11 +6,15 @@ import { stem } from './search-text.ts';
 import { verbClass } from './verb-classes.ts';
 
 /** Words that end a noun phrase. */
-const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over', 'against', 'between', 'across', 'through', 'via', 'like', 'until', 'or', 'and', 'i', 'we', 'you', 'they', 'he', 'she', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'can', 'will', 'should']);
+const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over', 'against', 'between', 'across', 'through', 'via', 'like', 'until', 'or', 'and', 'i', 'we', 'you', 'they', 'he', 'she', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'can', 'will', 'should',
+  // Adverbs of time end a phrase too: "calls yesterday", "events today".
+  'yesterday', 'today', 'tomorrow', 'tonight', 'now', 'currently', 'recently', 'lately', 'ago']);
 /** Words before a noun phrase that are not part of it. */
 const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'your', 'our', 'their', 'its', 'his', 'her', 'each', 'every', 'all', 'any', 'some', 'this', 'that', 'these', 'those', 'one', 'them', 'it', 'me', 'us', 'someone', 'somebody', 'everyone', 'him']);
 /** In a query, a participle after a noun starts a reduced relative clause: "issues labelled bug", "repos starred by me". */
 const PARTICIPLE = /^[a-z]{3,}(ed|ing)$/;
+/** In a query, an adverb after a noun ends its phrase: "delete an email permanently" (not "supply", "family"). */
+const ADVERB = /^[a-z]{4,}(?<!p|mi|mb|ma)ly$/;
 /** A count: "log two hours". */
 const NUMBER = /^(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|hundred)$/;
 /** Clause separators in a query: each clause may ask for one more thing. */
@@ -20,13 +24,22 @@ function words(text: string): string[] {
   return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 }
 
+/** Skips determiners, and "one or more" ("Create one or more invoices"). */
+function skipDeterminers(list: string[], from: number): number {
+  let i = from;
+  for (;;) {
+    if (DETERMINERS.has(list[i] ?? '') || list[i] === 'more' || list[i] === 'multiple' || list[i] === 'several') i++;
+    else if (list[i] === 'or' && list[i + 1] === 'more') i += 2;
+    else return i;
+  }
+}
+
 /** The last word of the noun phrase starting at `from`, or undefined when there is none. */
 function headFrom(list: string[], from: number, participlesEnd: boolean): string | undefined {
-  let i = from;
-  while (i < list.length && DETERMINERS.has(list[i]!)) i++;
+  let i = skipDeterminers(list, from);
   let head: string | undefined;
   for (; i < list.length && !BOUNDARY.has(list[i]!) && !DETERMINERS.has(list[i]!); i++) {
-    if (head && participlesEnd && PARTICIPLE.test(list[i]!)) break;
+    if (head && participlesEnd && (PARTICIPLE.test(list[i]!) || ADVERB.test(list[i]!))) break;
     head = list[i];
   }
   return head;

@@ -10,7 +10,7 @@ import type { Slice } from '../catalogue/slices.ts';
 import { compactDescription } from '../profiles/listing-compaction.ts';
 import { queryClauses, type Clause } from './head-nouns.ts';
 import { needsRecords, rankingData, sliceMembers, stemmedPhrase, type RankingData } from './search-cache.ts';
-import { clauseIntent, shapeFit } from './search-fit.ts';
+import { clauseIntent, doesClass, shapeFit } from './search-fit.ts';
 import { PARAMS } from './search-params.ts';
 import { stem, STOP, words } from './search-text.ts';
 
@@ -133,9 +133,11 @@ type RankedClause = Clause & { plural: boolean };
 function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedClause, allowed: (i: number) => boolean, fuzzy: boolean): RankedTool[] {
   const text = clause.text.toLowerCase();
   const groups: Group[] = [];
+  let verbGroup = -1;
   for (const w of words(clause.text)) {
     if (STOP.has(w)) continue;
     const g = wordGroup(data, w, fuzzy);
+    if (verbGroup < 0 && clause.verb !== undefined && stem(w) === clause.verb) verbGroup = groups.length;
     // A word the catalogue does not know still counts against every tool's coverage alike.
     if (g.size || !fuzzy) groups.push({ terms: g, required: true });
   }
@@ -164,7 +166,8 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
   const best = new Float64Array(n);
   const touched: number[] = [];
   const covered = new Map<number, number>();
-  for (const g of groups) {
+  const verbMatched = new Uint8Array(n);
+  for (const [gi, g] of groups.entries()) {
     best.fill(0);
     const docs: number[] = [];
     for (const [t, w] of g.terms) {
@@ -182,6 +185,7 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
       if (score[d] === 0 && matched[d] === 0) touched.push(d);
       score[d]! += best[d]!;
       if (g.required) matched[d]! += 1;
+      if (gi === verbGroup) verbMatched[d] = 1;
     }
     for (const [t, w] of g.terms) covered.set(t, Math.max(covered.get(t) ?? 0, w));
   }
@@ -196,7 +200,9 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     if (!allowed(d) || score[d]! <= 0) continue;
     let s = score[d]!;
     // Coverage: a tool matching every word of the query beats one matching the rarest word twice.
-    const coverage = required ? matched[d]! / required : 1;
+    // The clause's verb is covered by a tool doing what it asks in other words ("issue a refund": Create a refund).
+    const byClass = verbGroup >= 0 && !verbMatched[d] && intent?.cls !== undefined && (doesClass(data, d, intent.cls) || (intent.alt !== undefined && doesClass(data, d, intent.alt))) ? PARAMS.classCover : 0;
+    const coverage = required ? (matched[d]! + byClass) / required : 1;
     s *= PARAMS.coverage + (1 - PARAMS.coverage) * coverage * coverage;
     const phrase = data.phrases[d]!;
     if (actsOn(data, phrase, clause, d)) s *= PARAMS.head;
@@ -261,7 +267,7 @@ function doesVerb(loaded: LoadedCatalogue, data: RankingData, phrase: RankingDat
   if (action >= 0 && verbs.has(action)) return true;
   // "comment on …", "vote for …", "remind me …": the verb asks to add what it names, so only a tool creating it does it.
   const resource = data.resources[d]!;
-  return resource >= 0 && verbs.has(resource) && !loaded.readOnly(d) && (data.acts === undefined || data.acts[d] === 'create');
+  return resource >= 0 && verbs.has(resource) && !loaded.readOnly(d) && (data.acts === undefined || doesClass(data, d, 'create'));
 }
 
 /** "who …" with nothing else the catalogue knows: the operations about people. */
