@@ -9,6 +9,8 @@ import { verbClass } from './verb-classes.ts';
 const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over', 'against', 'between', 'across', 'through', 'via', 'like', 'until', 'or', 'and', 'i', 'we', 'you', 'they', 'he', 'she', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'can', 'will', 'should',
   // Adverbs of time end a phrase too: "calls yesterday", "events today".
   'yesterday', 'today', 'tomorrow', 'tonight', 'now', 'currently', 'recently', 'lately', 'ago']);
+/** Prepositions joining a thing to what it belongs to: "the priority of an issue", "a due date on a task". */
+const OWNER = new Set(['of', 'on', 'for', 'in']);
 /** Words before a noun phrase that are not part of it. */
 const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'your', 'our', 'their', 'its', 'his', 'her', 'each', 'every', 'all', 'any', 'some', 'this', 'that', 'these', 'those', 'one', 'them', 'it', 'me', 'us', 'someone', 'somebody', 'everyone', 'him']);
 /** In a query, a participle after a noun starts a reduced relative clause: "issues labelled bug", "repos starred by me". */
@@ -36,13 +38,20 @@ function skipDeterminers(list: string[], from: number): number {
 
 /** The last word of the noun phrase starting at `from`, or undefined when there is none. */
 function headFrom(list: string[], from: number, participlesEnd: boolean): string | undefined {
+  return phraseFrom(list, from, participlesEnd).head;
+}
+
+/** The head of the noun phrase starting at `from`, and where the phrase ends. */
+function phraseFrom(list: string[], from: number, participlesEnd: boolean): { head?: string; end: number } {
   let i = skipDeterminers(list, from);
   let head: string | undefined;
   for (; i < list.length && !BOUNDARY.has(list[i]!) && !DETERMINERS.has(list[i]!); i++) {
     if (head && participlesEnd && (PARTICIPLE.test(list[i]!) || ADVERB.test(list[i]!))) break;
+    // In a title, a present participle before a preposition qualifies the phrase: "conferences belonging to …".
+    if (head && !participlesEnd && /^[a-z]{3,}ing$/.test(list[i]!) && BOUNDARY.has(list[i + 1] ?? '')) break;
     head = list[i];
   }
-  return head;
+  return head ? { head, end: i } : { end: i };
 }
 
 /** What a title or a query clause says: its verb (when it starts with one of `verbs`) and its head noun, unstemmed. */
@@ -51,6 +60,8 @@ export interface Phrase {
   /** A second verb joined by "or"/"and" ("Create or update …"). */
   also?: string;
   head?: string;
+  /** In a query, the noun the head belongs to: "issue" in "the priority of an issue". */
+  owner?: string;
 }
 
 /** Words a question or request starts with before its verb: "who starred …", "can you list …", "please add …". */
@@ -82,8 +93,13 @@ function phrase(list: string[], verbs: ReadonlySet<string>, participlesEnd = tru
       i += 2;
     }
   }
-  const head = headFrom(list, i, participlesEnd);
+  const { head, end } = phraseFrom(list, i, participlesEnd);
   if (head) out.head = head;
+  // "change the priority of an issue": what the phrase belongs to.
+  if (head && participlesEnd && OWNER.has(list[end] ?? '')) {
+    const owner = headFrom(list, end + 1, participlesEnd);
+    if (owner) out.owner = owner;
+  }
   return out;
 }
 

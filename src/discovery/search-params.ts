@@ -9,7 +9,8 @@ export const PARAMS = {
   coverage: 0.25,
   /** How much of a query word the clause's verb is covered by a tool of its class ("issue a refund": Create a refund). */
   classCover: 1,
-  /** A tool acting on what the query asks for (a clause's head noun) wins over one merely mentioning it. */
+  /** A tool acting on what the query asks for (a clause's head noun, or what the thing a clause changes belongs
+   * to: "the priority of an issue") wins over one merely mentioning it. */
   head: 1.7,
   /** "who …" asks for people: tools acting on people (members, stargazers, collaborators) win close calls. */
   people: 4.4,

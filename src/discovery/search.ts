@@ -194,6 +194,7 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
   // Whether the clause asks to read or to change something; undefined when it does not say.
   const reads = QUESTION.test(text) ? true : clause.verb ? READ_VERBS.has(clause.verb) : undefined;
   const intent = data.acts ? clauseIntent(text, clause.verb, clause.plural) : undefined;
+  const changes = clause.owner !== undefined && intent?.cls === 'update';
   const readingVerb = intent?.cls !== undefined && (intent.cls === 'get' || intent.cls === 'list');
   const hits: RankedTool[] = [];
   for (const d of touched) {
@@ -206,6 +207,8 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     s *= PARAMS.coverage + (1 - PARAMS.coverage) * coverage * coverage;
     const phrase = data.phrases[d]!;
     if (actsOn(data, phrase, clause, d)) s *= PARAMS.head;
+    // "change the priority of an issue" changes the issue.
+    else if (changes && actsOn(data, phrase, { ...clause, head: clause.owner }, d)) s *= PARAMS.head;
     // "get their repositories" asks for a list: one item's operation loses close calls.
     else if (!intent && clause.plural && clause.verb && READ_VERBS.has(clause.verb) && phrase.verb !== 'list' && !phrase.plural) s *= SINGLE_FOR_PLURAL;
     // Reading verbs say little beyond their class ("get" their repositories is "List repositories …").
