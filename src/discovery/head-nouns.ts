@@ -85,7 +85,8 @@ function phrase(list: string[], verbs: ReadonlySet<string>, participlesEnd = tru
   const imperative =
     next !== undefined && (DETERMINERS.has(next) || (participlesEnd && first && (BOUNDARY.has(next) || NUMBER.test(next))));
   const known = participlesEnd && first && verbClass(stem(list[i] ?? '')) !== undefined;
-  if (i < list.length && (verbs.has(list[i]!) || imperative || known)) {
+  // A query's preposition is never its verb: "who is in this channel".
+  if (i < list.length && !(participlesEnd && BOUNDARY.has(list[i]!)) && (verbs.has(list[i]!) || imperative || known)) {
     out.verb = list[i++];
     // "Create or update a secret": both verbs are the title's.
     if ((list[i] === 'or' || list[i] === 'and') && list[i + 1] !== undefined && verbs.has(list[i + 1]!)) {
