@@ -7,8 +7,6 @@ export const PARAMS = {
   b: 0.375,
   /** What a tool matching none of the query's words keeps of its score (coverage: matching all keeps all). */
   coverage: 0.25,
-  /** How much of a query word the clause's verb is covered by a tool of its class ("issue a refund": Create a refund). */
-  classCover: 1,
   /** A tool acting on what the query asks for (a clause's head noun, or what the thing a clause changes belongs
    * to: "the priority of an issue") wins over one merely mentioning it. */
   head: 1.7,

@@ -135,11 +135,9 @@ type RankedClause = Clause & { plural: boolean };
 function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedClause, allowed: (i: number) => boolean, fuzzy: boolean, why?: Map<number, string>): RankedTool[] {
   const text = clause.text.toLowerCase();
   const groups: Group[] = [];
-  let verbGroup = -1;
   for (const w of words(clause.text)) {
     if (STOP.has(w)) continue;
     const g = wordGroup(data, w, fuzzy);
-    if (verbGroup < 0 && clause.verb !== undefined && stem(w) === clause.verb) verbGroup = groups.length;
     // A word the catalogue does not know still counts against every tool's coverage alike.
     if (g.size || !fuzzy) groups.push({ terms: g, required: true });
   }
@@ -168,8 +166,7 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
   const best = new Float64Array(n);
   const touched: number[] = [];
   const covered = new Map<number, number>();
-  const verbMatched = new Uint8Array(n);
-  for (const [gi, g] of groups.entries()) {
+  for (const g of groups) {
     best.fill(0);
     const docs: number[] = [];
     for (const [t, w] of g.terms) {
@@ -187,7 +184,6 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
       if (score[d] === 0 && matched[d] === 0) touched.push(d);
       score[d]! += best[d]!;
       if (g.required) matched[d]! += 1;
-      if (gi === verbGroup) verbMatched[d] = 1;
     }
     for (const [t, w] of g.terms) covered.set(t, Math.max(covered.get(t) ?? 0, w));
   }
@@ -204,9 +200,7 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     let s = score[d]!;
     const because = why ? [`text=${s.toFixed(2)} words=${matched[d]}/${required}`] : undefined;
     // Coverage: a tool matching every word of the query beats one matching the rarest word twice.
-    // The clause's verb is covered by a tool doing what it asks in other words ("issue a refund": Create a refund).
-    const byClass = verbGroup >= 0 && !verbMatched[d] && intent?.cls !== undefined && (doesClass(data, d, intent.cls) || (intent.alt !== undefined && doesClass(data, d, intent.alt))) ? PARAMS.classCover : 0;
-    const coverage = required ? (matched[d]! + byClass) / required : 1;
+    const coverage = required ? matched[d]! / required : 1;
     s *= PARAMS.coverage + (1 - PARAMS.coverage) * coverage * coverage;
     const phrase = data.phrases[d]!;
     if (actsOn(data, phrase, clause, d)) {
@@ -231,7 +225,7 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     else if (reads !== undefined && reads !== loaded.readOnly(d)) fit = PARAMS.modeMismatch;
     s *= fit;
     if (because) {
-      const rules = { 'verb-class': byClass > 0, verb: ownVerb, people: who && data.people[d] === 1, everyday: data.everyday[d] === 1, deprecated: data.deprecated[d] === 1 };
+      const rules = { verb: ownVerb, people: who && data.people[d] === 1, everyday: data.everyday[d] === 1, deprecated: data.deprecated[d] === 1 };
       for (const [rule, applied] of Object.entries(rules)) if (applied) because.push(rule);
       why!.set(d, `${because.join(' ')} fit=${fit.toFixed(2)}${intent?.cls ? ` (asks to ${intent.cls})` : ''}`);
     }
