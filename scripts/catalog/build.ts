@@ -22,6 +22,7 @@ import { scopesOf, withScopeLine } from './titles.ts';
 import { buildTool, type ToolText } from './tool.ts';
 import { operationToolsets, ToolsetDescriptions } from './toolsets.ts';
 import { trimText } from './trim-text.ts';
+import { isDeprecated } from './deprecated.ts';
 import { readCatalogue } from './catalogue-files.ts';
 import { wordnetLexicon } from './lexicon.ts';
 import type { SpecOperations } from '../../src/spec-drift/spec-document.ts';
@@ -207,16 +208,3 @@ function toolText(o: Operation, title: string, scope: string | undefined, descMa
   return { title, description: withScopeLine(trimText(description, descMax), scope, descMax, summary) };
 }
 
-/**
- * OpenAPI's `deprecated: true`, or a vendor extension saying the same: `x-deprecated: true`, or a release status of
- * "deprecated" (`x-release-status: DEPRECATED` in Square's spec, `x-stability-level`, `x-lifecycle`, `x-status`).
- */
-function isDeprecated(op: Operation['op']): boolean {
-  if (op.deprecated === true) return true;
-  for (const [key, value] of Object.entries(op)) {
-    if (!key.startsWith('x-')) continue;
-    if (/deprecat/i.test(key) && value === true) return true;
-    if (/status|stability|lifecycle|maturity/i.test(key) && typeof value === 'string' && /^deprecated$/i.test(value.trim())) return true;
-  }
-  return false;
-}

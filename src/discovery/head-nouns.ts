@@ -9,6 +9,8 @@ import { verbClass } from './verb-classes.ts';
 const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over', 'against', 'between', 'across', 'through', 'via', 'like', 'until', 'or', 'and', 'i', 'we', 'you', 'they', 'he', 'she', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'can', 'will', 'should',
   // Adverbs of time end a phrase too: "calls yesterday", "events today".
   'yesterday', 'today', 'tomorrow', 'tonight', 'now', 'currently', 'recently', 'lately', 'ago']);
+/** Words that are only prepositions, never a request's verb. */
+const PREPOSITIONS = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'per', 'since', 'before', 'after', 'under', 'over', 'against', 'between', 'across', 'through', 'via', 'until']);
 /** Prepositions joining a thing to what it belongs to: "the priority of an issue", "a due date on a task". */
 const OWNER = new Set(['of', 'on', 'for', 'in']);
 /** Words before a noun phrase that are not part of it. */
@@ -85,8 +87,8 @@ function phrase(list: string[], verbs: ReadonlySet<string>, participlesEnd = tru
   const imperative =
     next !== undefined && (DETERMINERS.has(next) || (participlesEnd && first && (BOUNDARY.has(next) || NUMBER.test(next))));
   const known = participlesEnd && first && verbClass(stem(list[i] ?? '')) !== undefined;
-  // A query's preposition is never its verb: "who is in this channel".
-  if (i < list.length && !(participlesEnd && BOUNDARY.has(list[i]!)) && (verbs.has(list[i]!) || imperative || known)) {
+  // A query's preposition is never its verb: "who is in this channel" ("like a video" is a request).
+  if (i < list.length && !(participlesEnd && PREPOSITIONS.has(list[i]!)) && (verbs.has(list[i]!) || imperative || known)) {
     out.verb = list[i++];
     // "Create or update a secret": both verbs are the title's.
     if ((list[i] === 'or' || list[i] === 'and') && list[i + 1] !== undefined && verbs.has(list[i + 1]!)) {

@@ -46,9 +46,9 @@ export function clauseIntent(text: string, verb: string | undefined, plural: boo
 
 /**
  * The factor for tool `d`: 1 when its shape fits, less for each way it does not. `covered`: the terms the clause's
- * words stand for.
+ * words stand for; `onHead`: the tool acts on the clause's head noun.
  */
-export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, intent: ClauseIntent, covered: ReadonlyMap<number, number>): number {
+export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, intent: ClauseIntent, covered: ReadonlyMap<number, number>, onHead = false): number {
   let f = 1;
   const cls = intent.cls;
   if (intent.writes) {
@@ -70,9 +70,10 @@ export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, 
     for (const t of nouns) if (data.nounCount[t]! <= common && !covered.has(t)) f *= PARAMS.pathExtra;
     // What the tool acts on counts however common, when the query names another noun of its path instead:
     // `/Invoices/{id}/Attachments` is about attachments, which "create an invoice" never mentions, even in a spec
-    // where every resource has attachments.
+    // where every resource has attachments. Unless its title says it acts on what the query asks for
+    // ("repositories" for `/users/{username}/repos`).
     const target = data.resources[d]!;
-    if (target >= 0 && data.nounCount[target]! > common && !covered.has(target) && nouns.some((t) => t !== target && covered.has(t))) f *= PARAMS.targetExtra;
+    if (!onHead && target >= 0 && data.nounCount[target]! > common && !covered.has(target) && nouns.some((t) => t !== target && covered.has(t))) f *= PARAMS.targetExtra;
   }
   return f;
 }

@@ -203,7 +203,8 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     const coverage = required ? matched[d]! / required : 1;
     s *= PARAMS.coverage + (1 - PARAMS.coverage) * coverage * coverage;
     const phrase = data.phrases[d]!;
-    if (actsOn(data, phrase, clause, d)) {
+    const onHead = actsOn(data, phrase, clause, d);
+    if (onHead) {
       s *= PARAMS.head;
       because?.push('head');
     } else if (changes && actsOn(data, phrase, { ...clause, head: clause.owner }, d)) {
@@ -221,7 +222,7 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     if (data.everyday[d]) s *= PARAMS.everyday;
     if (data.deprecated[d]) s *= PARAMS.deprecated;
     let fit = 1;
-    if (intent) fit = shapeFit(loaded, data, d, intent, covered);
+    if (intent) fit = shapeFit(loaded, data, d, intent, covered, onHead);
     else if (reads !== undefined && reads !== loaded.readOnly(d)) fit = PARAMS.modeMismatch;
     s *= fit;
     if (because) {
