@@ -207,4 +207,3 @@ function toolText(o: Operation, title: string, scope: string | undefined, descMa
   if (isDeprecated(o.op)) description = `[Deprecated] ${description}`;
   return { title, description: withScopeLine(trimText(description, descMax), scope, descMax, summary) };
 }
-

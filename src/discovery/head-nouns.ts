@@ -6,9 +6,9 @@ import { stem } from './search-text.ts';
 import { verbClass } from './verb-classes.ts';
 
 /** Words that end a noun phrase. */
-const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over', 'against', 'between', 'across', 'through', 'via', 'like', 'until', 'or', 'and', 'i', 'we', 'you', 'they', 'he', 'she', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'can', 'will', 'should',
-  // Adverbs of time end a phrase too: "calls yesterday", "events today".
-  'yesterday', 'today', 'tomorrow', 'tonight', 'now', 'currently', 'recently', 'lately', 'ago']);
+const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over', 'against', 'between', 'across', 'through', 'via', 'like', 'until', 'or', 'and', 'i', 'we', 'you', 'they', 'he', 'she', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'can', 'will', 'should']);
+/** Adverbs of time end a query's phrase, and a title's after its noun: "calls yesterday" ("Get Currently Playing Track" keeps its noun). */
+const TIME = new Set(['yesterday', 'today', 'tomorrow', 'tonight', 'now', 'currently', 'recently', 'lately', 'ago']);
 /** Words that are only prepositions, never a request's verb. */
 const PREPOSITIONS = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'per', 'since', 'before', 'after', 'under', 'over', 'against', 'between', 'across', 'through', 'via', 'until']);
 /** Prepositions joining a thing to what it belongs to: "the priority of an issue", "a due date on a task". */
@@ -48,6 +48,7 @@ function phraseFrom(list: string[], from: number, participlesEnd: boolean): { he
   let i = skipDeterminers(list, from);
   let head: string | undefined;
   for (; i < list.length && !BOUNDARY.has(list[i]!) && !DETERMINERS.has(list[i]!); i++) {
+    if (TIME.has(list[i]!) && (head || participlesEnd)) break;
     if (head && participlesEnd && (PARTICIPLE.test(list[i]!) || ADVERB.test(list[i]!))) break;
     // In a title, a present participle before a preposition qualifies the phrase: "conferences belonging to …".
     if (head && !participlesEnd && /^[a-z]{3,}ing$/.test(list[i]!) && BOUNDARY.has(list[i + 1] ?? '')) break;

@@ -115,6 +115,8 @@ describe('clause intents', () => {
     const clause = (q: string) => queryClauses(q, verbs)[0]!;
     expect(clause('delete an email permanently')).toMatchObject({ verb: 'delete', head: 'email' });
     expect(clause('list the calls yesterday')).toMatchObject({ head: 'calls' });
+    expect(clause('who called us yesterday').head).toBeUndefined();
+    expect(titlePhrase('Get Currently Playing Track', titleVerbs(['Get a', 'Get b']))).toEqual({ verb: 'get', head: 'track' });
     // Nouns ending in -ly are no adverbs.
     expect(clause('list the office supply')).toMatchObject({ head: 'supply' });
     expect(clause('change the priority of an issue')).toMatchObject({ verb: 'change', head: 'priority', owner: 'issue' });
