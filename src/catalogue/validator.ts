@@ -31,10 +31,22 @@ export function validate(schema: JsonSchema, value: unknown, maxErrors = 10): Va
   for (const e of result.errors) {
     // cfworker reports every failing ancestor too; keep the specific leaf messages.
     if (e.keyword === 'properties' || e.keyword === 'items' || e.keyword === 'allOf' || e.keyword === '$ref') continue;
-    const at = e.instanceLocation.replace(/^#/, '') || '/';
-    errors.push(`${at}: ${e.error}`);
+    errors.push(`${location(e.instanceLocation)}: ${e.error}`);
     if (errors.length >= maxErrors) break;
   }
-  if (errors.length === 0) errors.push(...result.errors.slice(0, maxErrors).map((e) => `${e.instanceLocation}: ${e.error}`));
+  if (errors.length === 0) errors.push(...result.errors.slice(0, maxErrors).map((e) => `${location(e.instanceLocation)}: ${e.error}`));
   return { valid: false, errors };
+}
+
+/**
+ * cfworker writes locations as URI fragments ("#/Site%20name/0"); a model reads the JSON Pointer itself
+ * ("/Site name/0"), whose names then match the schema's property names.
+ */
+function location(fragment: string): string {
+  const pointer = fragment.replace(/^#/, '') || '/';
+  try {
+    return decodeURIComponent(pointer);
+  } catch {
+    return pointer;
+  }
 }

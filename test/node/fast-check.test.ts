@@ -147,5 +147,9 @@ describe('the compiled check agrees with @cfworker/json-schema', () => {
     }
     expect(validate({ type: 'string', format: 'email' }, 'not an email').valid).toBe(false);
     expect(validate({ type: 'object', properties: { n: { type: 'integer' } } }, { n: 1.5 }).errors[0]).toMatch(/\/n/);
+    // Locations name properties as the schema spells them, not URI-encoded.
+    const spaced = validate({ type: 'object', properties: { 'Site name': { type: 'string' }, 'a%b': { type: 'string' } } }, { 'Site name': 1, 'a%b': 2 });
+    expect(spaced.errors.join('\n')).toContain('/Site name:');
+    expect(spaced.errors.join('\n')).toContain('/a%b:');
   });
 });
