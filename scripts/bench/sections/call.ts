@@ -2,6 +2,7 @@
 // workerd run directly and against wrangler dev; then CPU per request (workerd direct, from /proc) and where it goes
 // (a V8 profile of the isolate under load). A second, large result (repos_get answering with the spec's ~6k-token
 // example) is measured the same way on workerd direct.
+import { ladderNote } from '../call-ladder.ts';
 import { Cdp, selfTimeShares } from '../cdp.ts';
 import type { BenchContext } from '../context.ts';
 import type { Req } from '../http.ts';
@@ -173,6 +174,7 @@ export async function benchCall(ctx: BenchContext, servers: { dev: Server; direc
     target: `≤ ${P50_RATIO}×`,
     verdict: verdict(worst, P50_RATIO),
   });
+  results.note('call', ladderNote());
   results.target({ section: 'call', measure: 'MCP overhead per tools/call, CPU (workerd direct)', result: fmtMs(overhead), target: `≤ ${OVERHEAD_MS} ms`, verdict: verdict(overhead, OVERHEAD_MS, `${OVERHEAD_MS} ms`) });
   results.note('call', `${plan.n.callIters} rounds after ${plan.n.callWarm} warm-up rounds, per server; each round sends one request to every target in rotating order, one at a time (concurrency 1) over a keep-alive node:http socket; a sample is request start to last body byte. The MCP requests are the exact bytes the v2 client (\`@modelcontextprotocol/client\`) sent in this run, captured with a recording fetch (2025 era: \`versionNegotiation: legacy\`, stateless, no session; 2026-07-28: pinned). The floor is \`/__bench/passthrough/<path>\` in the same worker (scripts/bench/worker.ts): one fetch to the same upstream, body streamed back, no MCP. The minimal MCP handler is \`/__bench/minimal-mcp/<path>\` in the same worker, sent the same 2025-era bytes: only the work any MCP server must do for this call (read and JSON.parse the JSON-RPC body, build the upstream URL from the arguments, fetch, read the text, JSON.parse it for structuredContent, JSON.stringify a JSON-RPC result with a text block and structuredContent, answer application/json); no auth, SDK, validation or shaping, so minimal minus floor is the inherent MCP work in workerd and ours minus minimal is what our pipeline adds. The large result is ${REPO.tool} on ${REPO.upstreamPath}, which the bench upstream answers with the spec's own example repository (23 KB, about 6,200 tokens raw), against its own floor. CPU per request: utime+stime of the workerd process from /proc/<pid>/stat around an autocannon run of ${plan.n.cpuSeconds} s at c=${CONNECTIONS} on the same bytes, divided by the requests served; the bench and the upstream run in other processes.`);
 }
