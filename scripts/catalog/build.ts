@@ -22,6 +22,7 @@ import { scopesOf, withScopeLine } from './titles.ts';
 import { buildTool, type ToolText } from './tool.ts';
 import { operationToolsets, ToolsetDescriptions } from './toolsets.ts';
 import { trimText } from './trim-text.ts';
+import { isDeprecated } from './deprecated.ts';
 import { readCatalogue } from './catalogue-files.ts';
 import { wordnetLexicon } from './lexicon.ts';
 import type { SpecOperations } from '../../src/spec-drift/spec-document.ts';
@@ -203,6 +204,6 @@ function toolText(o: Operation, title: string, scope: string | undefined, descMa
   const summary = typeof o.op.summary === 'string' ? o.op.summary.trim() : '';
   const longDesc = typeof o.op.description === 'string' ? o.op.description.trim() : '';
   let description = summary && longDesc && !longDesc.startsWith(summary) ? `${summary}\n\n${longDesc}` : longDesc || summary || o.key;
-  if (o.op.deprecated === true) description = `[Deprecated] ${description}`;
+  if (isDeprecated(o.op)) description = `[Deprecated] ${description}`;
   return { title, description: withScopeLine(trimText(description, descMax), scope, descMax, summary) };
 }

@@ -29,12 +29,13 @@ export function explain(text: string, tools: CatalogueTool[], toolsets: Record<s
   const data = rankingData(loaded);
   const clauses = queryClauses(query, data.verbs);
   const out = [`clauses: ${JSON.stringify(clauses)}`];
-  for (const h of rankTools(loaded, sliceOf(loaded, {}), query, { limit: 10 })) {
+  const why = new Map<number, string>();
+  for (const h of rankTools(loaded, sliceOf(loaded, {}), query, { limit: 10, why })) {
     const d = h.index;
     const t = tools[d]!;
     const nouns = [...(data.nouns?.[d] ?? [])].map((n) => data.terms[n]).join(',');
     const action = (data.actions?.[d] ?? -1) >= 0 ? data.terms[data.actions![d]!] : '';
-    out.push(`${h.score.toFixed(2).padStart(7)} ${t.name} (${t.http.method} ${t.http.path}) act=${data.acts?.[d]}${action ? `:${action}` : ''} nouns=${nouns} phrase=${JSON.stringify(data.phrases[d])} title="${t.title}"`);
+    out.push(`${h.score.toFixed(2).padStart(7)} ${t.name} (${t.http.method} ${t.http.path}) act=${data.acts?.[d]}${action ? `:${action}` : ''} nouns=${nouns} phrase=${JSON.stringify(data.phrases[d])} title="${t.title}"\n          ${why.get(d) ?? ''}`);
   }
   return out.join('\n');
 }

@@ -7,10 +7,18 @@ import { verbClass } from './verb-classes.ts';
 
 /** Words that end a noun phrase. */
 const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over', 'against', 'between', 'across', 'through', 'via', 'like', 'until', 'or', 'and', 'i', 'we', 'you', 'they', 'he', 'she', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'can', 'will', 'should']);
+/** Adverbs of time end a query's phrase, and a title's after its noun: "calls yesterday" ("Get Currently Playing Track" keeps its noun). */
+const TIME = new Set(['yesterday', 'today', 'tomorrow', 'tonight', 'now', 'currently', 'recently', 'lately', 'ago']);
+/** Words that are only prepositions, never a request's verb. */
+const PREPOSITIONS = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'per', 'since', 'before', 'after', 'under', 'over', 'against', 'between', 'across', 'through', 'via', 'until']);
+/** Prepositions joining a thing to what it belongs to: "the priority of an issue", "a due date on a task". */
+const OWNER = new Set(['of', 'on', 'for', 'in']);
 /** Words before a noun phrase that are not part of it. */
 const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'your', 'our', 'their', 'its', 'his', 'her', 'each', 'every', 'all', 'any', 'some', 'this', 'that', 'these', 'those', 'one', 'them', 'it', 'me', 'us', 'someone', 'somebody', 'everyone', 'him']);
 /** In a query, a participle after a noun starts a reduced relative clause: "issues labelled bug", "repos starred by me". */
 const PARTICIPLE = /^[a-z]{3,}(ed|ing)$/;
+/** In a query, an adverb after a noun ends its phrase: "delete an email permanently" (not "supply", "family"). */
+const ADVERB = /^[a-z]{4,}(?<!p|mi|mb|ma)ly$/;
 /** A count: "log two hours". */
 const NUMBER = /^(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|hundred)$/;
 /** Clause separators in a query: each clause may ask for one more thing. */
@@ -20,16 +28,33 @@ function words(text: string): string[] {
   return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 }
 
+/** Skips determiners, and "one or more" ("Create one or more invoices"). */
+function skipDeterminers(list: string[], from: number): number {
+  let i = from;
+  for (;;) {
+    if (DETERMINERS.has(list[i] ?? '') || list[i] === 'more' || list[i] === 'multiple' || list[i] === 'several') i++;
+    else if (list[i] === 'or' && list[i + 1] === 'more') i += 2;
+    else return i;
+  }
+}
+
 /** The last word of the noun phrase starting at `from`, or undefined when there is none. */
 function headFrom(list: string[], from: number, participlesEnd: boolean): string | undefined {
-  let i = from;
-  while (i < list.length && DETERMINERS.has(list[i]!)) i++;
+  return phraseFrom(list, from, participlesEnd).head;
+}
+
+/** The head of the noun phrase starting at `from`, and where the phrase ends. */
+function phraseFrom(list: string[], from: number, participlesEnd: boolean): { head?: string; end: number } {
+  let i = skipDeterminers(list, from);
   let head: string | undefined;
   for (; i < list.length && !BOUNDARY.has(list[i]!) && !DETERMINERS.has(list[i]!); i++) {
-    if (head && participlesEnd && PARTICIPLE.test(list[i]!)) break;
+    if (TIME.has(list[i]!) && (head || participlesEnd)) break;
+    if (head && participlesEnd && (PARTICIPLE.test(list[i]!) || ADVERB.test(list[i]!))) break;
+    // In a title, a present participle before a preposition qualifies the phrase: "conferences belonging to …".
+    if (head && !participlesEnd && /^[a-z]{3,}ing$/.test(list[i]!) && BOUNDARY.has(list[i + 1] ?? '')) break;
     head = list[i];
   }
-  return head;
+  return head ? { head, end: i } : { end: i };
 }
 
 /** What a title or a query clause says: its verb (when it starts with one of `verbs`) and its head noun, unstemmed. */
@@ -38,6 +63,8 @@ export interface Phrase {
   /** A second verb joined by "or"/"and" ("Create or update …"). */
   also?: string;
   head?: string;
+  /** In a query, the noun the head belongs to: "issue" in "the priority of an issue". */
+  owner?: string;
 }
 
 /** Words a question or request starts with before its verb: "who starred …", "can you list …", "please add …". */
@@ -61,7 +88,8 @@ function phrase(list: string[], verbs: ReadonlySet<string>, participlesEnd = tru
   const imperative =
     next !== undefined && (DETERMINERS.has(next) || (participlesEnd && first && (BOUNDARY.has(next) || NUMBER.test(next))));
   const known = participlesEnd && first && verbClass(stem(list[i] ?? '')) !== undefined;
-  if (i < list.length && (verbs.has(list[i]!) || imperative || known)) {
+  // A query's preposition is never its verb: "who is in this channel" ("like a video" is a request).
+  if (i < list.length && !(participlesEnd && PREPOSITIONS.has(list[i]!)) && (verbs.has(list[i]!) || imperative || known)) {
     out.verb = list[i++];
     // "Create or update a secret": both verbs are the title's.
     if ((list[i] === 'or' || list[i] === 'and') && list[i + 1] !== undefined && verbs.has(list[i + 1]!)) {
@@ -69,8 +97,13 @@ function phrase(list: string[], verbs: ReadonlySet<string>, participlesEnd = tru
       i += 2;
     }
   }
-  const head = headFrom(list, i, participlesEnd);
+  const { head, end } = phraseFrom(list, i, participlesEnd);
   if (head) out.head = head;
+  // "change the priority of an issue": what the phrase belongs to.
+  if (head && participlesEnd && OWNER.has(list[end] ?? '')) {
+    const owner = headFrom(list, end + 1, participlesEnd);
+    if (owner) out.owner = owner;
+  }
   return out;
 }
 

@@ -75,6 +75,7 @@ export function stemmedPhrase(p: Phrase): Phrase & { plural: boolean } {
   const out: Phrase & { plural: boolean } = { plural: false };
   if (p.verb) out.verb = stem(p.verb);
   if (p.also) out.also = stem(p.also);
+  if (p.owner) out.owner = stem(p.owner);
   if (p.head) {
     out.head = stem(p.head);
     out.plural = /[^s]s$|ies$/.test(p.head);

@@ -9,6 +9,8 @@ import { reads, verbClass, type ActClass } from './verb-classes.ts';
 export interface ClauseIntent {
   /** What the clause asks to do; undefined when neither its verb nor its form says. */
   cls?: ActClass;
+  /** A second class the verb asks for as much: "set a price" creates one as often as it changes one. */
+  alt?: ActClass;
   /** A verb outside the classes ("merge", "star", "comment on"): the clause asks to change something. */
   writes?: boolean;
 }
@@ -26,28 +28,34 @@ const PHRASAL: Array<[RegExp, ActClass]> = [
   [/^\s*(?:please\s+)?(look\s+up|find\s+out|pull\s+up)\b/, 'get'],
 ];
 
+/** Verbs that say "make it so" whether or not the thing exists yet (given stemmed): either class fits. */
+const EITHER = new Map<string, ActClass>([
+  ['set', 'create'],
+]);
+
 /** The clause's intent from its (stemmed) verb, its form and whether its head is a plural. */
 export function clauseIntent(text: string, verb: string | undefined, plural: boolean): ClauseIntent {
   const lower = text.toLowerCase();
   let cls = PHRASAL.find(([re]) => re.test(lower))?.[1] ?? verbClass(verb);
   if (QUESTION.test(lower) && (!cls || !reads(cls))) cls = 'get';
   if (cls === 'get' && (plural || MANY.test(lower))) cls = 'list';
-  if (cls) return { cls };
+  const alt = verb === undefined ? undefined : EITHER.get(verb);
+  if (cls) return alt && alt !== cls ? { cls, alt } : { cls };
   return verb ? { writes: true } : {};
 }
 
 /**
  * The factor for tool `d`: 1 when its shape fits, less for each way it does not. `covered`: the terms the clause's
- * words stand for.
+ * words stand for; `onHead`: the tool acts on the clause's head noun.
  */
-export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, intent: ClauseIntent, covered: ReadonlyMap<number, number>): number {
+export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, intent: ClauseIntent, covered: ReadonlyMap<number, number>, onHead = false): number {
   let f = 1;
   const cls = intent.cls;
   if (intent.writes) {
     if (loaded.readOnly(d)) f *= PARAMS.modeMismatch;
   } else if (cls) {
     const classes = toolClasses(data, d);
-    if (classes.size && !classes.has(cls)) {
+    if (classes.size && !classes.has(cls) && !(intent.alt && classes.has(intent.alt))) {
       const toolReads = loaded.readOnly(d);
       if (reads(cls) !== toolReads) f *= PARAMS.modeMismatch;
       else f *= toolReads ? PARAMS.readMismatch : PARAMS.writeMismatch;
@@ -60,8 +68,19 @@ export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, 
   if (nouns) {
     const common = PARAMS.commonNoun * data.len.length;
     for (const t of nouns) if (data.nounCount[t]! <= common && !covered.has(t)) f *= PARAMS.pathExtra;
+    // What the tool acts on counts however common, when the query names another noun of its path instead:
+    // `/Invoices/{id}/Attachments` is about attachments, which "create an invoice" never mentions, even in a spec
+    // where every resource has attachments. Unless its title says it acts on what the query asks for
+    // ("repositories" for `/users/{username}/repos`).
+    const target = data.resources[d]!;
+    if (!onHead && target >= 0 && data.nounCount[target]! > common && !covered.has(target) && nouns.some((t) => t !== target && covered.has(t))) f *= PARAMS.targetExtra;
   }
   return f;
+}
+
+/** Whether tool `d` does what verb class `cls` asks (by its shape, action or title verb). */
+export function doesClass(data: RankingData, d: number, cls: ActClass): boolean {
+  return toolClasses(data, d).has(cls);
 }
 
 /** What the tool does, in verb classes: its shape's, its action's and its title verb's. */

@@ -7,7 +7,8 @@ export const PARAMS = {
   b: 0.375,
   /** What a tool matching none of the query's words keeps of its score (coverage: matching all keeps all). */
   coverage: 0.25,
-  /** A tool acting on what the query asks for (a clause's head noun) wins over one merely mentioning it. */
+  /** A tool acting on what the query asks for (a clause's head noun, or what the thing a clause changes belongs
+   * to: "the priority of an issue") wins over one merely mentioning it. */
   head: 1.7,
   /** "who …" asks for people: tools acting on people (members, stargazers, collaborators) win close calls. */
   people: 4.4,
@@ -25,6 +26,8 @@ export const PARAMS = {
   readMismatch: 0.9,
   /** Each noun of the tool's path the query does not mention ("pullrequests" in …/pullrequests/{id}/commits). */
   pathExtra: 0.8,
+  /** The noun a tool's path acts on, common in the catalogue's paths, that the query does not mention. */
+  targetExtra: 0.7,
   /** Path nouns in more than this share of the catalogue's paths say nothing (`repos`, `accounts`). */
   commonNoun: 0.15,
 };

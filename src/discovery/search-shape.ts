@@ -70,7 +70,7 @@ export function operationShape(method: string, path: string, titleVerb: string |
         readAs = cls;
         nounSegs = literals.slice(0, -1);
       }
-    } else if ((tv !== undefined && stem(first) === tv) || (!PLURAL.test(lastWord) && (cls !== undefined || isVerb?.(first)))) {
+    } else if ((tv !== undefined && stem(first) === tv) || (!PLURAL.test(lastWord) && (cls !== undefined || isVerb?.(first)) && !(segWords.length > 1 && titleDisagrees(tv, cls)))) {
       // The last literal is an action when the title says so ("Merge a pull request" on `/merge`) or, not being a
       // plural, it is an English verb (`/approve`, `/send`, `/cancel`, `/chat.update`).
       action = first;
@@ -94,4 +94,13 @@ export function operationShape(method: string, path: string, titleVerb: string |
   const titled = verbClass(tv);
   if (titled && m !== 'GET' && titled !== 'get' && titled !== 'list') act = titled;
   return { act, nouns, target: targetWords };
+}
+
+/**
+ * The title's verb says the operation does something else than a compound segment's first word would: "Update the
+ * next build number" on `/build_number` changes a number, it does not build.
+ */
+function titleDisagrees(titleVerb: string | undefined, segmentClass: ActClass | undefined): boolean {
+  const titled = verbClass(titleVerb);
+  return titled !== undefined && titled !== segmentClass;
 }

@@ -10,7 +10,7 @@ import type { Slice } from '../catalogue/slices.ts';
 import { compactDescription } from '../profiles/listing-compaction.ts';
 import { queryClauses, type Clause } from './head-nouns.ts';
 import { needsRecords, rankingData, sliceMembers, stemmedPhrase, type RankingData } from './search-cache.ts';
-import { clauseIntent, shapeFit } from './search-fit.ts';
+import { clauseIntent, doesClass, shapeFit } from './search-fit.ts';
 import { PARAMS } from './search-params.ts';
 import { stem, STOP, words } from './search-text.ts';
 
@@ -34,6 +34,8 @@ export interface SearchHit {
 export interface RankOptions {
   toolset?: string;
   limit?: number;
+  /** Filled with each hit's reasons (text score, words matched, the rules that applied): the tuning loop's --explain. */
+  why?: Map<number, string>;
 }
 
 /** Question and pronoun words that carry an intent rather than a topic: each adds terms a matching tool has. */
@@ -71,8 +73,8 @@ export function rankTools(loaded: LoadedCatalogue, slice: Slice, query: string, 
   const members = sliceMembers(loaded, slice);
   const allowed = (i: number) => members[i] === 1 && (!options.toolset || loaded.toolsetsOf(i).includes(options.toolset));
   const clauses = queryClauses(IDENTITY.test(query) ? WHO_AM_I : query, data.verbs).map((c) => ({ ...c, ...stemmedPhrase(c) }));
-  let rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, false));
-  if (rankings.every((r) => !r.length)) rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, true));
+  let rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, false, options.why));
+  if (rankings.every((r) => !r.length)) rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, true, options.why));
   const out: RankedTool[] = [];
   const seen = new Set<number>();
   // A tool's own name (or alias) names that tool.
@@ -130,7 +132,7 @@ export function withSummary(loaded: LoadedCatalogue, hit: RankedTool): SearchHit
 
 type RankedClause = Clause & { plural: boolean };
 
-function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedClause, allowed: (i: number) => boolean, fuzzy: boolean): RankedTool[] {
+function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedClause, allowed: (i: number) => boolean, fuzzy: boolean, why?: Map<number, string>): RankedTool[] {
   const text = clause.text.toLowerCase();
   const groups: Group[] = [];
   for (const w of words(clause.text)) {
@@ -190,26 +192,44 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
   // Whether the clause asks to read or to change something; undefined when it does not say.
   const reads = QUESTION.test(text) ? true : clause.verb ? READ_VERBS.has(clause.verb) : undefined;
   const intent = data.acts ? clauseIntent(text, clause.verb, clause.plural) : undefined;
+  const changes = clause.owner !== undefined && intent?.cls === 'update';
   const readingVerb = intent?.cls !== undefined && (intent.cls === 'get' || intent.cls === 'list');
   const hits: RankedTool[] = [];
   for (const d of touched) {
     if (!allowed(d) || score[d]! <= 0) continue;
     let s = score[d]!;
+    const because = why ? [`text=${s.toFixed(2)} words=${matched[d]}/${required}`] : undefined;
     // Coverage: a tool matching every word of the query beats one matching the rarest word twice.
     const coverage = required ? matched[d]! / required : 1;
     s *= PARAMS.coverage + (1 - PARAMS.coverage) * coverage * coverage;
     const phrase = data.phrases[d]!;
-    if (actsOn(data, phrase, clause, d)) s *= PARAMS.head;
-    // "get their repositories" asks for a list: one item's operation loses close calls.
-    else if (!intent && clause.plural && clause.verb && READ_VERBS.has(clause.verb) && phrase.verb !== 'list' && !phrase.plural) s *= SINGLE_FOR_PLURAL;
+    const onHead = actsOn(data, phrase, clause, d);
+    if (onHead) {
+      s *= PARAMS.head;
+      because?.push('head');
+    } else if (changes && actsOn(data, phrase, { ...clause, head: clause.owner }, d)) {
+      // "change the priority of an issue" changes the issue.
+      s *= PARAMS.head;
+      because?.push('owner');
+    } else if (!intent && clause.plural && clause.verb && READ_VERBS.has(clause.verb) && phrase.verb !== 'list' && !phrase.plural) {
+      // "get their repositories" asks for a list: one item's operation loses close calls.
+      s *= SINGLE_FOR_PLURAL;
+    }
     // Reading verbs say little beyond their class ("get" their repositories is "List repositories …").
     const ownVerb = verbs !== undefined && !readingVerb && doesVerb(loaded, data, phrase, verbs, d);
     if (ownVerb) s *= PARAMS.verb;
     if (who && data.people[d]) s *= PARAMS.people;
     if (data.everyday[d]) s *= PARAMS.everyday;
     if (data.deprecated[d]) s *= PARAMS.deprecated;
-    if (intent) s *= shapeFit(loaded, data, d, intent, covered);
-    else if (reads !== undefined && reads !== loaded.readOnly(d)) s *= PARAMS.modeMismatch;
+    let fit = 1;
+    if (intent) fit = shapeFit(loaded, data, d, intent, covered, onHead);
+    else if (reads !== undefined && reads !== loaded.readOnly(d)) fit = PARAMS.modeMismatch;
+    s *= fit;
+    if (because) {
+      const rules = { verb: ownVerb, people: who && data.people[d] === 1, everyday: data.everyday[d] === 1, deprecated: data.deprecated[d] === 1 };
+      for (const [rule, applied] of Object.entries(rules)) if (applied) because.push(rule);
+      why!.set(d, `${because.join(' ')} fit=${fit.toFixed(2)}${intent?.cls ? ` (asks to ${intent.cls})` : ''}`);
+    }
     hits.push({ index: d, name: loaded.name(d), title: loaded.title(d), score: s });
   }
   hits.sort((a, b) => b.score - a.score || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
@@ -261,7 +281,7 @@ function doesVerb(loaded: LoadedCatalogue, data: RankingData, phrase: RankingDat
   if (action >= 0 && verbs.has(action)) return true;
   // "comment on …", "vote for …", "remind me …": the verb asks to add what it names, so only a tool creating it does it.
   const resource = data.resources[d]!;
-  return resource >= 0 && verbs.has(resource) && !loaded.readOnly(d) && (data.acts === undefined || data.acts[d] === 'create');
+  return resource >= 0 && verbs.has(resource) && !loaded.readOnly(d) && (data.acts === undefined || doesClass(data, d, 'create'));
 }
 
 /** "who …" with nothing else the catalogue knows: the operations about people. */

@@ -11,7 +11,7 @@ const CLASSES: Record<ActClass, string> = {
   list: 'list find search browse enumerate query count',
   create:
     'create add make new open save post publish raise book register upload invite write compose draft issue generate launch spin ' +
-    'submit build start run trigger kick schedule insert send file log record put import provision deploy',
+    'submit build start run trigger kick schedule insert send file log record put import provision deploy buy purchase',
   update: 'update change edit modify rename set adjust replace mark move configure enable disable turn toggle switch reschedule correct fix patch reorder rearrange',
   delete: 'delete remove cancel erase destroy drop clear purge revoke release unregister uninstall discard trash unsubscribe stop terminate deactivate end kill unassign unlink detach',
 };

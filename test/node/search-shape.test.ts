@@ -8,6 +8,7 @@ import { buildSearchIndex, decodeSearchIndex } from '../../src/discovery/search-
 import { operationShape } from '../../src/discovery/search-shape.ts';
 import { stem } from '../../src/discovery/search-text.ts';
 import { verbClass } from '../../src/discovery/verb-classes.ts';
+import { isDeprecated } from '../../scripts/catalog/deprecated.ts';
 
 const isVerb = (w: string) => wordnetLexicon().verb!(w);
 
@@ -43,6 +44,17 @@ describe('operation shapes', () => {
     expect(operationShape('POST', '/files/content', 'upload', false, isVerb).act).toBe('create');
   });
 
+  it("reads a compound segment as a noun when the title's verb says another class", () => {
+    // "Update the next build number": the segment names a number; "build" is no action here.
+    const buildNumber = operationShape('PUT', '/repositories/{workspace}/{repo}/pipelines_config/build_number', 'update', false, isVerb);
+    expect(buildNumber).toMatchObject({ act: 'update', target: ['build', 'number'] });
+    expect(buildNumber.action).toBeUndefined();
+    // A one-word segment stays an action whatever the title's verb ("Mark a finalized invoice as void").
+    expect(operationShape('POST', '/v1/invoices/{invoice}/void', 'mark', false, isVerb)).toMatchObject({ act: 'action', action: 'void' });
+    // And a compound one whose first word is the title's verb ("Set the parent of a task").
+    expect(operationShape('POST', '/tasks/{task_gid}/setParent', 'set', false, isVerb)).toMatchObject({ act: 'action', action: 'set' });
+  });
+
   it('reads RPC-style reads by their last part, and drops versions and extensions', () => {
     expect(operationShape('GET', '/conversations.list', undefined, false)).toMatchObject({ act: 'list', nouns: ['conversations'] });
     expect(operationShape('GET', '/users.lookupByEmail', undefined, false)).toMatchObject({ act: 'get', nouns: ['users'] });
@@ -75,6 +87,9 @@ describe('clause intents', () => {
     expect(clauseIntent('who is the owner of this repo', undefined, false)).toEqual({ cls: 'get' });
     expect(clauseIntent('which repos have I starred', undefined, true)).toEqual({ cls: 'list' });
     expect(clauseIntent('delete all my drafts', stem('delete'), true)).toEqual({ cls: 'delete' });
+    // "set" makes it so whether or not the thing exists: a create fits as well as an update.
+    expect(clauseIntent('set a price for a product', stem('set'), false)).toEqual({ cls: 'update', alt: 'create' });
+    expect(clauseIntent('buy a phone number', stem('buy'), false)).toEqual({ cls: 'create' });
   });
 
   it("finds a request's verb: before a preposition or a count, after 'I want to', and in two-verb titles", () => {
@@ -91,6 +106,38 @@ describe('clause intents', () => {
       ['list', 'comments', 'issues'],
     ]);
     expect(titlePhrase('Create or update a repository secret', titleVerbs(['Create a thing', 'Create b', 'Update a', 'Update b']))).toEqual({ verb: 'create', also: 'update', head: 'secret' });
+    // A preposition is never the verb, though a determiner follows it.
+    expect(verbOf('who is in this channel')).toBeUndefined();
+  });
+
+  it('ends noun phrases at adverbs and times, skips "one or more", and finds what a changed thing belongs to', () => {
+    const verbs = titleVerbs([]);
+    const clause = (q: string) => queryClauses(q, verbs)[0]!;
+    expect(clause('delete an email permanently')).toMatchObject({ verb: 'delete', head: 'email' });
+    expect(clause('list the calls yesterday')).toMatchObject({ head: 'calls' });
+    expect(clause('who called us yesterday').head).toBeUndefined();
+    expect(titlePhrase('Get Currently Playing Track', titleVerbs(['Get a', 'Get b']))).toEqual({ verb: 'get', head: 'track' });
+    // Nouns ending in -ly are no adverbs.
+    expect(clause('list the office supply')).toMatchObject({ head: 'supply' });
+    expect(clause('change the priority of an issue')).toMatchObject({ verb: 'change', head: 'priority', owner: 'issue' });
+    expect(clause('set a due date on a task')).toMatchObject({ head: 'date', owner: 'task' });
+    expect(titlePhrase('Create one or more sales invoices', titleVerbs(['Create a', 'Create b']))).toEqual({ verb: 'create', head: 'invoices' });
+    expect(titlePhrase('List conferences belonging to the account', titleVerbs(['List a', 'List b']))).toEqual({ verb: 'list', head: 'conferences' });
+    // Elsewhere in a title a participle is part of the name.
+    expect(titlePhrase('List GitHub-hosted runners for an organization', titleVerbs(['List a', 'List b']))).toEqual({ verb: 'list', head: 'runners' });
+  });
+});
+
+describe('deprecation', () => {
+  it("reads OpenAPI's flag and the vendor extensions that say the same", () => {
+    expect(isDeprecated({ deprecated: true })).toBe(true);
+    expect(isDeprecated({ 'x-release-status': 'DEPRECATED' })).toBe(true);
+    expect(isDeprecated({ 'x-deprecated': true })).toBe(true);
+    expect(isDeprecated({ 'x-stability-level': 'deprecated' })).toBe(true);
+    expect(isDeprecated({ 'x-release-status': 'BETA' })).toBe(false);
+    expect(isDeprecated({ 'x-deprecated': false, deprecated: false })).toBe(false);
+    // A description mentioning deprecation is not a flag.
+    expect(isDeprecated({ 'x-note': 'deprecated' })).toBe(false);
   });
 });
 
