@@ -7,6 +7,11 @@
 //   /__bench/prebaked/<mcp path> The tools/list ceiling: the first request is answered by the real app
 //                                (path without the /__bench/prebaked prefix) and its body bytes are
 //                                kept; every later request with the same path and body gets those bytes.
+//   /__bench/minimal-mcp/<any>   The honest lower bound of a tools/call: a hand-written handler doing only what any MCP
+//                                server must do for the bench's two tools (read and parse the JSON-RPC body, build
+//                                the upstream URL from the arguments, fetch, read and parse the JSON answer, write a
+//                                JSON-RPC result with a text block and structuredContent). No auth, no validation,
+//                                no shaping, no SDK: what is left of our overhead above it is ours.
 //   /__bench/usage-on/<mcp path>, /__bench/usage-off/<mcp path>
 //                                The real app with USAGE_METERING forced on or off, so one run compares both
 //                                in the same isolate. Both sides pay the same re-wrapped Request and env.
@@ -17,6 +22,22 @@ export * from '../../src/index.ts';
 
 const PASSTHROUGH = '/__bench/passthrough/';
 const PREBAKED = '/__bench/prebaked/';
+const MINIMAL = '/__bench/minimal-mcp/';
+/** The minimal handler's tools: the bench's two GitHub operations (scripts/bench/plan.ts TOOL and REPO), by hand. */
+const MINIMAL_TOOLS: Record<string, (a: Record<string, string>) => string> = {
+  users_get_by_username: (a) => `/users/${encodeURIComponent(a.username!)}`,
+  repos_get: (a) => `/repos/${encodeURIComponent(a.owner!)}/${encodeURIComponent(a.repo!)}`,
+};
+
+async function minimalMcp(request: Request, env: Env): Promise<Response> {
+  const message = JSON.parse(await request.text()) as { id: string | number; params: { name: string; arguments: Record<string, string> } };
+  const path = MINIMAL_TOOLS[message.params.name]!(message.params.arguments);
+  const upstream = await fetch(`${(env.UPSTREAM_URL ?? '').replace(/\/+$/, '')}${path}`, { headers: { accept: 'application/json' } });
+  const text = await upstream.text();
+  const structuredContent = JSON.parse(text) as unknown;
+  const body = JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text }], structuredContent } });
+  return new Response(body, { headers: { 'content-type': 'application/json' } });
+}
 // Module scope on purpose: it is the only state a Worker keeps between requests (one local isolate serves the bench).
 const prebaked = new Map<string, { body: ArrayBuffer; type: string }>();
 const METERING = { '/__bench/usage-on/': 'on', '/__bench/usage-off/': 'off' } as const;
@@ -41,6 +62,7 @@ export default {
       });
       return new Response(upstream.body, { status: upstream.status, headers: { 'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream' } });
     }
+    if (url.pathname.startsWith(MINIMAL)) return minimalMcp(request, env);
     if (url.pathname.startsWith(PREBAKED)) {
       const body = await request.text();
       const path = `/${url.pathname.slice(PREBAKED.length)}${url.search}`;

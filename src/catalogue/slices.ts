@@ -41,9 +41,8 @@ const ALL = 'all';
 /** Checks names against the catalogue; throws UnknownNamesError listing the valid names. */
 export function validateSliceSpec(loaded: LoadedCatalogue, spec: SliceSpec): void {
   if (spec.toolsets) {
-    const valid = Object.keys(loaded.catalogue.toolsets);
     const unknown = spec.toolsets.filter((t) => t !== ALL && !Object.hasOwn(loaded.catalogue.toolsets, t));
-    if (unknown.length) throw new UnknownNamesError('toolset', unknown, [ALL, ...valid]);
+    if (unknown.length) throw new UnknownNamesError('toolset', unknown, [ALL, ...Object.keys(loaded.catalogue.toolsets)]);
   }
   if (spec.tools) {
     const unknown = spec.tools.filter((t) => loaded.indexOf(t) === undefined);

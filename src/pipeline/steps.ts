@@ -24,10 +24,12 @@ import { meterFor } from '../usage/isolate.ts';
 import { NO_TOOL } from '../usage/schema.ts';
 import { guardHostAndOrigin } from './host-guard.ts';
 import { loadShards } from './shards.ts';
-import { readMcpParams } from './url-params.ts';
+import { readMcpParams, type ParamsOutcome } from './url-params.ts';
 import type { PipelineEnv } from './vars.ts';
 
 type Step = MiddlewareHandler<PipelineEnv>;
+
+const NO_PARAMS: ParamsOutcome = { ok: true, params: Object.freeze({}) };
 
 /** What an MCP route's URL selects before the query string: toolsets by path, and the endpoint mode. */
 interface RouteSelection {
@@ -109,7 +111,8 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, health: Schem
    */
   const urlRequest = (select: (c: Context<PipelineEnv>) => RouteSelection): Step => async function urlRequest(c, next) {
     const selection = select(c);
-    const read = readMcpParams(new URL(c.req.url));
+    // Most MCP URLs carry no query string: then there is nothing to read, and no URL to parse.
+    const read = c.req.url.includes('?') ? readMcpParams(new URL(c.req.url)) : NO_PARAMS;
     if (!read.ok) return c.json(read.body, 400);
     const { params } = read;
     c.set('params', params);

@@ -2,6 +2,7 @@
 // workerd run directly and against wrangler dev; then CPU per request (workerd direct, from /proc) and where it goes
 // (a V8 profile of the isolate under load). A second, large result (repos_get answering with the spec's ~6k-token
 // example) is measured the same way on workerd direct.
+import { ladderNote } from '../call-ladder.ts';
 import { Cdp, selfTimeShares } from '../cdp.ts';
 import type { BenchContext } from '../context.ts';
 import type { Req } from '../http.ts';
@@ -23,7 +24,13 @@ interface CallCase {
   label: string;
   floorPath: string;
   calls: Map<string, Req>;
+  /** The same call to the bench-only minimal MCP handler (the lower bound), measured beside it. */
+  minimal?: Req;
 }
+
+/** The bench-only minimal MCP handler (scripts/bench/worker.ts) given the bytes of one captured tools/call. */
+const minimalReq = (call: Req): Req => ({ ...call, path: `/__bench/minimal-mcp${call.path}` });
+const MINIMAL = 'minimal MCP';
 
 /** `target`: the rows the p50 target applies to (workerd direct, the user call); the others are context. */
 async function latencyRows(ctx: BenchContext, label: string, worker: Server, c: CallCase, target: boolean): Promise<Record<string, number>> {
@@ -37,12 +44,28 @@ async function latencyRows(ctx: BenchContext, label: string, worker: Server, c: 
     expectOk(`tools/call ${era} (${label})`, r.status, r.body, '"structuredContent"');
     targets[era] = call;
   }
+  if (c.minimal) {
+    const r = await http.send(worker.url, c.minimal);
+    expectOk(`minimal MCP (${label})`, r.status, r.body, '"structuredContent"');
+    targets[MINIMAL] = c.minimal;
+  }
   ctx.log(`call (${label}${c.label === TOOL.ours ? '' : `, ${c.label}`}): ${plan.n.callIters} interleaved rounds of ${Object.keys(targets).join(', ')}`);
   const samples = await interleaved(http, worker.url, targets, plan.n.callIters, plan.n.callWarm);
   const floorS = summarize(samples.floor!);
   const raw: Record<string, unknown> = { floor: floorS };
   (results.raw.call as Record<string, unknown>)[c.label === TOOL.ours ? label : `${label} ${c.label}`] = raw;
   results.row({ section: 'call', measure: `${label}: floor, passthrough GET ${c.floorPath}`, result: `p50 ${fmtMs(floorS.p50)} · p99 ${fmtMs(floorS.p99)} · ${fmtBytes(f.body.length)}`, reproduce: plan.reproduce('call') });
+  if (c.minimal) {
+    const s = summarize(samples[MINIMAL]!);
+    const r50 = ratio(s.p50, floorS.p50);
+    raw[MINIMAL] = { ...s, ratioP50: r50, ratioP99: ratio(s.p99, floorS.p99) };
+    results.row({
+      section: 'call',
+      measure: `${label}: minimal MCP handler (bench-only lower bound), ${c.label}`,
+      result: `p50 ${fmtMs(s.p50)} · p99 ${fmtMs(s.p99)} · p50 vs floor ${fmtRatio(r50)}, p99 ${fmtRatio(ratio(s.p99, floorS.p99))} · +${fmtMs(s.p50 - floorS.p50)} at p50`,
+      reproduce: plan.reproduce('call'),
+    });
+  }
   const ratios: Record<string, number> = {};
   for (const era of c.calls.keys()) {
     const s = summarize(samples[era]!);
@@ -60,20 +83,21 @@ async function latencyRows(ctx: BenchContext, label: string, worker: Server, c: 
   return ratios;
 }
 
-/** CPU per request of the floor and of a tools/call in the directly run workerd: best of 2 runs each, interleaved. */
-async function cpuOverhead(ctx: BenchContext, direct: DirectWorker, floor: Req, call: Req): Promise<{ floor: number; call: number; runs: { floor: number[]; call: number[] } }> {
+/** CPU per request of the floor, a tools/call and the minimal handler in the directly run workerd: best of 2 runs each, interleaved. */
+async function cpuOverhead(ctx: BenchContext, direct: DirectWorker, floor: Req, call: Req): Promise<{ floor: number; call: number; minimal: number; runs: { floor: number[]; call: number[]; minimal: number[] } }> {
   const seconds = ctx.plan.n.cpuSeconds;
   const perRequest = async (req: Req): Promise<number> => {
     const c0 = await processCpuMs(direct.pid);
     const run = await loadRun(direct.url, req, seconds);
     return ((await processCpuMs(direct.pid)) - c0) / Math.max(1, run.total);
   };
-  const runs = { floor: [] as number[], call: [] as number[] };
+  const runs = { floor: [] as number[], call: [] as number[], minimal: [] as number[] };
   for (let round = 0; round < 2; round++) {
     runs.floor.push(await perRequest(floor));
     runs.call.push(await perRequest(call));
+    runs.minimal.push(await perRequest(minimalReq(call)));
   }
-  return { floor: Math.min(...runs.floor), call: Math.min(...runs.call), runs };
+  return { floor: Math.min(...runs.floor), call: Math.min(...runs.call), minimal: Math.min(...runs.minimal), runs };
 }
 
 /** CPU per request of the floor and of tools/call in the directly run workerd, and a profile of the call under load. */
@@ -97,10 +121,17 @@ async function cpuRows(ctx: BenchContext, direct: DirectWorker, call: Req, large
     verdict: verdict(overhead, OVERHEAD_MS, `${OVERHEAD_MS} ms`),
     reproduce: plan.reproduce('call'),
   });
+  const inherent = user.minimal - user.floor;
+  results.row({
+    section: 'call',
+    measure: `workerd direct: CPU per request, minimal MCP handler (bench-only lower bound, c=${CONNECTIONS})`,
+    result: `floor ${fmtMs(user.floor)} · minimal MCP ${fmtMs(user.minimal)} · inherent MCP work ${fmtMs(inherent)} (${Math.round((inherent / OVERHEAD_MS) * 100)} % of the ${OVERHEAD_MS} ms budget) · ours above it ${fmtMs(user.call - user.minimal)} (best of 2 runs each)`,
+    reproduce: plan.reproduce('call'),
+  });
   results.row({
     section: 'call',
     measure: `workerd direct: CPU per request, large result ${REPO.tool} (c=${CONNECTIONS})`,
-    result: `floor ${fmtMs(repo.floor)} · tools/call (2025 era) ${fmtMs(repo.call)} · MCP overhead ${fmtMs(repo.call - repo.floor)} (best of 2 runs each)`,
+    result: `floor ${fmtMs(repo.floor)} · tools/call (2025 era) ${fmtMs(repo.call)} · MCP overhead ${fmtMs(repo.call - repo.floor)} · minimal MCP ${fmtMs(repo.minimal)} (inherent ${fmtMs(repo.minimal - repo.floor)}) (best of 2 runs each)`,
     reproduce: plan.reproduce('call'),
   });
   // The inspector is attached only now: an attached client makes every console.log (one per call) cost more.
@@ -124,12 +155,13 @@ async function cpuRows(ctx: BenchContext, direct: DirectWorker, call: Req, large
 export async function benchCall(ctx: BenchContext, servers: { dev: Server; direct: DirectWorker }, wires: Map<string, Wire>): Promise<void> {
   const { plan, results } = ctx;
   results.raw.call = {};
-  const user: CallCase = { label: TOOL.ours, floorPath: TOOL.upstreamPath, calls: new Map([...wires].map(([era, w]) => [era, w.call])) };
+  const user: CallCase = { label: TOOL.ours, floorPath: TOOL.upstreamPath, calls: new Map([...wires].map(([era, w]) => [era, w.call])), minimal: minimalReq(wires.get('2025 era')!.call) };
   const large: CallCase = { label: `${REPO.tool} (the spec's example, ~6k tokens raw)`, floorPath: REPO.upstreamPath, calls: new Map() };
   for (const mode of ['legacy', { pin: '2026-07-28' }] as const) large.calls.set(mode === 'legacy' ? '2025 era' : mode.pin, await captureToolCall(servers.direct.url, mode, REPO.tool, REPO.args));
+  large.minimal = minimalReq(large.calls.get('2025 era')!);
   const direct = await latencyRows(ctx, 'workerd direct', servers.direct, user, true);
   await latencyRows(ctx, 'workerd direct', servers.direct, large, false);
-  await latencyRows(ctx, 'wrangler dev', servers.dev, user, false);
+  await latencyRows(ctx, 'wrangler dev', servers.dev, { label: user.label, floorPath: user.floorPath, calls: user.calls }, false);
   const overhead = await cpuRows(ctx, servers.direct, wires.get('2025 era')!.call, large.calls.get('2025 era')!);
   // Metering's cost is measured where it is on: wrangler dev, with its local D1 (workerd direct has no D1).
   const pinned = wires.get('2026-07-28');
@@ -142,8 +174,9 @@ export async function benchCall(ctx: BenchContext, servers: { dev: Server; direc
     target: `≤ ${P50_RATIO}×`,
     verdict: verdict(worst, P50_RATIO),
   });
+  results.note('call', ladderNote());
   results.target({ section: 'call', measure: 'MCP overhead per tools/call, CPU (workerd direct)', result: fmtMs(overhead), target: `≤ ${OVERHEAD_MS} ms`, verdict: verdict(overhead, OVERHEAD_MS, `${OVERHEAD_MS} ms`) });
-  results.note('call', `${plan.n.callIters} rounds after ${plan.n.callWarm} warm-up rounds, per server; each round sends one request to every target in rotating order, one at a time (concurrency 1) over a keep-alive node:http socket; a sample is request start to last body byte. The MCP requests are the exact bytes the v2 client (\`@modelcontextprotocol/client\`) sent in this run, captured with a recording fetch (2025 era: \`versionNegotiation: legacy\`, stateless, no session; 2026-07-28: pinned). The floor is \`/__bench/passthrough/<path>\` in the same worker (scripts/bench/worker.ts): one fetch to the same upstream, body streamed back, no MCP. The large result is ${REPO.tool} on ${REPO.upstreamPath}, which the bench upstream answers with the spec's own example repository (23 KB, about 6,200 tokens raw), against its own floor. CPU per request: utime+stime of the workerd process from /proc/<pid>/stat around an autocannon run of ${plan.n.cpuSeconds} s at c=${CONNECTIONS} on the same bytes, divided by the requests served; the bench and the upstream run in other processes.`);
+  results.note('call', `${plan.n.callIters} rounds after ${plan.n.callWarm} warm-up rounds, per server; each round sends one request to every target in rotating order, one at a time (concurrency 1) over a keep-alive node:http socket; a sample is request start to last body byte. The MCP requests are the exact bytes the v2 client (\`@modelcontextprotocol/client\`) sent in this run, captured with a recording fetch (2025 era: \`versionNegotiation: legacy\`, stateless, no session; 2026-07-28: pinned). The floor is \`/__bench/passthrough/<path>\` in the same worker (scripts/bench/worker.ts): one fetch to the same upstream, body streamed back, no MCP. The minimal MCP handler is \`/__bench/minimal-mcp/<path>\` in the same worker, sent the same 2025-era bytes: only the work any MCP server must do for this call (read and JSON.parse the JSON-RPC body, build the upstream URL from the arguments, fetch, read the text, JSON.parse it for structuredContent, JSON.stringify a JSON-RPC result with a text block and structuredContent, answer application/json); no auth, SDK, validation or shaping, so minimal minus floor is the inherent MCP work in workerd and ours minus minimal is what our pipeline adds. The large result is ${REPO.tool} on ${REPO.upstreamPath}, which the bench upstream answers with the spec's own example repository (23 KB, about 6,200 tokens raw), against its own floor. CPU per request: utime+stime of the workerd process from /proc/<pid>/stat around an autocannon run of ${plan.n.cpuSeconds} s at c=${CONNECTIONS} on the same bytes, divided by the requests served; the bench and the upstream run in other processes.`);
 }
 
 /** Usage metering's cost on the call path: the same tools/call with USAGE_METERING on and off, interleaved. */

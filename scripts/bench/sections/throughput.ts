@@ -54,7 +54,9 @@ export async function benchThroughput(ctx: BenchContext, servers: { dev: Server;
     await loadRun(servers.direct.url, ours, n.tpWarm);
     await loadRun(servers.dev.url, ours, n.tpWarm);
     await loadRun(peer.url, peerCall, n.tpWarm);
-    const runs: Record<'direct' | 'dev' | 'peer' | 'floor', Array<Load & { cpuMs?: number }>> = { direct: [], dev: [], peer: [], floor: [] };
+    const runs: Record<'direct' | 'dev' | 'peer' | 'floor' | 'minimal', Array<Load & { cpuMs?: number }>> = { direct: [], dev: [], peer: [], floor: [], minimal: [] };
+    // The bench-only minimal MCP handler (scripts/bench/worker.ts) on the same bytes: what any Worker MCP server reaches.
+    const minimal: Req = { ...ours, path: `/__bench/minimal-mcp${ours.path}` };
     const floor: Req = { method: 'GET', path: `/__bench/passthrough${TOOL.upstreamPath}`, headers: { accept: 'application/json' } };
     for (let round = 0; round < n.tpRounds; round++) {
       const order = round % 2 === 0 ? (['direct', 'peer', 'dev'] as const) : (['peer', 'direct', 'dev'] as const);
@@ -68,6 +70,8 @@ export async function benchThroughput(ctx: BenchContext, servers: { dev: Server;
       if (n.tpFloor) {
         ctx.log(`throughput round ${round + 1}/${n.tpRounds}: floor (passthrough, workerd direct), ${n.tpDuration} s`);
         runs.floor.push(await measured(servers.direct.url, floor, servers.direct.pid));
+        ctx.log(`throughput round ${round + 1}/${n.tpRounds}: minimal MCP handler (workerd direct), ${n.tpDuration} s`);
+        runs.minimal.push(await measured(servers.direct.url, minimal, servers.direct.pid));
       }
     }
     const med = (rs: Array<Load & { cpuMs?: number }>, k: 'rps' | 'p50' | 'p99' | 'cpuMs') => median(rs.map((r) => r[k] ?? NaN));
@@ -81,6 +85,7 @@ export async function benchThroughput(ctx: BenchContext, servers: { dev: Server;
     row(`ours, wrangler dev: the same, c=${CONNECTIONS}`, runs.dev);
     row(`peer: openapi-mcp-generator 4.0.1 on Node, tools/call ${TOOL.peer}, c=${CONNECTIONS}`, runs.peer);
     if (runs.floor.length) row(`context: floor passthrough, workerd direct, c=${CONNECTIONS}`, runs.floor);
+    if (runs.minimal.length) row(`context: minimal MCP handler (bench-only lower bound), workerd direct, c=${CONNECTIONS}`, runs.minimal);
     const direct = ratio(med(runs.direct, 'rps'), med(runs.peer, 'rps'));
     const dev = ratio(med(runs.dev, 'rps'), med(runs.peer, 'rps'));
     results.row({
@@ -91,8 +96,11 @@ export async function benchThroughput(ctx: BenchContext, servers: { dev: Server;
       verdict: verdictAtLeast(direct, PEER_RATIO, `${PEER_RATIO}×`),
       reproduce,
     });
+    if (runs.minimal.length) {
+      results.row({ section: 'throughput', measure: 'minimal MCP handler / peer (the ceiling for any Worker MCP server here)', result: `req/s ${fmtRatio(ratio(med(runs.minimal, 'rps'), med(runs.peer, 'rps')))}, CPU per request ${fmtRatio(ratio(med(runs.minimal, 'cpuMs'), med(runs.peer, 'cpuMs')))} · ours / minimal: req/s ${fmtRatio(ratio(med(runs.direct, 'rps'), med(runs.minimal, 'rps')))}`, reproduce });
+    }
     results.target({ section: 'throughput', measure: 'throughput at c=10 vs the Node peer (workerd direct)', result: `${fmtRatio(direct)} req/s (wrangler dev: ${fmtRatio(dev)})`, target: `≥ ${PEER_RATIO}×`, verdict: verdictAtLeast(direct, PEER_RATIO, `${PEER_RATIO}×`) });
-    results.note('throughput', `autocannon 9.0.0 (programmatic, in the bench process), ${CONNECTIONS} connections, ${n.tpDuration} s per run after a ${n.tpWarm} s warm-up of each; ${n.tpRounds} round(s), order alternating per round, medians reported. Ours is measured twice, served by workerd directly (the primary row: no proxy in front, as in production where the Worker runs without wrangler) and through \`wrangler dev\` (whose local proxy costs more than the Worker at this scale). CPU per request: the server process's utime+stime from /proc/<pid>/stat around the run ÷ requests served (workerd direct and the peer are one process each; wrangler dev is several). Same tool (GitHub GET /users/{username}, username=octocat), same loopback upstream; each request carries a fresh JSON-RPC id (set per request by autocannon's setupRequest). Ours: the exact 2025-era tools/call bytes the v2 client sent (stateless). Peer: the server \`${PEER_GENERATOR}\` generates from the same GitHub spec (\`-t streamable-http\`), transpiled with esbuild, run on the same Node ${process.versions.node} with its generated dependencies, except \`@modelcontextprotocol/sdk\` pinned to ${PEER_SDK} (the generated \`^1.10.0\` resolves to a release whose Node transport crashes the generated server with "ReadableStream is locked" on the first request after initialize; 1.24.3 is the newest that works, see scripts/bench/servers.ts); one initialize'd session, then tools/call with its mcp-session-id (it answers as SSE). Its per-request log goes to a file. Generated code lives in a temp dir and is never committed; installs are cached in node_modules/.cache/mcp-bench-peer.`);
+    results.note('throughput', `autocannon 9.0.0 (programmatic, in the bench process), ${CONNECTIONS} connections, ${n.tpDuration} s per run after a ${n.tpWarm} s warm-up of each; ${n.tpRounds} round(s), order alternating per round, medians reported. Ours is measured twice, served by workerd directly (the primary row: no proxy in front, as in production where the Worker runs without wrangler) and through \`wrangler dev\` (whose local proxy costs more than the Worker at this scale). CPU per request: the server process's utime+stime from /proc/<pid>/stat around the run ÷ requests served (workerd direct and the peer are one process each; wrangler dev is several). Same tool (GitHub GET /users/{username}, username=octocat), same loopback upstream; each request carries a fresh JSON-RPC id (set per request by autocannon's setupRequest). Full runs add two context runs per round on workerd direct: the passthrough floor and the bench-only minimal MCP handler (\`/__bench/minimal-mcp/\`, the call section's lower bound) on the same bytes. Ours: the exact 2025-era tools/call bytes the v2 client sent (stateless). Peer: the server \`${PEER_GENERATOR}\` generates from the same GitHub spec (\`-t streamable-http\`), transpiled with esbuild, run on the same Node ${process.versions.node} with its generated dependencies, except \`@modelcontextprotocol/sdk\` pinned to ${PEER_SDK} (the generated \`^1.10.0\` resolves to a release whose Node transport crashes the generated server with "ReadableStream is locked" on the first request after initialize; 1.24.3 is the newest that works, see scripts/bench/servers.ts); one initialize'd session, then tools/call with its mcp-session-id (it answers as SSE). Its per-request log goes to a file. Generated code lives in a temp dir and is never committed; installs are cached in node_modules/.cache/mcp-bench-peer.`);
   } finally {
     await peer.stop();
   }
