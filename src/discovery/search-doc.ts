@@ -10,7 +10,7 @@ import { stem, STOP, terms, words } from './search-text.ts';
  * What each field counts for. The title and the resource the path names say what an operation is; the description
  * and parameters say more, in many more words; response fields only hint (most operations return similar objects).
  */
-export const FIELD_WEIGHT: Record<'title' | 'name' | 'resource' | 'path' | 'summary' | 'description' | 'parameter' | 'nested' | 'output' | 'toolset' | 'toolsetDescription' | 'method', number> = {
+export const FIELD_WEIGHT: Record<'title' | 'name' | 'resource' | 'path' | 'summary' | 'description' | 'parameter' | 'nested' | 'values' | 'output' | 'toolset' | 'toolsetDescription' | 'method', number> = {
   title: 3,
   name: 1.5,
   resource: 2,
@@ -19,6 +19,7 @@ export const FIELD_WEIGHT: Record<'title' | 'name' | 'resource' | 'path' | 'summ
   description: 0.35,
   parameter: 0.5,
   nested: 0.3,
+  values: 0.5,
   output: 0.15,
   toolset: 0.7,
   toolsetDescription: 0.075,
@@ -99,6 +100,7 @@ export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset:
 
   addOnce(parameterText(tool), FIELD_WEIGHT.parameter);
   addOnce(nestedFieldNames(tool.inputSchema).join(' '), FIELD_WEIGHT.nested);
+  if (tool.http.method !== 'GET') addOnce(settableValues(tool.inputSchema).join(' '), FIELD_WEIGHT.values);
   addOnce(outputFieldNames(tool).join(' '), FIELD_WEIGHT.output);
   return { tf, resource, keyWords };
 }
@@ -154,6 +156,31 @@ function nestedFieldNames(schema: JsonSchema | undefined): string[] {
     for (const node of level) visit(node);
     level = next;
   }
+  return [...out];
+}
+
+/** How many values of one enum count: a handful of states or actions, not a list of countries or time zones. */
+const ENUM_VALUES = 8;
+
+/**
+ * The word-like values an operation that changes something can set (string enums and consts of its arguments, nested
+ * ones too): the states and actions it performs ("APPROVE" for a review's event, "unsubscribed" for a member's status),
+ * so "approve a pull request" meets the operation that takes that value. A read's enums only filter what it lists.
+ */
+function settableValues(schema: JsonSchema | undefined): string[] {
+  const out = new Set<string>();
+  const seen = new Set<unknown>();
+  const visit = (node: unknown, name: string, depth: number): void => {
+    if (!node || typeof node !== 'object' || seen.has(node) || depth > 3 || NOT_FILTERS.has(name)) return;
+    seen.add(node);
+    const n = node as JsonSchema;
+    const values = Array.isArray(n.enum) ? n.enum : n.const !== undefined ? [n.const] : [];
+    if (values.length <= ENUM_VALUES) for (const v of values) if (typeof v === 'string' && /^[A-Za-z][A-Za-z _-]{1,30}$/.test(v)) out.add(v.replace(/[_-]/g, ' '));
+    for (const k of ['allOf', 'anyOf', 'oneOf'] as const) if (Array.isArray(n[k])) for (const c of n[k] as unknown[]) visit(c, name, depth);
+    if (n.items && typeof n.items === 'object') visit(n.items, name, depth + 1);
+    for (const [key, child] of Object.entries((n.properties ?? {}) as Record<string, unknown>)) visit(child, key, depth + 1);
+  };
+  visit(schema, '', 0);
   return [...out];
 }
 

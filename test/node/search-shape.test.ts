@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { wordnetLexicon } from '../../scripts/catalog/lexicon.ts';
 import { queryClauses, titlePhrase, titleVerbs } from '../../src/discovery/head-nouns.ts';
 import { clauseIntent } from '../../src/discovery/search-fit.ts';
+import { searchDocument } from '../../src/discovery/search-doc.ts';
 import { buildSearchIndex, decodeSearchIndex } from '../../src/discovery/search-index.ts';
 import { operationShape } from '../../src/discovery/search-shape.ts';
 import { stem } from '../../src/discovery/search-text.ts';
@@ -154,5 +155,25 @@ describe('search index shapes', () => {
     expect(index.terms[index.actions![1]!]).toBe(stem('adopt'));
     expect([...index.nouns![0]!].map((t) => index.terms[t])).toEqual([stem('pets')]);
     expect([...index.deprecated]).toEqual([0, 0, 1]);
+  });
+});
+
+describe('search documents', () => {
+  const doc = (method: string, path: string, inputSchema: Record<string, unknown>) =>
+    searchDocument({ name: 'x', title: 'Do x', description: '', toolsets: [], http: { method, path } as never, inputSchema }, () => undefined, new Map(), operationShape(method, path, undefined, false));
+  const review = { type: 'object', properties: { body: { type: 'object', properties: { event: { type: 'string', enum: ['APPROVE', 'REQUEST_CHANGES', 'COMMENT'] } } } } };
+
+  it('index the states and actions a write can set, nested ones included', () => {
+    const tf = doc('POST', '/pulls/{n}/reviews', review).tf;
+    expect(tf.get(stem('approve'))).toBeGreaterThan(0);
+    expect(tf.get(stem('changes'))).toBeGreaterThan(0);
+  });
+
+  it("leave out a read's enum values (filters), long enums and values that are not words", () => {
+    expect(doc('GET', '/pulls/{n}/reviews', review).tf.get(stem('approve'))).toBeUndefined();
+    const countries = { type: 'object', properties: { country: { type: 'string', enum: ['Albania', 'Belgium', 'Chile', 'Denmark', 'Estonia', 'France', 'Germany', 'Hungary', 'Ireland'] }, v: { enum: ['2024-01-01', 'a/b'] } } };
+    const tf = doc('POST', '/things', countries).tf;
+    expect(tf.get(stem('albania'))).toBeUndefined();
+    expect([...tf.keys()].some((t) => /2024|^a$/.test(t))).toBe(false);
   });
 });
