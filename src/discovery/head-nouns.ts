@@ -5,12 +5,12 @@
 import { stem } from './search-text.ts';
 import { verbClass } from './verb-classes.ts';
 
-/** Words that end a noun phrase. */
-const BOUNDARY = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'that', 'which', 'whose', 'where', 'who', 'having', 'per', 'since', 'before', 'after', 'under', 'over', 'against', 'between', 'across', 'through', 'via', 'like', 'until', 'or', 'and', 'i', 'we', 'you', 'they', 'he', 'she', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'can', 'will', 'should']);
-/** Adverbs of time end a query's phrase, and a title's after its noun: "calls yesterday" ("Get Currently Playing Track" keeps its noun). */
-const TIME = new Set(['yesterday', 'today', 'tomorrow', 'tonight', 'now', 'currently', 'recently', 'lately', 'ago']);
 /** Words that are only prepositions, never a request's verb. */
 const PREPOSITIONS = new Set(['for', 'on', 'in', 'of', 'to', 'from', 'with', 'without', 'by', 'at', 'as', 'into', 'about', 'within', 'per', 'since', 'before', 'after', 'under', 'over', 'against', 'between', 'across', 'through', 'via', 'until']);
+/** Words that end a noun phrase: prepositions, relative and question words, conjunctions, pronouns, auxiliaries. */
+const BOUNDARY = new Set([...PREPOSITIONS, 'like', 'that', 'which', 'whose', 'where', 'who', 'having', 'or', 'and', 'i', 'we', 'you', 'they', 'he', 'she', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'has', 'have', 'can', 'will', 'should']);
+/** Adverbs of time end a query's phrase, and a title's after its noun: "calls yesterday" ("Get Currently Playing Track" keeps its noun). */
+const TIME = new Set(['yesterday', 'today', 'tomorrow', 'tonight', 'now', 'currently', 'recently', 'lately', 'ago']);
 /** Prepositions joining a thing to what it belongs to: "the priority of an issue", "a due date on a task". */
 const OWNER = new Set(['of', 'on', 'for', 'in']);
 /** Words before a noun phrase that are not part of it. */
