@@ -11,8 +11,18 @@ import type { HalfResult, Query, QuerySet } from './search-types.ts';
 
 const DEPTH = 10;
 
+/** How many of a half's queries the right tool shares none, some or all of the query's words with (--reach), and
+ * how many of each it is first for. */
+export interface Reach {
+  none: number;
+  some: number;
+  all: number;
+  first: { none: number; some: number; all: number };
+}
+
 export interface FastResult {
   spec: string;
+  reach?: { tuning: Reach; heldOut: Reach };
   tuning: HalfResult;
   heldOut: HalfResult;
   misses: string[];
@@ -40,7 +50,7 @@ export function explain(text: string, tools: CatalogueTool[], toolsets: Record<s
   return out.join('\n');
 }
 
-export function rankSet(id: string, set: QuerySet, text: string, tools: CatalogueTool[], toolsets: Record<string, { description: string }>, lexicon: Lexicon): FastResult {
+export function rankSet(id: string, set: QuerySet, text: string, tools: CatalogueTool[], toolsets: Record<string, { description: string }>, lexicon: Lexicon, withReach = false): FastResult {
   const loaded = loadCatalogue(text);
   const t0 = performance.now();
   const data = buildSearchIndex(tools, toolsets, lexicon);
@@ -76,9 +86,28 @@ export function rankSet(id: string, set: QuerySet, text: string, tools: Catalogu
     }
     return r;
   };
+  // A lexical ranker can only find a tool that shares a word (after stemming and the lexicon's related words) with
+  // the query; the ranker's own explanation says how many of the query's words each tool matched.
+  const reach = (queries: Query[]): Reach => {
+    const r: Reach = { none: 0, some: 0, all: 0, first: { none: 0, some: 0, all: 0 } };
+    for (const q of queries) {
+      const why = new Map<number, string>();
+      const [top] = rankTools(loaded, slice, q.q, { limit: tools.length, why });
+      let best = 0;
+      for (const op of q.ops) {
+        const m = /words=(\d+)\/(\d+)/.exec(why.get(byOp.get(op)!) ?? '');
+        if (m) best = Math.max(best, Number(m[2]) ? Number(m[1]) / Number(m[2]) : 1);
+      }
+      const kind = best <= 0 ? 'none' : best < 1 ? 'some' : 'all';
+      r[kind]++;
+      if (top && q.ops.some((op) => byOp.get(op) === top.index)) r.first[kind]++;
+    }
+    return r;
+  };
   const tuning = half(set.tuning, true);
   const heldOut = half(set.heldOut, false);
-  return { spec: id, tuning, heldOut, misses, indexBytes: JSON.stringify(data).length, indexMs };
+  const reached = withReach ? { tuning: reach(set.tuning), heldOut: reach(set.heldOut) } : undefined;
+  return { spec: id, tuning, heldOut, misses, indexBytes: JSON.stringify(data).length, indexMs, ...(reached ? { reach: reached } : {}) };
 }
 
 const pct = (n: number, of: number) => (of ? `${Math.round((100 * n) / of)}`.padStart(3) : '  -');
@@ -93,5 +122,21 @@ export function summarise(results: FastResult[], quiet = false): string {
   }
   const all = (h: HalfResult) => `${pct(h.at1, h.queries)} ${pct(h.at3, h.queries)} ${pct(h.at5, h.queries)} (${h.queries}, empty ${h.empty})`;
   rows.push(`ALL            tuning ${all(sum.tuning)}   held-out ${all(sum.heldOut)}`);
+  const reached = results.filter((r) => r.reach);
+  if (reached.length) {
+    for (const h of ['tuning', 'heldOut'] as const) {
+      const t = { none: 0, some: 0, all: 0 };
+      const first = { none: 0, some: 0, all: 0 };
+      for (const r of reached) {
+        for (const k of ['none', 'some', 'all'] as const) {
+          t[k] += r.reach![h][k];
+          first[k] += r.reach![h].first[k];
+        }
+      }
+      const n = t.none + t.some + t.all;
+      const cell = (k: 'none' | 'some' | 'all') => `${k} ${t[k]}/${n} (${pct(t[k], n).trim()}%, first for ${first[k]})`;
+      rows.push(`reach ${h === 'tuning' ? 'tuning  ' : 'held-out'} the right tool matches the query's words: ${cell('none')}, ${cell('some')}, ${cell('all')}`);
+    }
+  }
   return rows.join('\n');
 }

@@ -1,10 +1,12 @@
-// npm run eval:search:fast [-- --spec a,b] [--misses] [--rebuild] [--quiet]
+// npm run eval:search:fast [-- --spec a,b] [--misses] [--rebuild] [--quiet] [--reach]
 //
 // The tuning loop of the search ranker: like `npm run eval:search`, but each spec's catalogue is built once and kept
 // under .cache/search-eval/, and only its search index is rebuilt from the current code (scripts/catalog/lexicon.ts,
 // src/discovery/search-index.ts), then ranked by rankTools directly (what both discovery and code mode call). Seconds
 // instead of a minute, so rules can be tried one at a time. --misses prints the tuning half's misses only; held-out
-// halves are reported as figures. The release figures come from `npm run eval:search`, which builds everything anew.
+// halves are reported as figures. --reach also counts, per half, the queries whose right tool shares none, some or
+// all of the query's words (what bounds a lexical ranker), and how many of each are first. The release figures come
+// from `npm run eval:search`, which builds everything anew.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,7 +23,7 @@ import type { QuerySet } from './search-types.ts';
 const runner = './search-fast-run.ts';
 const { rankSet, summarise, explain } = (await import(runner)) as {
   explain(text: string, tools: CatalogueTool[], toolsets: Record<string, { description: string }>, lexicon: Lexicon, query: string): string;
-  rankSet(id: string, set: QuerySet, text: string, tools: CatalogueTool[], toolsets: Record<string, { description: string }>, lexicon: Lexicon): { misses: string[] };
+  rankSet(id: string, set: QuerySet, text: string, tools: CatalogueTool[], toolsets: Record<string, { description: string }>, lexicon: Lexicon, withReach?: boolean): { misses: string[] };
   summarise(results: unknown[], quiet?: boolean): string;
 };
 
@@ -33,6 +35,7 @@ const { values: args } = parseArgs({
     quiet: { type: 'boolean', default: false },
     set: { type: 'string' },
     explain: { type: 'string' },
+    reach: { type: 'boolean', default: false },
   },
 });
 
@@ -69,7 +72,7 @@ for (const file of files) {
     process.stdout.write(`${id}: ${explain(text, catalogue.tools, catalogue.toolsets, lexicon, args.explain)}\n`);
     continue;
   }
-  const result = rankSet(id, set, text, catalogue.tools, catalogue.toolsets, lexicon);
+  const result = rankSet(id, set, text, catalogue.tools, catalogue.toolsets, lexicon, args.reach);
   if (args.misses) for (const m of result.misses) process.stderr.write(`  miss ${m}\n`);
   results.push(result);
 }
