@@ -10,8 +10,12 @@ import { dirname, join } from 'node:path';
 export type Pos = 'noun' | 'verb' | 'adj' | 'adv';
 const POSES: Pos[] = ['noun', 'verb', 'adj', 'adv'];
 const POS_OF: Record<string, Pos> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
-/** Lexicographer file numbers of WordNet: nouns for people and groups of people. */
-const PERSON_LEXNAMES = new Set([18, 14]);
+/** Lexicographer file numbers of WordNet: nouns for people, and for groups (of people or of things). */
+const PERSON = 18;
+const GROUP = 14;
+/** A group names people when it is a kind of social group ("team", "audience"), not a collection of things
+ * ("package", "queue", "series"). */
+const PEOPLE_GROUPS = new Set(['social_group', 'people']);
 
 interface IndexEntry {
   /** Synset offsets, most frequent sense first. */
@@ -27,6 +31,8 @@ export interface Synset {
   derivations: Array<[number, Pos, number, number]>;
   /** Direct hyponyms (troponyms for verbs): [pos, offset]. */
   hyponyms: Array<[Pos, number]>;
+  /** Direct hypernyms, instance ones included: [pos, offset]. */
+  hypernyms: Array<[Pos, number]>;
 }
 
 export class WordNet {
@@ -121,13 +127,15 @@ export class WordNet {
     const pCnt = Number(f[at++]);
     const derivations: Synset['derivations'] = [];
     const hyponyms: Synset['hyponyms'] = [];
+    const hypernyms: Synset['hypernyms'] = [];
     for (let i = 0; i < pCnt; i++, at += 4) {
       if (f[at] === '~') hyponyms.push([POS_OF[f[at + 2]!]!, Number(f[at + 1])]);
+      if (f[at] === '@' || f[at] === '@i') hypernyms.push([POS_OF[f[at + 2]!]!, Number(f[at + 1])]);
       if (f[at] !== '+') continue;
       const st = f[at + 3]!;
       derivations.push([parseInt(st.slice(0, 2), 16), POS_OF[f[at + 2]!]!, Number(f[at + 1]), parseInt(st.slice(2), 16)]);
     }
-    s = { words, lexname: Number(f[1]), derivations, hyponyms };
+    s = { words, lexname: Number(f[1]), derivations, hyponyms, hypernyms };
     this.synsets.set(key, s);
     return s;
   }
@@ -143,7 +151,19 @@ export class WordNet {
   /** Whether the noun's most frequent sense names a person or a group of people. */
   person(lemma: string): boolean {
     const [first] = this.senses(lemma, 'noun', 1);
-    return first !== undefined && PERSON_LEXNAMES.has(first.lexname);
+    if (!first) return false;
+    return first.lexname === PERSON || (first.lexname === GROUP && this.isA(first, PEOPLE_GROUPS));
+  }
+
+  /** Whether the synset or one of its hypernyms holds one of `words`. */
+  private isA(synset: Synset, words: ReadonlySet<string>): boolean {
+    const seen = new Set<Synset>();
+    const walk = (s: Synset): boolean => {
+      if (seen.has(s)) return false;
+      seen.add(s);
+      return s.words.some((w) => words.has(w)) || s.hypernyms.some(([pos, offset]) => walk(this.synset(pos, offset)));
+    };
+    return walk(synset);
   }
 
   /** Words derived from this one (or it from them) in its common senses: "remind" -> "reminder". */

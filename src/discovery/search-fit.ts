@@ -18,7 +18,7 @@ export interface ClauseIntent {
 /** Questions read: "who …", "what …", "is the CI green …", "how many …". */
 const QUESTION = /^\s*(who|whom|whose|what|what's|whats|which|how|where|when|is|are|was|were|does|do|did|has|have|am)\b/;
 /** Questions whose answer is many things. */
-const MANY = /^\s*(who|whom|which)\b(?!\s+(am|is|was)\b)|\b(all|every|each)\b/;
+const MANY = /^\s*(who|whom|which)\b(?!\s+(am|is|was)\b(?!\s+(in|on|at|inside|part|allowed|subscribed|invited|assigned|watching|following)\b))|\b(all|every|each)\b/;
 
 /** Phrasal verbs whose particle changes the class: "set up" and "spin up" create, "hang up" ends, "look up" reads. */
 const PHRASAL: Array<[RegExp, ActClass]> = [
@@ -46,9 +46,9 @@ export function clauseIntent(text: string, verb: string | undefined, plural: boo
 
 /**
  * The factor for tool `d`: 1 when its shape fits, less for each way it does not. `covered`: the terms the clause's
- * words stand for; `onHead`: the tool acts on the clause's head noun.
+ * words stand for; `onHead`: the tool acts on the clause's head noun; `asksWho`: the clause asks who.
  */
-export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, intent: ClauseIntent, covered: ReadonlyMap<number, number>, onHead = false): number {
+export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, intent: ClauseIntent, covered: ReadonlyMap<number, number>, onHead = false, asksWho = false): number {
   let f = 1;
   const cls = intent.cls;
   if (intent.writes) {
@@ -67,7 +67,9 @@ export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, 
   const nouns = data.nouns?.[d];
   if (nouns) {
     const common = PARAMS.commonNoun * data.len.length;
-    for (const t of nouns) if (data.nounCount[t]! <= common && !covered.has(t)) f *= PARAMS.pathExtra;
+    // "who …" names the people a tool acts on ("who is in this channel": `/conversations.members`).
+    const named = asksWho && data.people[d] ? data.resources[d] : -1;
+    for (const t of nouns) if (data.nounCount[t]! <= common && !covered.has(t) && t !== named) f *= PARAMS.pathExtra;
     // What the tool acts on counts however common, when the query names another noun of its path instead:
     // `/Invoices/{id}/Attachments` is about attachments, which "create an invoice" never mentions, even in a spec
     // where every resource has attachments. Unless its title says it acts on what the query asks for

@@ -45,6 +45,8 @@ const INTENTS: Array<{ match: RegExp; terms: string[]; weight: number }> = [
   { match: /\bhow (many|much)\b|\bnumber of\b|\bcount\b/, terms: ['count', 'total', 'number', 'statistics', 'stats', 'summary', 'usage', 'metrics', 'traffic', 'balance'], weight: 0.5 },
 ];
 const WHO = /\b(who|whom|whose)\b/;
+/** "who is in this channel": the people asked for belong to what the clause names, which is not itself the answer. */
+const WHO_IN = /^\s*who\s+(is|are|was|were)\s+(in|on|at|inside|part\s+of)\b/;
 /** "who am I", "who am I logged in as": the caller's own user, whatever else the words say. */
 const IDENTITY = /\bwho\s+am\s+i\b|\bwho\s+i\s+am\b/i;
 const WHO_AM_I = 'get my own current authenticated user profile';
@@ -156,6 +158,7 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     if (g.size) groups.push({ terms: g, required: !topical });
   }
   const who = WHO.test(text);
+  const container = WHO_IN.test(text);
   const required = groups.filter((g) => g.required).length;
   if (!groups.length || (!required && !who)) return who ? peopleTools(loaded, data, allowed) : [];
 
@@ -218,15 +221,16 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     // Reading verbs say little beyond their class ("get" their repositories is "List repositories …").
     const ownVerb = verbs !== undefined && !readingVerb && doesVerb(loaded, data, phrase, verbs, d);
     if (ownVerb) s *= PARAMS.verb;
-    if (who && data.people[d]) s *= PARAMS.people;
+    const people = who && data.people[d] === 1 && !(container && covered.has(data.resources[d]!));
+    if (people) s *= PARAMS.people;
     if (data.everyday[d]) s *= PARAMS.everyday;
     if (data.deprecated[d]) s *= PARAMS.deprecated;
     let fit = 1;
-    if (intent) fit = shapeFit(loaded, data, d, intent, covered, onHead);
+    if (intent) fit = shapeFit(loaded, data, d, intent, covered, onHead, who);
     else if (reads !== undefined && reads !== loaded.readOnly(d)) fit = PARAMS.modeMismatch;
     s *= fit;
     if (because) {
-      const rules = { verb: ownVerb, people: who && data.people[d] === 1, everyday: data.everyday[d] === 1, deprecated: data.deprecated[d] === 1 };
+      const rules = { verb: ownVerb, people, everyday: data.everyday[d] === 1, deprecated: data.deprecated[d] === 1 };
       for (const [rule, applied] of Object.entries(rules)) if (applied) because.push(rule);
       why!.set(d, `${because.join(' ')} fit=${fit.toFixed(2)}${intent?.cls ? ` (asks to ${intent.cls})` : ''}`);
     }

@@ -42,6 +42,7 @@ const QUERIES: Array<[string, { name?: string; title?: string }]> = [
   ['read a file from a repo', { name: 'repos_get_content' }],
   ['get rate limit', { name: 'rate_limit_get' }],
   ['list open issues with a label', { name: 'issues_list_for_repo' }],
+  ['who is on this team', { name: 'teams_list_members_in_org' }],
 ];
 
 // Queries asking for several things: each thing's operation is among the first five results (clauses take turns;

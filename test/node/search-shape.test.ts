@@ -86,6 +86,8 @@ describe('clause intents', () => {
     // A question reads even when its first word is no verb; "who is" asks for one person, "which …" for several.
     expect(clauseIntent('is the CI green on this commit', undefined, false)).toEqual({ cls: 'get' });
     expect(clauseIntent('who is the owner of this repo', undefined, false)).toEqual({ cls: 'get' });
+    // "who is in …" asks who belongs to something: several people.
+    expect(clauseIntent('who is in this channel', undefined, false)).toEqual({ cls: 'list' });
     expect(clauseIntent('which repos have I starred', undefined, true)).toEqual({ cls: 'list' });
     expect(clauseIntent('delete all my drafts', stem('delete'), true)).toEqual({ cls: 'delete' });
     // "set" makes it so whether or not the thing exists: a create fits as well as an update.
@@ -126,6 +128,14 @@ describe('clause intents', () => {
     expect(titlePhrase('List conferences belonging to the account', titleVerbs(['List a', 'List b']))).toEqual({ verb: 'list', head: 'conferences' });
     // Elsewhere in a title a participle is part of the name.
     expect(titlePhrase('List GitHub-hosted runners for an organization', titleVerbs(['List a', 'List b']))).toEqual({ verb: 'list', head: 'runners' });
+  });
+});
+
+describe('people nouns', () => {
+  it('count persons and social groups, never collections of things', () => {
+    const wn = wordnetLexicon();
+    for (const w of ['member', 'collaborator', 'team', 'audience', 'organization', 'crew']) expect(wn.person(w), w).toBe(true);
+    for (const w of ['package', 'collection', 'queue', 'series', 'batch', 'channel', 'repository']) expect(wn.person(w), w).toBe(false);
   });
 });
 
