@@ -20,6 +20,9 @@ const QUESTION = /^\s*(who|whom|whose|what|what's|whats|which|how|where|when|is|
 /** Questions whose answer is many things. */
 const MANY = /^\s*(who|whom|which)\b(?!\s+(am|is|was)\b(?!\s+(in|on|at|inside|part|allowed|subscribed|invited|assigned|watching|following)\b))|\b(all|every|each)\b/;
 
+/** "… whenever X happens": asks to be told of events from now on, which creates a subscription (a webhook, a watch). */
+export const WHENEVER = /\b(whenever|every\s+time|each\s+time|as\s+soon\s+as|any\s+time)\b/;
+
 /** Phrasal verbs whose particle changes the class: "set up" and "spin up" create, "hang up" ends, "look up" reads. */
 const PHRASAL: Array<[RegExp, ActClass]> = [
   [/^\s*(?:please\s+)?(set|spin|sign|kick|start|fire|stand|open)\s+(up|off)\b/, 'create'],
@@ -36,7 +39,7 @@ const EITHER = new Map<string, ActClass>([
 /** The clause's intent from its (stemmed) verb, its form and whether its head is a plural. */
 export function clauseIntent(text: string, verb: string | undefined, plural: boolean): ClauseIntent {
   const lower = text.toLowerCase();
-  let cls = PHRASAL.find(([re]) => re.test(lower))?.[1] ?? verbClass(verb);
+  let cls = PHRASAL.find(([re]) => re.test(lower))?.[1] ?? (WHENEVER.test(lower) ? 'create' : verbClass(verb));
   if (QUESTION.test(lower) && (!cls || !reads(cls))) cls = 'get';
   if (cls === 'get' && (plural || MANY.test(lower))) cls = 'list';
   const alt = verb === undefined ? undefined : EITHER.get(verb);
@@ -53,6 +56,8 @@ export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, 
   const cls = intent.cls;
   if (intent.writes) {
     if (loaded.readOnly(d)) f *= PARAMS.modeMismatch;
+    // A verb of no class ("share", "merge", "star") does something; the verbs that undo have their class.
+    else if (toolClasses(data, d).has('delete') && toolClasses(data, d).size === 1) f *= PARAMS.writeMismatch;
   } else if (cls) {
     const classes = toolClasses(data, d);
     if (classes.size && !classes.has(cls) && !(intent.alt && classes.has(intent.alt))) {

@@ -43,6 +43,7 @@ const QUERIES: Array<[string, { name?: string; title?: string }]> = [
   ['get rate limit', { name: 'rate_limit_get' }],
   ['list open issues with a label', { name: 'issues_list_for_repo' }],
   ['who is on this team', { name: 'teams_list_members_in_org' }],
+  ['notify my server whenever someone pushes to the repo', { name: 'repos_create_webhook' }],
 ];
 
 // Queries asking for several things: each thing's operation is among the first five results (clauses take turns;
@@ -87,6 +88,14 @@ describe('search quality (GitHub catalogue)', () => {
     const gists = sliceOf(loaded, { toolsets: ['gists'] });
     for (const h of searchTools(loaded, gists, 'xyzzy plugh', { limit: 25 })) expect(loaded.byName.get(h.name)!.toolsets).toContain('gists');
     expect(searchTools(loaded, gists, 'xyzzy plugh').length).toBeGreaterThan(0);
+  });
+
+  it('a verb of no class asks to do something, never to delete', () => {
+    expect(searchTools(loaded, all, 'subscribe to a repository')[0]!.name).toBe('activity_set_repo_subscription');
+    for (const query of ['share a gist', 'favorite a repo']) {
+      const top = searchTools(loaded, all, query, { limit: 2 }).map((h) => loaded.byName.get(h.name)!.http.method);
+      expect(top, query).not.toContain('DELETE');
+    }
   });
 
   it("a tool's own name finds it first", () => {

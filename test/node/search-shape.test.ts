@@ -86,6 +86,8 @@ describe('clause intents', () => {
     // A question reads even when its first word is no verb; "who is" asks for one person, "which …" for several.
     expect(clauseIntent('is the CI green on this commit', undefined, false)).toEqual({ cls: 'get' });
     expect(clauseIntent('who is the owner of this repo', undefined, false)).toEqual({ cls: 'get' });
+    // "… whenever X happens" asks to subscribe to events, whatever the verb.
+    expect(clauseIntent('tell me whenever this file is edited', stem('tell'), false)).toEqual({ cls: 'create' });
     // "who is in …" asks who belongs to something: several people.
     expect(clauseIntent('who is in this channel', undefined, false)).toEqual({ cls: 'list' });
     expect(clauseIntent('which repos have I starred', undefined, true)).toEqual({ cls: 'list' });
