@@ -46,6 +46,10 @@ const INTENTS: Array<{ match: RegExp; terms: string[]; weight: number }> = [
   { match: WHENEVER, terms: ['webhook', 'hook', 'watch', 'subscription', 'subscribe', 'notification', 'notify', 'event', 'callback', 'listener', 'trigger'], weight: 0.5 },
 ];
 const WHO = /\b(who|whom|whose)\b/;
+/** Words after which a clause says what a thing holds or is called, not which thing: "about …", "titled …". */
+const CONTENT = new Set(['about', 'regarding', 'titled', 'named', 'containing', 'mentioning']);
+/** What a content word still weighs: a tool that names it ("Create an issue about …" rarely) gains a little. */
+const CONTENT_WEIGHT = 0.5;
 /** "who is in this channel": the people asked for belong to what the clause names, which is not itself the answer. */
 const WHO_IN = /^\s*who\s+(is|are|was|were)\s+(in|on|at|inside|part\s+of)\b/;
 /** "who am I", "who am I logged in as": the caller's own user, whatever else the words say. */
@@ -138,9 +142,19 @@ type RankedClause = Clause & { plural: boolean };
 function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedClause, allowed: (i: number) => boolean, fuzzy: boolean, why?: Map<number, string>): RankedTool[] {
   const text = clause.text.toLowerCase();
   const groups: Group[] = [];
+  let content = false;
+  let named = false;
   for (const w of words(clause.text)) {
+    // "open an issue about the broken login page": once the clause has named its thing, what follows "about" says
+    // what the thing holds, not which tool ("tell me about this repo" names it after).
+    if (named && CONTENT.has(w)) content = true;
+    if (clause.head !== undefined && stem(w) === clause.head) named = true;
     if (STOP.has(w)) continue;
     const g = wordGroup(data, w, fuzzy);
+    if (content) {
+      if (g.size) groups.push({ terms: scaled(g, CONTENT_WEIGHT), required: false });
+      continue;
+    }
     // A word the catalogue does not know still counts against every tool's coverage alike.
     if (g.size || !fuzzy) groups.push({ terms: g, required: true });
   }

@@ -98,6 +98,14 @@ describe('search quality (GitHub catalogue)', () => {
     }
   });
 
+  it("words after 'about' or 'titled' say what the new thing holds, not which tool", () => {
+    const top = searchTools(loaded, all, 'open an issue titled workflow runs are slow', { limit: 3 }).map((h) => h.name);
+    expect(top[0]).toBe('issues_create');
+    for (const name of top) expect(name).toMatch(/^issues_/);
+    // Before the thing is named, "about" is no content marker.
+    expect(searchTools(loaded, all, 'tell me about this repository').length).toBeGreaterThan(0);
+  });
+
   it("a tool's own name finds it first", () => {
     expect(searchTools(loaded, all, 'issues_list_comments')[0]!.name).toBe('issues_list_comments');
     expect(searchTools(loaded, all, ' pulls_merge ')[0]!.name).toBe('pulls_merge');
