@@ -120,7 +120,7 @@ export function summarise(results: FastResult[], quiet = false): string {
     if (!quiet) rows.push(`${r.spec.padEnd(14)} tuning ${cell(r.tuning)}   held-out ${cell(r.heldOut)}   index ${r.indexBytes} B ${Math.round(r.indexMs)} ms`);
     for (const h of ['tuning', 'heldOut'] as const) for (const k of ['queries', 'at1', 'at3', 'at5', 'empty'] as const) sum[h][k] += r[h][k];
   }
-  const all = (h: HalfResult) => `${pct(h.at1, h.queries)} ${pct(h.at3, h.queries)} ${pct(h.at5, h.queries)} (${h.queries}, empty ${h.empty})`;
+  const all = (h: HalfResult) => `${pct(h.at1, h.queries)} ${pct(h.at3, h.queries)} ${pct(h.at5, h.queries)} (${h.queries}, empty ${h.empty}); tasks ${h.at1} / ${h.at3} / ${h.at5}`;
   rows.push(`ALL            tuning ${all(sum.tuning)}   held-out ${all(sum.heldOut)}`);
   const reached = results.filter((r) => r.reach);
   if (reached.length) {

@@ -19,13 +19,19 @@ const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'your', 'our', 'their', 'it
 const PARTICIPLE = /^[a-z]{3,}(ed|ing)$/;
 /** In a query, an adverb after a noun ends its phrase: "delete an email permanently" (not "supply", "family"). */
 const ADVERB = /^[a-z]{4,}(?<!p|mi|mb|ma)ly$/;
+/** Particles of phrasal verbs, never a noun after the verb: "set up a webhook", "switch off the flag". */
+const PARTICLES = new Set(['up', 'off', 'out', 'down', 'back', 'away']);
 /** A count: "log two hours". */
 const NUMBER = /^(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|hundred)$/;
 /** Clause separators in a query: each clause may ask for one more thing. */
 const CLAUSES = /\band\b|\bthen\b|\bplus\b|[,;]/;
 
+/** "the team's", not "what's" or "it's" (a pronoun and "is"). */
+const POSSESSOR = /\b(?!(?:what|who|that|it|there|here|where|how|let|he|she)['’]s\b)[a-z0-9]+['’]s\b/g;
+
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  // A possessive determines the phrase after it: "the team's shared drive" is a drive (not "team", nor "s").
+  return text.toLowerCase().replace(POSSESSOR, 'its').split(/[^a-z0-9]+/).filter(Boolean);
 }
 
 /** Skips determiners, and "one or more" ("Create one or more invoices"). */
@@ -80,6 +86,8 @@ function phrase(list: string[], verbs: ReadonlySet<string>, participlesEnd = tru
   if (participlesEnd) while (i < list.length - 1 && LEADING.has(list[i]!) && (!BEFORE_TO.has(list[i]!) || list[i + 1] === 'to')) i++;
   while (i < list.length && DETERMINERS.has(list[i]!)) i++;
   const out: Phrase = {};
+  // "Permanently delete a file": a title's leading adverb qualifies its verb.
+  while (!participlesEnd && ADVERB.test(list[i] ?? '') && list[i + 1] !== undefined && verbClass(stem(list[i + 1]!)) !== undefined) i++;
   // A word followed by a determiner is a verb whatever it is: "assign an issue", "kick someone out", and in titles
   // "Removes a calendar". A request's first word followed by a preposition or a number is one too: "comment on a
   // pull request", "log two hours"; so is any first word the verb classes know ("book", "spin", "issue").
@@ -96,6 +104,7 @@ function phrase(list: string[], verbs: ReadonlySet<string>, participlesEnd = tru
       out.also = list[i + 1];
       i += 2;
     }
+    if (PARTICLES.has(list[i] ?? '') && list[i + 1] !== undefined) i++;
   }
   const { head, end } = phraseFrom(list, i, participlesEnd);
   if (head) out.head = head;

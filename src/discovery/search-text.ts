@@ -18,13 +18,15 @@ export const STOP: ReadonlySet<string> = new Set(
 
 /** Words of a text: split at non-letters/digits and at camelCase humps, lower-cased. */
 export function words(text: string): string[] {
-  const found = text.match(WORD);
+  // A possessive's "s" is no word: "the team's drive" is about a team and a drive.
+  const found = text.replace(POSSESSIVE, '').match(WORD);
   if (!found) return [];
   for (let i = 0; i < found.length; i++) found[i] = found[i]!.toLowerCase();
   return found;
 }
 /** An acronym (up to the next capitalised word), a capitalised or lower-case word, or a number: "getHTTPStatus" -> get, http, status. */
 const WORD = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
+const POSSESSIVE = /(?<=[A-Za-z])['’]s\b/g;
 
 const stems = new Map<string, string>();
 /** Longer words are stemmed but not cached: a query chooses them, and a word can be as long as a request body. */

@@ -7,7 +7,7 @@ import { clauseIntent } from '../../src/discovery/search-fit.ts';
 import { searchDocument } from '../../src/discovery/search-doc.ts';
 import { buildSearchIndex, decodeSearchIndex } from '../../src/discovery/search-index.ts';
 import { operationShape } from '../../src/discovery/search-shape.ts';
-import { stem } from '../../src/discovery/search-text.ts';
+import { stem, words } from '../../src/discovery/search-text.ts';
 import { verbClass } from '../../src/discovery/verb-classes.ts';
 import { isDeprecated } from '../../scripts/catalog/deprecated.ts';
 
@@ -128,6 +128,13 @@ describe('clause intents', () => {
     expect(clause('set a due date on a task')).toMatchObject({ head: 'date', owner: 'task' });
     expect(titlePhrase('Create one or more sales invoices', titleVerbs(['Create a', 'Create b']))).toEqual({ verb: 'create', head: 'invoices' });
     expect(titlePhrase('List conferences belonging to the account', titleVerbs(['List a', 'List b']))).toEqual({ verb: 'list', head: 'conferences' });
+    // A phrasal verb's particle is no noun, a possessive's "s" no word, a title's leading adverb no verb.
+    expect(clause('set up a webhook for my repo')).toMatchObject({ verb: 'set', head: 'webhook' });
+    expect(clause('switch off the checkout flag in production')).toMatchObject({ verb: 'switch', head: 'flag' });
+    expect(clause("remove the team's shared drive")).toMatchObject({ verb: 'remove', head: 'drive' });
+    expect(clause("what's the stream key of my broadcast")).toMatchObject({ head: 'key', owner: 'broadcast' });
+    expect(words("the team's drive, what's new")).toEqual(['the', 'team', 'drive', 'what', 'new']);
+    expect(titlePhrase('Permanently delete a shared drive', titleVerbs(['Permanently delete a', 'Delete b']))).toEqual({ verb: 'delete', head: 'drive' });
     // Elsewhere in a title a participle is part of the name.
     expect(titlePhrase('List GitHub-hosted runners for an organization', titleVerbs(['List a', 'List b']))).toEqual({ verb: 'list', head: 'runners' });
   });
