@@ -23,10 +23,15 @@ const MANY = /^\s*(who|whom|which)\b(?!\s+(am|is|was)\b(?!\s+(in|on|at|inside|pa
 /** "… whenever X happens": asks to be told of events from now on, which creates a subscription (a webhook, a watch). */
 export const WHENEVER = /\b(whenever|every\s+time|each\s+time|as\s+soon\s+as|any\s+time)\b/;
 
+/** "stop sharing …", "quit following …": the request undoes the gerund's act. */
+export const STOP_DOING = /^\s*(?:please\s+)?(?:stop|quit|cease)\s+(?=[a-z]{3,}ing\b)/;
+
 /** Phrasal verbs whose particle changes the class: "set up" and "spin up" create, "hang up" ends, "look up" reads. */
 const PHRASAL: Array<[RegExp, ActClass]> = [
   [/^\s*(?:please\s+)?(set|spin|sign|kick|start|fire|stand|open)\s+(up|off)\b/, 'create'],
   [/^\s*(?:please\s+)?(hang\s+up|shut\s+down|take\s+down|tear\s+down|wipe\s+out|get\s+rid\s+of)\b/, 'delete'],
+  // "stop sharing a file": undo what the gerund made (the share), which is not stopping a thing called a share.
+  [STOP_DOING, 'delete'],
   [/^\s*(?:please\s+)?(turn|switch)\s+(on|off)\b/, 'update'],
   [/^\s*(?:please\s+)?(look\s+up|find\s+out|pull\s+up)\b/, 'get'],
 ];

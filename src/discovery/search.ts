@@ -10,7 +10,7 @@ import type { Slice } from '../catalogue/slices.ts';
 import { compactDescription } from '../profiles/listing-compaction.ts';
 import { queryClauses, type Clause } from './head-nouns.ts';
 import { needsRecords, rankingData, sliceMembers, stemmedPhrase, type RankingData } from './search-cache.ts';
-import { clauseIntent, doesClass, shapeFit, WHENEVER } from './search-fit.ts';
+import { clauseIntent, doesClass, shapeFit, STOP_DOING, WHENEVER } from './search-fit.ts';
 import { PARAMS } from './search-params.ts';
 import { stem, STOP, words } from './search-text.ts';
 
@@ -144,7 +144,9 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
   const groups: Group[] = [];
   let content = false;
   let named = false;
-  for (const w of words(clause.text)) {
+  // "stop sharing a file": the words are the gerund's (clauseIntent reads the "stop" as undoing it).
+  const undo = STOP_DOING.exec(text);
+  for (const w of words(undo ? text.slice(undo[0].length) : clause.text)) {
     // "open an issue about the broken login page": once the clause has named its thing, what follows "about" says
     // what the thing holds, not which tool ("tell me about this repo" names it after).
     if (named && CONTENT.has(w)) content = true;

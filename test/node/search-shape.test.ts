@@ -79,6 +79,7 @@ describe('clause intents', () => {
     expect(clauseIntent('show me the open issues', stem('show'), true)).toEqual({ cls: 'list' });
     expect(clauseIntent('set up a webhook endpoint', stem('set'), false)).toEqual({ cls: 'create' });
     expect(clauseIntent('hang up a call', stem('hang'), false)).toEqual({ cls: 'delete' });
+    expect(clauseIntent('stop sharing the file with Bob', stem('stop'), false)).toEqual({ cls: 'delete' });
     expect(clauseIntent('merge this pull request', stem('merge'), false)).toEqual({ writes: true });
     expect(clauseIntent('pull request files', undefined, true)).toEqual({});
     expect(clauseIntent('turn on notifications for a repo', stem('turn'), false)).toEqual({ cls: 'update' });
