@@ -18,6 +18,8 @@ export interface Reach {
   some: number;
   all: number;
   first: { none: number; some: number; all: number };
+  /** Of the tasks sharing no word, how many still have their tool in the first five (through intents or fallbacks). */
+  noneInFive: number;
 }
 
 export interface FastResult {
@@ -89,10 +91,11 @@ export function rankSet(id: string, set: QuerySet, text: string, tools: Catalogu
   // A lexical ranker can only find a tool that shares a word (after stemming and the lexicon's related words) with
   // the query; the ranker's own explanation says how many of the query's words each tool matched.
   const reach = (queries: Query[]): Reach => {
-    const r: Reach = { none: 0, some: 0, all: 0, first: { none: 0, some: 0, all: 0 } };
+    const r: Reach = { none: 0, some: 0, all: 0, first: { none: 0, some: 0, all: 0 }, noneInFive: 0 };
     for (const q of queries) {
       const why = new Map<number, string>();
-      const [top] = rankTools(loaded, slice, q.q, { limit: tools.length, why });
+      const ranked = rankTools(loaded, slice, q.q, { limit: tools.length, why });
+      const top = ranked[0];
       let best = 0;
       for (const op of q.ops) {
         const m = /words=(\d+)\/(\d+)/.exec(why.get(byOp.get(op)!) ?? '');
@@ -101,6 +104,7 @@ export function rankSet(id: string, set: QuerySet, text: string, tools: Catalogu
       const kind = best <= 0 ? 'none' : best < 1 ? 'some' : 'all';
       r[kind]++;
       if (top && q.ops.some((op) => byOp.get(op) === top.index)) r.first[kind]++;
+      if (kind === 'none' && ranked.slice(0, 5).some((h) => q.ops.some((op) => byOp.get(op) === h.index))) r.noneInFive++;
     }
     return r;
   };
@@ -137,6 +141,9 @@ export function summarise(results: FastResult[], quiet = false): string {
       const cell = (k: 'none' | 'some' | 'all') => `${k} ${t[k]}/${n} (${pct(t[k], n).trim()}%, first for ${first[k]})`;
       rows.push(`reach ${h === 'tuning' ? 'tuning  ' : 'held-out'} the right tool matches the query's words: ${cell('none')}, ${cell('some')}, ${cell('all')}`);
     }
+    // The targets hold per spec: a spec whose held-out tasks share no word with their tool caps its @5 below 100%.
+    const capped = reached.filter((r) => r.reach!.heldOut.none).map((r) => `${r.spec} ${r.reach!.heldOut.none}/${r.heldOut.queries} (${r.reach!.heldOut.noneInFive} in the first five)`);
+    if (capped.length) rows.push(`reach held-out tasks sharing no word with their tool, by spec: ${capped.join(', ')}`);
   }
   return rows.join('\n');
 }
