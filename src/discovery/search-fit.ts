@@ -61,8 +61,11 @@ export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, 
   const cls = intent.cls;
   if (intent.writes) {
     if (loaded.readOnly(d)) f *= PARAMS.modeMismatch;
-    // A verb of no class ("share", "merge", "star") does something; the verbs that undo have their class.
-    else if (toolClasses(data, d).has('delete') && toolClasses(data, d).size === 1) f *= PARAMS.writeMismatch;
+    else {
+      // A verb of no class ("share", "merge", "star") does something; the verbs that undo have their class.
+      const classes = toolClasses(data, d);
+      if (classes.size === 1 && classes.has('delete')) f *= PARAMS.writeMismatch;
+    }
   } else if (cls) {
     const classes = toolClasses(data, d);
     if (classes.size && !classes.has(cls) && !(intent.alt && classes.has(intent.alt))) {

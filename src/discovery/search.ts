@@ -42,7 +42,8 @@ export interface RankOptions {
 const INTENTS: Array<{ match: RegExp; terms: string[]; weight: number }> = [
   // The caller's own things: "/user" (the authenticated user), "/me/…", "current user".
   { match: /\b(i|me|my|mine|myself|am)\b/, terms: ['me', 'authenticated', 'current', 'my', 'mine'], weight: 0.6 },
-  { match: /\bhow (many|much)\b|\bnumber of\b|\bcount\b/, terms: ['count', 'total', 'number', 'statistics', 'stats', 'summary', 'usage', 'metrics', 'traffic', 'balance'], weight: 0.5 },  // "tell me whenever …": a subscription to events, which APIs call webhooks, hooks, watches or notifications.
+  { match: /\bhow (many|much)\b|\bnumber of\b|\bcount\b/, terms: ['count', 'total', 'number', 'statistics', 'stats', 'summary', 'usage', 'metrics', 'traffic', 'balance'], weight: 0.5 },
+  // "tell me whenever …": a subscription to events, which APIs call webhooks, hooks, watches or notifications.
   { match: WHENEVER, terms: ['webhook', 'hook', 'watch', 'subscription', 'subscribe', 'notification', 'notify', 'event', 'callback', 'listener', 'trigger'], weight: 0.5 },
 ];
 const WHO = /\b(who|whom|whose)\b/;
