@@ -4,6 +4,8 @@
 //                          [--rate <n>/<sec|min|hour>] [--expires <date|30d|12h>]
 //                          [--upstream-credential-env <VAR>] [--live|--test] [--local|--remote]
 //   npm run keys -- list [--all] [--grants] [--json] [--local|--remote]
+//   npm run keys -- update <id|prefix> [--rate <n>/<unit>|none] [--toolsets a,b|all] [--tools x,y|all]
+//                          [--readonly|--no-readonly] [--expires <date|30d|12h>|never] [--local|--remote]
 //   npm run keys -- revoke <id|prefix> [--local|--remote]
 //   npm run keys -- revoke-grant <grant id|prefix> [--local|--remote]
 //   npm run keys -- usage [--key <id|prefix>] [--since 7d] [--until <date>] [--by tool|day] [--json] [--local|--remote]
@@ -14,12 +16,9 @@
 // The key is printed once, as `key: <key>`; only its SHA-256 hash is stored.
 import { readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   formatRate,
   importEncryptionKey,
-  isKeyRecord,
-  matchKeys,
   metadataOf,
   newKey,
   parseRate,
@@ -30,11 +29,14 @@ import {
   type Rate,
 } from '../src/auth/keys-core.ts';
 import { loadCatalogue } from '../src/catalogue/loaded-catalogue.ts';
+import { didYouMean } from '../src/lib/nearest.ts';
+import { ArgsError, parseArgsWithHints } from './lib/parse-args.ts';
 import { repoRoot } from './lib/proc.ts';
 import { grantLines, GrantNotFound, grantsByOwner, revokeOneGrant, revokeOwnerGrants, type GrantEntry } from './keys/grants.ts';
 import { KvError, WranglerKv } from './keys/kv.ts';
 import { WranglerD1 } from './keys/d1.ts';
 import { serveState, startState } from './lib/local-state.ts';
+import { findKey, KeyCommandError, updateKey, type KeyChanges } from './keys/update.ts';
 import { usageCommand } from './keys/usage.ts';
 import { UsageQueryError } from '../src/usage/query.ts';
 
@@ -53,6 +55,9 @@ const USAGE = `Usage:
   npm run keys -- list [--all] [--grants] [--json]
                                               --all includes revoked and expired keys; GRANTS counts the OAuth
                                               grants made from each key, --grants lists them
+  npm run keys -- update <id|prefix> [options]   change a key in place (the customer keeps the same key):
+      --rate <n>/<unit> | none     --toolsets a,b | all     --tools x,y | all
+      --readonly | --no-readonly   --expires <when> | never
   npm run keys -- revoke <id|prefix>          a key id, a unique prefix of one, or a key hint (mcp_live_AbCd);
                                               also deletes every OAuth grant made from it
   npm run keys -- revoke-grant <id|prefix>    one OAuth grant (ids from list --grants); its tokens stop at once
@@ -71,9 +76,10 @@ Target (every command):
 class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<void> {
-  const { values: o, positionals } = parseArgs({
+  const { values: o, positionals } = parseArgsWithHints({
     args: argv,
     allowPositionals: true,
+    allowNegative: true,
     options: {
       name: { type: 'string' },
       customer: { type: 'string' },
@@ -120,6 +126,9 @@ async function main(argv: string[]): Promise<void> {
     await create(kv, o, remote);
   } else if (command === 'list') {
     await list(kv, Boolean(o.all), Boolean(o.json), Boolean(o.grants));
+  } else if (command === 'update') {
+    if (rest.length !== 1) throw new UsageError('update takes one key id or prefix');
+    process.stdout.write(`${await updateKey(kv, rest[0]!, changesFrom(o))}\n`);
   } else if (command === 'revoke') {
     if (rest.length !== 1) throw new UsageError('revoke takes one key id or prefix');
     await revoke(kv, rest[0]!);
@@ -137,7 +146,7 @@ async function main(argv: string[]): Promise<void> {
     });
     process.stdout.write(out + '\n');
   } else {
-    throw new UsageError(`unknown command "${command}"; the commands are create, list, revoke, revoke-grant and usage`);
+    throw new UsageError(`unknown command "${command}"; the commands are create, list, update, revoke, revoke-grant and usage`);
   }
 }
 
@@ -269,16 +278,7 @@ async function list(kv: WranglerKv, all: boolean, json: boolean, showGrants: boo
 }
 
 async function revoke(kv: WranglerKv, idOrPrefix: string): Promise<void> {
-  if (idOrPrefix.length < 4) throw new UsageError('give at least 4 characters of the key id');
-  const entries = await kv.list(RECORD_PREFIX);
-  const matches = matchKeys(entries as Array<{ name: string; metadata?: Partial<KeyMetadata> | null }>, idOrPrefix);
-  if (matches.length === 0) throw new UsageError(`no key matches "${idOrPrefix}" (npm run keys -- list --all)`);
-  if (matches.length > 1) throw new UsageError(`"${idOrPrefix}" matches ${matches.length} keys; give more of the id`);
-  const name = matches[0]!;
-  const raw = await kv.get(name);
-  const record: unknown = raw === null ? null : JSON.parse(raw);
-  if (!isKeyRecord(record)) throw new Error(`the record for ${name.slice(0, RECORD_PREFIX.length + 12)} is missing or invalid`);
-  const r: KeyRecord = record;
+  const { name, record: r } = await findKey(kv, idOrPrefix);
   if (r.revokedAt) {
     process.stdout.write(`${r.id} (${r.customer.name}) was already revoked at ${r.revokedAt}\n`);
     return;
@@ -300,6 +300,25 @@ async function revoke(kv: WranglerKv, idOrPrefix: string): Promise<void> {
   );
 }
 
+/** update's flags as changes: `none`/`all`/`never` remove a setting; names are checked against the catalogue. */
+function changesFrom(o: { rate?: string; toolsets?: string; tools?: string; readonly?: boolean; expires?: string; catalogue?: string }): KeyChanges {
+  const changes: KeyChanges = {};
+  if (o.rate !== undefined) {
+    try {
+      changes.rate = o.rate.trim().toLowerCase() === 'none' ? null : parseRate(o.rate);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
+  const all = (v: string) => ['all', ''].includes(v.trim().toLowerCase());
+  if (o.toolsets !== undefined) changes.toolsets = all(o.toolsets) ? null : splitList(o.toolsets)!;
+  if (o.tools !== undefined) changes.tools = all(o.tools) ? null : splitList(o.tools)!;
+  checkNames(o.catalogue ?? join(repoRoot, 'catalog', 'catalog.txt'), changes.toolsets ?? undefined, changes.tools ?? undefined);
+  if (o.readonly !== undefined) changes.readOnly = o.readonly;
+  if (o.expires !== undefined) changes.expiresAt = o.expires.trim().toLowerCase() === 'never' ? null : parseExpiry(o.expires);
+  return changes;
+}
+
 function describeScope(r: KeyRecord): string {
   const parts = [r.toolsets ? `toolsets ${r.toolsets.join(', ')}` : 'all toolsets', r.tools ? `tools ${r.tools.join(', ')}` : '', r.readOnly ? 'read-only' : ''];
   return parts.filter(Boolean).join('; ');
@@ -312,9 +331,9 @@ function checkNames(catalogueFile: string, toolsets: string[] | undefined, tools
   const cat = loadCatalogue(readFileSync(catalogueFile, 'utf8'));
   const sets = cat.catalogue.toolsets;
   const badSets = (toolsets ?? []).filter((t) => t !== 'all' && !(t in sets));
-  if (badSets.length) throw new UsageError(`unknown toolset${badSets.length > 1 ? 's' : ''}: ${badSets.join(', ')}. Valid: ${Object.keys(sets).join(', ')}`);
+  if (badSets.length) throw new UsageError(`unknown toolset${badSets.length > 1 ? 's' : ''}: ${badSets.join(', ')}.${badSets.map((t) => didYouMean(t, Object.keys(sets))).join('')} Valid: ${Object.keys(sets).join(', ')}`);
   const badTools = (tools ?? []).filter((t) => cat.indexOf(t) === undefined);
-  if (badTools.length) throw new UsageError(`unknown tool${badTools.length > 1 ? 's' : ''}: ${badTools.join(', ')}`);
+  if (badTools.length) throw new UsageError(`unknown tool${badTools.length > 1 ? 's' : ''}: ${badTools.join(', ')}.${badTools.map((t) => didYouMean(t, [...cat.names()])).join('')}`);
 }
 
 function parseExpiry(raw: string): string {
@@ -359,7 +378,7 @@ function day(iso: string | undefined): string {
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
-  if (e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+  if (e instanceof UsageError || e instanceof ArgsError || e instanceof KeyCommandError) {
     // The error alone: the whole usage text would bury it. --help prints that.
     process.stderr.write(`keys: ${(e as Error).message}\n(npm run keys -- --help lists the commands and their options)\n`);
     process.exit(2);

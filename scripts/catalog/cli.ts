@@ -1,8 +1,8 @@
-// npm run catalog -- [--spec <url|file>] [--out <dir>] [--overrides <file>] [--check] [--if-changed] [--fail-on-breaking] [--max-name <n>] [--no-sweep|--full-sweep] [--toolsnaps|--no-toolsnaps] [--shard-above-bytes <n>] [--quiet] [--report]
+// npm run catalog -- [--spec <url|file>] [options]: HELP below lists them (docs/generator.md).
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { ArgsError, parseArgsWithHints } from '../lib/parse-args.ts';
 import { buildCatalogue } from './build.ts';
 import { CATALOGUE_FILE, declarationFiles, expandCatalogue, loadBuilt, readCatalogue, SHARD_DIR, shardsUpToDate, writeCatalogueDir } from './catalogue-files.ts';
 import { changeSummaryText, diffCatalogues } from './changes.ts';
@@ -20,10 +20,25 @@ async function writeAtomic(file: string, text: string): Promise<void> {
   await rename(tmp, file);
 }
 
+const HELP = `npm run catalog -- [--spec <url|file>] [options]
+  --spec <url|file>        OpenAPI 3.x or Swagger 2.0 spec (default: the pinned GitHub spec)
+  --out <dir>              where catalog.txt, declarations.txt, shards and toolsnaps go (default catalog)
+  --overrides <file>       hand-kept overrides (default <out>/overrides.json when present)
+  --check                  write nothing; exit 1 when a regeneration would change a file
+  --if-changed             rebuild only when the spec's digest differs from the committed catalogue's
+  --fail-on-breaking       with --if-changed: exit 1 when the new spec removes or breaks tools
+  --max-name <n>           longest tool name (default 41: fits every client with a server name of up to 16)
+  --no-sweep | --full-sweep  skip the schema safety net, or compile every schema (about 3 s more on GitHub)
+  --toolsnaps | --no-toolsnaps  write <out>/toolsnaps, one wire snapshot per tool (default: on for the default spec)
+  --shard-above-bytes <n>  put the records into <out>/shards/ above this size (default 24 MB)
+  --report                 print the token cost of <out>/catalog.txt per toolset, client profile and mode
+  --quiet                  no progress lines
+`;
+
 export async function main(argv: string[]): Promise<number> {
   let args;
   try {
-    args = parseArgs({
+    args = parseArgsWithHints({
       args: argv,
       options: {
         spec: { type: 'string' },
@@ -45,11 +60,12 @@ export async function main(argv: string[]): Promise<number> {
       allowNegative: true,
     }).values;
   } catch (e) {
-    process.stderr.write(`catalog: ${(e as Error).message}\n`);
+    if (!(e instanceof ArgsError)) throw e;
+    process.stderr.write(`catalog: ${e.message}\n(npm run catalog -- --help lists the options)\n`);
     return 2;
   }
   if (args.help) {
-    process.stdout.write('npm run catalog -- --spec <url|file> [--out <dir>] [--overrides <file>] [--check] [--if-changed] [--fail-on-breaking] [--max-name <n>] [--no-sweep|--full-sweep] [--toolsnaps|--no-toolsnaps] [--shard-above-bytes <n>] [--quiet]\n');
+    process.stdout.write(HELP);
     return 0;
   }
   const out = args.out!;

@@ -2,6 +2,7 @@
 // intersected with the key's own scope. Slices, and everything derived from one (slicePart), are cached per isolate
 // in two LRU tiers bounded by count and bytes (docs/architecture.md, "Per-isolate caches").
 import { Lru, type LruStats } from '../lib/lru.ts';
+import { didYouMean } from '../lib/nearest.ts';
 import type { LoadedCatalogue } from './loaded-catalogue.ts';
 
 export interface SliceSpec {
@@ -29,7 +30,7 @@ export class UnknownNamesError extends Error {
   readonly unknown: string[];
   readonly valid: string[];
   constructor(kind: 'toolset' | 'tool', unknown: string[], valid: string[]) {
-    super(`Unknown ${kind}${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+    super(`Unknown ${kind}${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.${unknown.map((u) => didYouMean(u, valid)).join('')}`);
     this.kind = kind;
     this.unknown = unknown;
     this.valid = valid;

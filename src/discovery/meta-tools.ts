@@ -6,6 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
 import type { CatalogueTool } from '../catalogue/types.ts';
+import { didYouMean } from '../lib/nearest.ts';
 import { errorResult } from '../lib/tool-result.ts';
 import { applyDialect } from '../profiles/dialects.ts';
 import type { WireTool } from '../profiles/view.ts';
@@ -80,7 +81,8 @@ async function search(loaded: LoadedCatalogue, slice: Slice, args: Record<string
   if (tooLong) return errorResult(tooLong);
   const toolset = typeof args.toolset === 'string' && args.toolset ? args.toolset : undefined;
   if (toolset && !Object.hasOwn(loaded.catalogue.toolsets, toolset)) {
-    return errorResult(`Unknown toolset: ${toolset}. Valid toolsets: ${Object.keys(loaded.catalogue.toolsets).join(', ')}`);
+    const valid = Object.keys(loaded.catalogue.toolsets);
+    return errorResult(`Unknown toolset: ${toolset}.${didYouMean(toolset, valid)} Valid toolsets: ${valid.join(', ')}`);
   }
   const limit = typeof args.limit === 'number' && Number.isInteger(args.limit) ? Math.min(25, Math.max(1, args.limit)) : 8;
   const hits = (await rankToolsLoaded(loaded, slice, query, { toolset, limit })).map((h) => withSummary(loaded, h));

@@ -101,7 +101,7 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, health: Schem
       return undefined;
     } catch (error) {
       if (!(error instanceof UnknownNamesError)) throw error;
-      return Response.json({ error: `unknown_${error.kind}`, message: `${error.message}. Valid ${error.kind} names: ${error.valid.join(', ')}`, unknown: error.unknown, valid: error.valid }, { status: 400 });
+      return Response.json({ error: `unknown_${error.kind}`, message: `${error.message} Valid ${error.kind} names: ${error.valid.join(', ')}`, unknown: error.unknown, valid: error.valid }, { status: 400 });
     }
   };
 

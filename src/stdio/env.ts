@@ -5,6 +5,7 @@
 // look like one of ours (the same letters in another case or with other separators, or up to two edits away) count
 // as misspellings; every other variable is left alone.
 import { booleanError, parseBoolean } from '../lib/flags.ts';
+import { editDistance } from '../lib/nearest.ts';
 
 /** Thrown for configuration mistakes; the launcher prints the message and exits with status 2. */
 export class UsageError extends Error {}
@@ -43,14 +44,4 @@ export function listVariable(env: Record<string, string | undefined>, name: stri
 
 function squash(name: string): string {
   return name.toUpperCase().replace(/[^A-Z0-9]/g, '');
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length]!;
 }

@@ -127,9 +127,15 @@ describe('slices by URL', () => {
     const body = (await res.json()) as { message: string; valid: string[] };
     expect(body.valid).toEqual(['all', 'admin', 'echo']);
     expect(body.message).toContain('Unknown toolset: nope');
+    expect(body.message).not.toContain('Did you mean');
+    const near = await appFetch('http://127.0.0.1:8787/mcp/x/ehco', { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: '{}' });
+    expect(((await near.json()) as { message: string }).message).toMatch(/^Unknown toolset: ehco\. Did you mean echo\? Valid toolset names: all, admin, echo$/);
     const res2 = await appFetch(`${URL_MCP}?tools=echo_get,bogus`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: '{}' });
     expect(res2.status).toBe(400);
-    expect(await res2.text()).toContain('bogus');
+    const text2 = await res2.text();
+    expect(text2).toContain('bogus');
+    const res3 = await appFetch(`${URL_MCP}?tools=echo_gte`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: '{}' });
+    expect(await res3.text()).toContain('Unknown tool: echo_gte. Did you mean echo_get?');
   });
 });
 
