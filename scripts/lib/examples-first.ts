@@ -40,7 +40,7 @@ export async function startExamplesFirst(prismUrl: string, doc: Record<string, a
     });
     upstream.on('error', (e) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end(`mock unavailable: ${e.message}`);
+      res.end(`mock unavailable: ${e.message}. This answer comes from the local mock (Prism), not the API; to call the real API, serve with --upstream <its base URL>.`);
     });
     req.pipe(upstream);
   });

@@ -44,10 +44,15 @@ export async function startPrism(opts: PrismOptions): Promise<Running> {
 }
 
 /**
- * Prism enforces the spec's `security` requirements and answers 401 when a request carries none, but the
- * worker sends no upstream credentials in key mode. For an offline mock that is noise, so this writes a copy
- * of the spec without `security` (root and per operation) into `dir` and returns its path. Specs without
- * `security`, or with external (non-#) $refs that a copy would break, are returned unchanged.
+ * What a spec needs changed before Prism can mock it:
+ * - Prism enforces the spec's `security` requirements and answers 401 when a request carries none, but the worker
+ *   sends no upstream credentials in key mode. For an offline mock that is noise, so `security` goes (root and per
+ *   operation).
+ * - Prism sends every documented response header with a generated value, framing headers too: a documented
+ *   `Content-Length` or `Transfer-Encoding` makes an answer no HTTP client can parse ("Content-Length can't be
+ *   present with Transfer-Encoding"). Those describe the connection, not the API, so their documentation goes.
+ * Writes the changed copy into `dir` and returns its path. Specs that need neither, or with external (non-#) $refs
+ * that a copy would break, are returned unchanged.
  */
 export async function mockableSpec(spec: string, dir: string): Promise<string> {
   const { readFile, writeFile } = await import('node:fs/promises');
@@ -58,7 +63,8 @@ export async function mockableSpec(spec: string, dir: string): Promise<string> {
   } catch {
     return spec; // let Prism report the problem
   }
-  if (!/"?security"?\s*:/.test(text)) return spec;
+  const framing = new RegExp(`(^|["'\\s{,])(${FRAMING_HEADERS.join('|')})["']?\\s*:`, 'im');
+  if (!/"?security"?\s*:/.test(text) && !framing.test(text)) return spec;
   if (/"?\$ref"?\s*:\s*["']?(?!#)[^\s"']/.test(text)) return spec;
   let doc: Record<string, unknown>;
   try {
@@ -67,11 +73,26 @@ export async function mockableSpec(spec: string, dir: string): Promise<string> {
     return spec;
   }
   delete doc.security;
+  const responses: unknown[] = [];
   for (const item of Object.values((doc.paths ?? {}) as Record<string, Record<string, unknown>>)) {
     if (!item || typeof item !== 'object') continue;
-    for (const op of Object.values(item)) if (op && typeof op === 'object') delete (op as Record<string, unknown>).security;
+    for (const op of Object.values(item)) {
+      if (!op || typeof op !== 'object') continue;
+      delete (op as Record<string, unknown>).security;
+      responses.push(...Object.values(((op as Record<string, unknown>).responses ?? {}) as Record<string, unknown>));
+    }
+  }
+  const components = (doc.components ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  responses.push(...Object.values(components.responses ?? {}), ...Object.values((doc.responses ?? {}) as Record<string, unknown>));
+  for (const response of responses) {
+    const headers = (response as { headers?: unknown } | null)?.headers;
+    if (!headers || typeof headers !== 'object') continue;
+    for (const name of Object.keys(headers)) if (FRAMING_HEADERS.includes(name.toLowerCase())) delete (headers as Record<string, unknown>)[name];
   }
   const out = join(dir, 'mock-spec.json');
   await writeFile(out, JSON.stringify(doc));
   return out;
 }
+
+/** Hop-by-hop and framing headers (RFC 9110 §7.6.1, §8.6; RFC 9112 §6.1): set by the HTTP layer, never by a mock. */
+const FRAMING_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer'];
