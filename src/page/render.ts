@@ -92,6 +92,8 @@ export function renderPage(loaded: LoadedCatalogue, input: PageInput, hash: stri
   const counts = new Map<string, number>();
   for (const i of tools) for (const s of loaded.toolsetsOf(i)) counts.set(s, (counts.get(s) ?? 0) + 1);
   const setNames = Object.keys(catalogue.toolsets);
+  const defaults = catalogue.defaultToolsets ?? [];
+  const atBare = defaults.length ? tools.filter((i) => loaded.toolsetsOf(i).some((s) => defaults.includes(s))).length : tools.length;
 
   const keyNote =
     input.credentialMode === 'passthrough'
@@ -139,7 +141,9 @@ export function renderPage(loaded: LoadedCatalogue, input: PageInput, hash: stri
 <main>
 <section id="connect"><h2>Connect your client</h2>
 <p>Endpoint: <code class="endpoint">${esc(endpoint)}</code> (Streamable HTTP, header <code>Authorization: Bearer …</code>). ${keyNote}</p>
+<p>${defaults.length ? `<code>${esc(endpoint)}</code> serves the <b>${atBare}</b> tools of the default toolsets (${defaults.map((d) => `<code>${esc(d)}</code>`).join(', ')}); <code>${esc(endpoint)}/x/all</code> serves all ${tools.length}.` : `<code>${esc(endpoint)}</code> serves all <b>${tools.length}</b> tools.`} Clients with a tool limit (Cursor about 40, VS Code and OpenAI 128) get a shorter list that still reaches every tool.</p>
 <p>Serve fewer tools with a slice: <code>${esc(endpoint)}/x/&lt;toolset&gt;+&lt;toolset&gt;</code>, <code>?tools=a,b</code>, <code>?readonly=1</code>.</p>
+<p>Or the whole API in a few tools: <code>${esc(endpoint)}/discover</code> (discovery: <code>search_tools</code>, <code>describe_tool</code>, <code>call_tool</code>), or <code>${esc(endpoint)}/code</code> (code mode: the model writes a short program that calls the API's operations in a sandbox).</p>
 ${snippetHtml}
 </section>
 <section id="output"><h2>Structured output</h2>

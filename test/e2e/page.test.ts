@@ -74,6 +74,14 @@ describe('catalogue page', () => {
     expect(figures.htmlGzipBytes).toBeLessThan(60_000);
     expect(html).not.toContain(worker.apiKey);
     expect(html).not.toContain(upstream.url);
+    // What bare /mcp serves (the default toolsets), and the two ways to reach the whole API in a few tools.
+    const defaults = new Set(catalogue.defaultToolsets);
+    const atBare = catalogue.tools.filter((t) => t.toolsets.some((s) => defaults.has(s))).length;
+    expect(atBare).toBeLessThan(catalogue.tools.length);
+    expect(html).toContain(`<code>${worker.url}/mcp</code> serves the <b>${atBare}</b> tools of the default toolsets`);
+    expect(html).toContain(`<code>${worker.url}/mcp/x/all</code> serves all ${catalogue.tools.length}.`);
+    expect(html).toContain(`<code>${worker.url}/mcp/discover</code> (discovery:`);
+    expect(html).toContain(`<code>${worker.url}/mcp/code</code> (code mode:`);
     const again = await fetch(`${worker.url}/`, { headers: { 'if-none-match': res.headers.get('etag') ?? '' } });
     expect(again.status).toBe(304);
     // A Host outside ALLOWED_HOSTS gets no page (its snippets would point elsewhere).
