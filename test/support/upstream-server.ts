@@ -77,6 +77,7 @@ export async function startUpstream(specs: SpecRoutes = {}): Promise<{ url: stri
   const last = new Map<string, RecordedRequest>();
   const all: RecordedRequest[] = [];
   const held = new Map<string, Held[]>();
+  const paced = new Map<string, { now: number; max: number; total: number }>();
   const server = createServer((req, res) => {
     const hold = /^\/hold\/([^/?]+)(\/[^?]*)?/.exec(req.url ?? '');
     if (hold) {
@@ -89,6 +90,25 @@ export async function startUpstream(specs: SpecRoutes = {}): Promise<{ url: stri
         entry.closedAt = Date.now();
       });
       req.resume();
+      return;
+    }
+    // /pace/<id>/...: answered like /echo after 40 ms, counting how many of <id>'s requests were in flight at once.
+    const pace = /^\/pace\/([^/?]+)/.exec(req.url ?? '');
+    if (pace) {
+      const entry = paced.get(pace[1]!) ?? { now: 0, max: 0, total: 0 };
+      paced.set(pace[1]!, entry);
+      entry.total++;
+      entry.max = Math.max(entry.max, ++entry.now);
+      req.resume();
+      setTimeout(() => {
+        entry.now--;
+        json(res, 200, { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: '', bodyBase64: '' });
+      }, 40);
+      return;
+    }
+    const pacedQuery = /^\/__paced\?id=([^&]+)$/.exec(req.url ?? '');
+    if (pacedQuery) {
+      json(res, 200, paced.get(decodeURIComponent(pacedQuery[1]!)) ?? { now: 0, max: 0, total: 0 });
       return;
     }
     const heldQuery = /^\/__held\?id=([^&]+)$/.exec(req.url ?? '');
