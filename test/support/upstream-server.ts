@@ -9,6 +9,7 @@
 // of `<upstream>/hold/<id>` holds every call of a catalogue.
 // A small GitHub (scripts/lib/github-fake.ts) answers GETs under /repos/ and /users/ for any owner, so tests can
 // use an owner of their own and list exactly the requests they caused.
+import { pacedRoute, type Paced } from './paced-route.ts';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -77,7 +78,7 @@ export async function startUpstream(specs: SpecRoutes = {}): Promise<{ url: stri
   const last = new Map<string, RecordedRequest>();
   const all: RecordedRequest[] = [];
   const held = new Map<string, Held[]>();
-  const paced = new Map<string, { now: number; max: number; total: number }>();
+  const paced: Paced = new Map();
   const server = createServer((req, res) => {
     const hold = /^\/hold\/([^/?]+)(\/[^?]*)?/.exec(req.url ?? '');
     if (hold) {
@@ -92,25 +93,7 @@ export async function startUpstream(specs: SpecRoutes = {}): Promise<{ url: stri
       req.resume();
       return;
     }
-    // /pace/<id>/...: answered like /echo after 40 ms, counting how many of <id>'s requests were in flight at once.
-    const pace = /^\/pace\/([^/?]+)/.exec(req.url ?? '');
-    if (pace) {
-      const entry = paced.get(pace[1]!) ?? { now: 0, max: 0, total: 0 };
-      paced.set(pace[1]!, entry);
-      entry.total++;
-      entry.max = Math.max(entry.max, ++entry.now);
-      req.resume();
-      setTimeout(() => {
-        entry.now--;
-        json(res, 200, { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: '', bodyBase64: '' });
-      }, 40);
-      return;
-    }
-    const pacedQuery = /^\/__paced\?id=([^&]+)$/.exec(req.url ?? '');
-    if (pacedQuery) {
-      json(res, 200, paced.get(decodeURIComponent(pacedQuery[1]!)) ?? { now: 0, max: 0, total: 0 });
-      return;
-    }
+    if (pacedRoute(req, res, paced)) return;
     const heldQuery = /^\/__held\?id=([^&]+)$/.exec(req.url ?? '');
     if (heldQuery) {
       json(res, 200, held.get(decodeURIComponent(heldQuery[1]!)) ?? []);
