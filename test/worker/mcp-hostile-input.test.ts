@@ -176,6 +176,21 @@ describe('big inputs get small errors', () => {
     expect(rpcError(answers[0]!)).toMatchObject({ code: -32602, message: expect.stringMatching(/^Unknown tool: a{200}… \(3,899,800 characters cut\)$/) });
   });
 
+  it('a 3.9 MB method name or tools/list cursor: the JSON-RPC error stays small', async () => {
+    for (const body of [rpc(huge, {}), rpc('tools/list', { cursor: huge }), rpc('tools/call', { name: 'echo_get', arguments: huge })]) {
+      const a = await post('/mcp', body);
+      expect(a.status).toBeLessThan(500);
+      expect(JSON.stringify(a.body).length, JSON.stringify(a.body).slice(0, 200)).toBeLessThan(4_000);
+    }
+  });
+
+  it("an execute whose program throws a 3 MB message: the result the server writes is within the budget", async () => {
+    const a = await post('/mcp/code', rpc('tools/call', { name: 'execute', arguments: { code: 'throw new Error("a".repeat(3_000_000));' } }));
+    const result = a.body.result as { isError?: boolean; content: Array<{ text: string }> };
+    expect(result.isError).toBe(true);
+    expect(result.content.reduce((n, c) => n + c.text.length, 0)).toBeLessThanOrEqual(budgetChars);
+  });
+
   it('ten invalid values under huge names stay within the result budget, each name cut', async () => {
     const names = Array.from({ length: 10 }, (_, i) => `${'k'.repeat(300_000)}${i}`);
     const a = await post('/mcp', `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo_get","arguments":{"id":"1",${names.map((n) => `"${n}":1e400`).join(',')}}}}`);
