@@ -5,6 +5,7 @@
 // per message. Without this a POST of 100 tools/call ran 100 upstream calls at once for the price of one.
 import { isInitializeRequest, isJSONRPCRequest, parseJSONRPCMessage, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { rateLimitText } from '../auth/rate-limit.ts';
+import { log } from '../lib/log.ts';
 
 /** How many messages of one batch run at once: enough to overlap upstream latency, too few to flood it. */
 export const BATCH_CONCURRENCY = 4;
@@ -49,17 +50,29 @@ export async function serveBatch(messages: JSONRPCMessage[], charge: ChargeMessa
   const refused = messages.slice(allowed).filter(isJSONRPCRequest);
   const rest = messages.slice(1, allowed);
   if (!messages.some(isJSONRPCRequest)) {
-    await drain(rest, run, signal, () => {});
+    await drain(rest, run, () => signal?.aborted === true, () => {});
     return new Response(null, { status: 202 });
   }
   const encoder = new TextEncoder();
+  let cancelled = false;
+  const stopped = () => cancelled || signal?.aborted === true;
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const write = (text: string) => text && controller.enqueue(encoder.encode(text));
-      for (const m of refused) write(event({ jsonrpc: '2.0', id: m.id, error: rateLimitError(decision!) }));
-      write(await eventsOf(first, messages[0]!));
-      await drain(rest, run, signal, write);
-      controller.close();
+      const write = (text: string) => {
+        if (text && !cancelled) controller.enqueue(encoder.encode(text));
+      };
+      try {
+        for (const m of refused) write(event({ jsonrpc: '2.0', id: m.id, error: rateLimitError(decision!) }));
+        write(await eventsOf(first, messages[0]!));
+        await drain(rest, run, stopped, write);
+      } catch (e) {
+        log('mcp_error', { error: e instanceof Error ? e.message : 'error', batch: true });
+      } finally {
+        if (!cancelled) controller.close();
+      }
+    },
+    cancel() {
+      cancelled = true;
     },
   });
   return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' } });
@@ -71,10 +84,10 @@ export function rateLimitError(d: BatchCharge): { code: number; message: string;
 }
 
 /** Runs messages with at most BATCH_CONCURRENCY in flight, writing each answer whole as it comes; stops when the client goes. */
-async function drain(rest: JSONRPCMessage[], run: RunMessages, signal: AbortSignal | undefined, write: (text: string) => void): Promise<void> {
+async function drain(rest: JSONRPCMessage[], run: RunMessages, stopped: () => boolean, write: (text: string) => void): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < rest.length && !signal?.aborted) {
+    while (next < rest.length && !stopped()) {
       const m = rest[next++]!;
       let answer: string;
       try {
