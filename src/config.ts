@@ -74,6 +74,11 @@ export interface Env {
   OAUTH_REGISTER_RATE?: string;
   /** Consent pages opened (GET /authorize) per client IP, `<n>/<sec|min|hour>` (default 60/hour). */
   OAUTH_AUTHORIZE_RATE?: string;
+  /**
+   * Where per-IP limits read a client's address: `cloudflare` (CF-Connecting-IP), `shared` (one bucket for all), or
+   * `auto` (default: shared for a loopback Host, i.e. a local server; CF-Connecting-IP otherwise). src/oauth/attempts.ts.
+   */
+  CLIENT_ADDRESS?: string;
   /** Seconds in which a retried refresh gets the same answer instead of ending the grant (default 30; 0: never). */
   OAUTH_REFRESH_RETRY_SECONDS?: string;
   /** Browser origins allowed to call /mcp and the OAuth endpoints, comma separated (src/pipeline/cors.ts). */

@@ -155,7 +155,9 @@ export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<R
     '--test-scheduled',
     '--log-level', opts.logLevel ?? 'info',
   ];
-  for (const [k, v] of Object.entries(opts.vars ?? {})) args.push('--var', `${k}:${v}`);
+  // A local server has no edge in front of it: wrangler dev passes a client's own CF-Connecting-IP through, so the
+  // per-IP limits count every client in one bucket (src/oauth/attempts.ts), whatever Host a request names.
+  for (const [k, v] of Object.entries({ CLIENT_ADDRESS: 'shared', ...opts.vars })) args.push('--var', `${k}:${v}`);
   const t0 = Date.now();
   // Miniflare hands MINIFLARE_WORKERD_V8_FLAGS to the workerd it starts (its config's v8Flags).
   const heap = opts.workersHeap && !process.env.MINIFLARE_WORKERD_V8_FLAGS ? { MINIFLARE_WORKERD_V8_FLAGS: WORKERS_HEAP_V8_FLAGS.join(' ') } : {};

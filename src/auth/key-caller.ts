@@ -7,7 +7,7 @@ import { fromHex, sha256, timingSafeEqual } from '../lib/bytes.ts';
 import type { AuthContext, AuthOutcome, Caller, KeyRef } from './caller.ts';
 import { authJson } from './challenge.ts';
 import type { KeyRecord } from './keys-core.ts';
-import { countRequest, type RateDecision } from './rate-limit.ts';
+import { countRequest, rateLimitText, type RateDecision } from './rate-limit.ts';
 import { lookupRecord, touchLastUsed } from './store.ts';
 import { customerUpstream, operatorUpstream } from './upstream-credential.ts';
 
@@ -86,7 +86,7 @@ async function enforceRate(record: KeyRecord, env: Env): Promise<AuthOutcome | u
 function rateLimited(record: KeyRecord, d: RateDecision): AuthOutcome {
   const response = authJson(
     429,
-    { error: 'rate_limited', error_description: `This key allows ${d.limit} requests per ${record.rate!.period}. Retry after ${d.resetSeconds} s.`, retry_after: d.resetSeconds },
+    { error: 'rate_limited', error_description: rateLimitText(d.limit, record.rate!.period, d.resetSeconds), retry_after: d.resetSeconds },
     { 'retry-after': String(d.resetSeconds), 'ratelimit-limit': String(d.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': String(d.resetSeconds) },
   );
   return { ok: false, response, rateLimitedKey: `key:${record.id}` };

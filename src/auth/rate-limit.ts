@@ -29,6 +29,12 @@ export class KeyRateLimiter extends DurableObject {
   private loaded = false;
 
   async hit(limit: number, period: number): Promise<RateDecision> {
+    const { granted, ...rest } = await this.hitMany(limit, period, 1);
+    return { ok: granted === 1, ...rest };
+  }
+
+  /** Counts up to `count` requests at once (a JSON-RPC batch's messages): how many of them the window still allows. */
+  async hitMany(limit: number, period: number, count: number): Promise<Omit<RateDecision, 'ok'> & { granted: number }> {
     if (!this.loaded) {
       // Long windows survive eviction; short ones are cheaper kept in memory (an evicted idle DO has outlived them).
       this.window = (await this.ctx.storage.get<Window>('w')) ?? undefined;
@@ -38,10 +44,11 @@ export class KeyRateLimiter extends DurableObject {
     let w = this.window;
     if (!w || w.periodMs !== period || now >= w.start + w.periodMs) w = this.window = { start: now, count: 0, periodMs: period };
     const resetSeconds = Math.max(1, Math.ceil((w.start + w.periodMs - now) / 1000));
-    if (w.count >= limit) return { ok: false, limit, remaining: 0, resetSeconds };
-    w.count++;
+    const granted = Math.max(0, Math.min(count, limit - w.count));
+    if (granted === 0) return { granted, limit, remaining: 0, resetSeconds };
+    w.count += granted;
     if (period > 60_000) await this.ctx.storage.put('w', w);
-    return { ok: true, limit, remaining: limit - w.count, resetSeconds };
+    return { granted, limit, remaining: limit - w.count, resetSeconds };
   }
 }
 
@@ -70,4 +77,30 @@ export async function countRequest(ns: DurableObjectNamespace | undefined, keyId
   }
   if (!decision.ok) log('rate_limited', { key: keyId });
   return decision;
+}
+
+/** What a batch's further messages got: how many of `count` may run, and the window's state for the refusal. */
+export type BatchDecision = Omit<RateDecision, 'ok'> & { granted: number };
+
+/**
+ * Counts `count` more requests (the messages of a JSON-RPC batch beyond the one its HTTP request was charged) against
+ * a key's limit in one round trip, failing open like `countRequest`.
+ */
+export async function countMessages(ns: DurableObjectNamespace | undefined, keyId: string, rate: Rate, count: number): Promise<BatchDecision | undefined> {
+  if (!ns || count <= 0) return undefined;
+  let decision: BatchDecision;
+  try {
+    const stub = ns.get(ns.idFromName(keyId)) as DurableObjectStub<KeyRateLimiter>;
+    decision = await stub.hitMany(rate.limit, periodMs(rate.period), count);
+  } catch (e) {
+    log('rate_limit_error', { key: keyId, error: e instanceof Error ? e.message : 'error' });
+    return undefined;
+  }
+  if (decision.granted < count) log('rate_limited', { key: keyId, refused: count - decision.granted });
+  return decision;
+}
+
+/** The words a refusal over the limit says, for the HTTP 429 and for a batch message alike. */
+export function rateLimitText(limit: number, period: string, resetSeconds: number): string {
+  return `This key allows ${limit} requests per ${period}. Retry after ${resetSeconds} s.`;
 }

@@ -1,7 +1,9 @@
 // JSON Schema validation that works on Workers: @cfworker/json-schema interprets schemas,
 // so it needs no eval/new Function (Ajv's compiled validators are blocked there).
 import { Validator } from '@cfworker/json-schema';
+import { cutQuote, QUOTE_CHARS } from '../lib/cut-quote.ts';
 import { compileCheck, type Check } from './fast-check.ts';
+import { numberErrors } from './json-numbers.ts';
 import type { JsonSchema } from './types.ts';
 
 export interface ValidationOutcome {
@@ -31,11 +33,25 @@ export function validate(schema: JsonSchema, value: unknown, maxErrors = 10): Va
   for (const e of result.errors) {
     // cfworker reports every failing ancestor too; keep the specific leaf messages.
     if (e.keyword === 'properties' || e.keyword === 'items' || e.keyword === 'allOf' || e.keyword === '$ref') continue;
-    errors.push(`${location(e.instanceLocation)}: ${e.error}`);
+    errors.push(line(e.instanceLocation, e.error));
     if (errors.length >= maxErrors) break;
   }
-  if (errors.length === 0) errors.push(...result.errors.slice(0, maxErrors).map((e) => `${location(e.instanceLocation)}: ${e.error}`));
+  if (errors.length === 0) errors.push(...result.errors.slice(0, maxErrors).map((e) => line(e.instanceLocation, e.error)));
   return { valid: false, errors };
+}
+
+/**
+ * A tool's arguments against its inputSchema: numbers JSON cannot carry (and integers past 2^53 where it says
+ * integer) are refused first, since @cfworker passes Infinity as an integer; then the schema itself.
+ */
+export function validateArguments(schema: JsonSchema, value: unknown): ValidationOutcome {
+  const numbers = numberErrors(schema, value);
+  return numbers.length ? { valid: false, errors: numbers } : validate(schema, value);
+}
+
+/** One message; a location or message that quotes a huge key or value is cut, so ten of them stay small. */
+function line(fragment: string, error: string): string {
+  return `${cutQuote(location(fragment))}: ${cutQuote(error, 2 * QUOTE_CHARS)}`;
 }
 
 /**

@@ -2,6 +2,7 @@
 // search_tools ranks the slice's tools; describe_tool returns a tool's input and output schemas;
 // call_tool runs the real tool through callTool, the same path as tools/call, and returns its real result, checked
 // against the outputSchema describe_tool returned (call_tool itself has no fixed outputSchema).
+import { cutQuote } from '../lib/cut-quote.ts';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { Slice } from '../catalogue/slices.ts';
@@ -71,7 +72,7 @@ function argumentsOf(given: unknown): Record<string, unknown> | undefined {
 /** A tool of this scope by catalogue name or alias, or the text of the error result. */
 async function resolve(scope: RequestScope, name: unknown): Promise<CatalogueTool | string> {
   if (typeof name !== 'string' || !name) return '"name" must be a tool name from search_tools.';
-  return (await resolveTool(scope, name))?.tool ?? scopeRefusal(scope, name, 'discover') ?? `Unknown tool: ${name}. Use search_tools to find tool names.`;
+  return (await resolveTool(scope, name))?.tool ?? scopeRefusal(scope, name, 'discover') ?? `Unknown tool: ${cutQuote(name)}. Use search_tools to find tool names.`;
 }
 
 async function search(loaded: LoadedCatalogue, slice: Slice, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -82,7 +83,7 @@ async function search(loaded: LoadedCatalogue, slice: Slice, args: Record<string
   const toolset = typeof args.toolset === 'string' && args.toolset ? args.toolset : undefined;
   if (toolset && !Object.hasOwn(loaded.catalogue.toolsets, toolset)) {
     const valid = Object.keys(loaded.catalogue.toolsets);
-    return errorResult(`Unknown toolset: ${toolset}.${didYouMean(toolset, valid)} Valid toolsets: ${valid.join(', ')}`);
+    return errorResult(`Unknown toolset: ${cutQuote(toolset)}.${didYouMean(toolset, valid)} Valid toolsets: ${valid.join(', ')}`);
   }
   const limit = typeof args.limit === 'number' && Number.isInteger(args.limit) ? Math.min(25, Math.max(1, args.limit)) : 8;
   const hits = (await rankToolsLoaded(loaded, slice, query, { toolset, limit })).map((h) => withSummary(loaded, h));

@@ -8,8 +8,21 @@ import type { Rate } from '../auth/keys-core.ts';
 import { checkRate, type RateDecision } from '../auth/rate-limit.ts';
 import { log } from '../lib/log.ts';
 
-/** The client's address as Cloudflare reports it; IPv6 by /64, since one host can hold a whole /64. */
-export function clientIp(request: Request): string {
+/**
+ * Where a client's address comes from (CLIENT_ADDRESS). `cloudflare`: the CF-Connecting-IP header, which Cloudflare's
+ * edge sets on every request it hands a Worker, replacing any the client sent. `shared`: nowhere; every client is
+ * counted in one bucket. `auto` (the default): `shared` when the request names a loopback host, which the edge never
+ * routes to a Worker, so it came to a local server (`wrangler dev`, `npm start`), which passes a client's own
+ * CF-Connecting-IP through; `cloudflare` otherwise.
+ */
+export type ClientAddress = 'cloudflare' | 'shared' | 'auto';
+
+/** The bucket every client shares where no address can be trusted. */
+export const SHARED_BUCKET = 'shared';
+
+/** The client's address as the source trusted here reports it; IPv6 by /64, since one host can hold a whole /64. */
+export function clientIp(request: Request, source: ClientAddress): string {
+  if (source === 'shared' || (source === 'auto' && loopbackHost(request))) return SHARED_BUCKET;
   const raw = (request.headers.get('cf-connecting-ip') ?? '').trim();
   if (!raw) return 'unknown';
   if (!raw.includes(':')) return raw;
@@ -37,6 +50,12 @@ export async function countFromIp(ns: DurableObjectNamespace | undefined, bucket
   }
   if (!decision.ok) log('oauth_ip_limited', { bucket });
   return decision.ok ? { ok: true } : { ok: false, retryAfter: decision.resetSeconds };
+}
+
+function loopbackHost(request: Request): boolean {
+  const host = (request.headers.get('host') ?? new URL(request.url).host).toLowerCase();
+  const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d*$/, '');
+  return name === 'localhost' || name.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(name) || name === '::1';
 }
 
 function expandIpv6(address: string): string[] | undefined {

@@ -42,7 +42,7 @@ export async function handleAuthorize(request: Request, deps: ConsentDeps): Prom
   const { lib } = deps;
   if (request.method === 'GET') {
     // Opening the page stores a consent transaction (and may fetch a client metadata document): limited per IP.
-    const counted = await countFromIp(deps.env.KEY_RATE_LIMITER, 'authorize', clientIp(request), deps.settings.authorizeRate);
+    const counted = await countFromIp(deps.env.KEY_RATE_LIMITER, 'authorize', clientIp(request, deps.settings.clientAddress), deps.settings.authorizeRate);
     if (!counted.ok) {
       const csp = await consentCsp(undefined);
       if ('unavailable' in counted) return html(errorPage('Try again shortly', 'Authorization is unavailable right now. Try again in a minute.'), 503, csp, undefined, { 'retry-after': '60' });
@@ -101,7 +101,7 @@ export async function handleAuthorize(request: Request, deps: ConsentDeps): Prom
     }
 
     if (field('step') === 'key') {
-      const attempt = await countFromIp(deps.env.KEY_RATE_LIMITER, 'consent', clientIp(request), deps.settings.keyAttempts);
+      const attempt = await countFromIp(deps.env.KEY_RATE_LIMITER, 'consent', clientIp(request, deps.settings.clientAddress), deps.settings.keyAttempts);
       if (!attempt.ok) {
         if ('unavailable' in attempt) return html(errorPage('Try again shortly', 'Keys cannot be checked right now. Try again in a minute.'), 503, csp, undefined, { 'retry-after': '60' });
         return html(keyStep(frame, `Too many keys tried from your network. Try again in ${attempt.retryAfter} s.`), 429, csp, undefined, { 'retry-after': String(attempt.retryAfter) });

@@ -12,7 +12,7 @@ import type { OAuthSettings } from './settings.ts';
 
 export async function handleRegister(request: Request, servers: OriginServers, settings: OAuthSettings, env: Env, ctx: ExecutionContext): Promise<Response> {
   if (request.method !== 'POST') return servers.main.fetch(request, env, ctx);
-  const counted = await countFromIp(env.KEY_RATE_LIMITER, 'register', clientIp(request), settings.registerRate);
+  const counted = await countFromIp(env.KEY_RATE_LIMITER, 'register', clientIp(request, settings.clientAddress), settings.registerRate);
   if (!counted.ok) {
     if ('unavailable' in counted) return oauthError(503, 'temporarily_unavailable', 'Registration is unavailable right now. Try again in a minute.', { 'retry-after': '60' });
     return oauthError(429, 'rate_limited', `Too many client registrations from your network. Try again in ${counted.retryAfter} s.`, { 'retry-after': String(counted.retryAfter) });

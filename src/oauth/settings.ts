@@ -2,6 +2,7 @@
 import { parseRate, type Rate } from '../auth/keys-core.ts';
 import type { CredentialMode, Env } from '../config.ts';
 import { logOnce } from '../lib/log.ts';
+import type { ClientAddress } from './attempts.ts';
 
 export interface OAuthSettings {
   enabled: boolean;
@@ -14,6 +15,8 @@ export interface OAuthSettings {
   registerRate: Rate;
   /** Consent pages opened (GET /authorize, which stores a consent transaction), per client IP. */
   authorizeRate: Rate;
+  /** Where the per-IP limits above read a client's address (src/oauth/attempts.ts). */
+  clientAddress: ClientAddress;
   /** Seconds after a refresh in which the same refresh token, from the same client, gets the same answer. */
   refreshRetrySeconds: number;
 }
@@ -41,6 +44,7 @@ export function readOAuthSettings(env: Env, credentialMode: CredentialMode): OAu
     registerRate: rate('OAUTH_REGISTER_RATE', env.OAUTH_REGISTER_RATE, '60/hour'),
     authorizeRate: rate('OAUTH_AUTHORIZE_RATE', env.OAUTH_AUTHORIZE_RATE, '60/hour'),
     refreshRetrySeconds: retrySeconds(env.OAUTH_REFRESH_RETRY_SECONDS),
+    clientAddress: clientAddress(env.CLIENT_ADDRESS),
   };
 }
 
@@ -59,6 +63,12 @@ function rate(name: string, raw: string | undefined, fallback: string): Rate {
   } catch (error) {
     throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+function clientAddress(raw: string | undefined): ClientAddress {
+  const text = (raw ?? '').trim().toLowerCase() || 'auto';
+  if (text === 'cloudflare' || text === 'shared' || text === 'auto') return text;
+  throw new Error(`CLIENT_ADDRESS must be "cloudflare" (trust CF-Connecting-IP, set by Cloudflare's edge), "shared" (one bucket for every client) or "auto"; got "${raw}"`);
 }
 
 function retrySeconds(raw: string | undefined): number {

@@ -16,6 +16,8 @@ import { authenticateBearerOrToken } from '../oauth/resource-auth.ts';
 import { readOAuthSettings, type OAuthSettings } from '../oauth/settings.ts';
 import { clientNameOf, inferProfile, PROFILE_IDS, PROFILES, profileById } from '../profiles/profiles.ts';
 import { issueSessionId, profileFromSessionId } from '../profiles/session-id.ts';
+import { countMessages } from '../auth/rate-limit.ts';
+import type { ChargeMessages } from '../protocol/batch.ts';
 import { serveMcp } from '../protocol/dispatch.ts';
 import type { SchemaHealth } from '../schema-health/health.ts';
 import { URL_MODES, type EndpointMode, type RequestScope } from '../tools/scope.ts';
@@ -190,10 +192,26 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, health: Schem
     const meter = meterFor(c.env ?? {}, config.usage, waitUntilOf(c));
     if (meter) scope.meter = meter;
     if (mode === 'code') scope.code = codeModeHost(c.env, declarations);
-    return serveMcp(scope, request, c.get('body'));
+    return serveMcp(scope, request, c.get('body'), batchCharge(c.env ?? {}, scope));
   };
 
   return (select) => [config, hostGuard, cors, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, listingMode, loadShards, serve];
+}
+
+/**
+ * A batch's messages beyond the first count as requests of their own against the key's limit, in one round trip
+ * to its limiter; each refused one is metered like the HTTP refusal, with no tool.
+ */
+function batchCharge(env: Env, scope: RequestScope): ChargeMessages | undefined {
+  const { caller } = scope;
+  if (!caller.rate) return undefined;
+  const { key, rate } = caller.rate;
+  return async (count) => {
+    const d = await countMessages(env.KEY_RATE_LIMITER, key, rate, count);
+    if (!d) return undefined;
+    for (let i = d.granted; i < count; i++) scope.meter?.({ keyId: caller.id, tool: NO_TOOL, outcome: 'rate_limited' });
+    return { granted: d.granted, limit: d.limit, period: rate.period, resetSeconds: d.resetSeconds };
+  };
 }
 
 /**

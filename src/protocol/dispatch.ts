@@ -2,6 +2,7 @@
 // everything else to the SDK's handler (both protocol eras, stateless), with the request's scope passed explicitly.
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { log } from '../lib/log.ts';
+import { servedBatch, serveBatch, type ChargeMessages } from './batch.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import { buildServer, parseErrorServer, type AnsweredCall, type ViaSdk } from './mcp-server.ts';
 import { readyToolsCall } from './ready-tools-call.ts';
@@ -36,16 +37,22 @@ const sdk = createMcpHandler((ctx) => {
   return carried ? buildServer(carried.scope, carried.answered) : parseErrorServer();
 }, { onerror: (e) => log('mcp_error', { error: e.message }) });
 
-export function serveMcp(scope: RequestScope, request: Request, body: McpBody): Promise<Response> {
+/** `charge` counts a batch's further messages against the caller's rate limit (src/protocol/batch.ts). */
+export function serveMcp(scope: RequestScope, request: Request, body: McpBody, charge?: ChargeMessages): Promise<Response> {
+  const sdkWith = (message: unknown, answered?: AnsweredCall) => {
+    // The caller was authenticated by the pipeline (src/pipeline/steps.ts); the SDK verifies nothing itself.
+    const authInfo: AuthInfo = { token: '', clientId: scope.caller.id, scopes: [], extra: { [SCOPE]: { scope, ...(answered ? { answered } : {}) } satisfies McpRequestScope } };
+    return sdk.fetch(request, { parsedBody: message, authInfo });
+  };
+  const batch = servedBatch(body.message);
+  if (batch) return serveBatch(batch, charge, (messages) => sdkWith(messages), scope.signal);
   const viaSdk: ViaSdk = (answered) => {
     if (body.message === undefined) {
       // Not JSON, or not a JSON POST at all: the SDK reads the raw body itself and answers with its own error
       // (parse error, 415 or 405). No handler runs, so no scope is needed.
       return sdk.fetch(body.text === undefined ? request : new Request(request, { body: body.text }));
     }
-    // The caller was authenticated by the pipeline (src/pipeline/steps.ts); the SDK verifies nothing itself.
-    const authInfo: AuthInfo = { token: '', clientId: scope.caller.id, scopes: [], extra: { [SCOPE]: { scope, ...(answered ? { answered } : {}) } satisfies McpRequestScope } };
-    return sdk.fetch(request, { parsedBody: body.message, authInfo });
+    return sdkWith(body.message, answered);
   };
   for (const fast of FAST_PATHS) {
     const answered = fast(scope, request, body.message, viaSdk);

@@ -6,10 +6,13 @@ import { codeSurface } from '../codemode/surface.ts';
 import { hybridSurface } from '../discovery/hybrid-surface.ts';
 import { discoverySurface } from '../discovery/meta-tools.ts';
 import { contentOnly } from '../profiles/profiles.ts';
+import { resultBudget } from '../results/budget.ts';
+import { withinBudget } from '../results/within-budget.ts';
 import { UnknownToolError } from '../tools/handle.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import { toolsSurface, type ToolAnswer, type ToolSurface } from '../tools/surface.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
+import { cutQuote } from '../lib/cut-quote.ts';
 
 /**
  * Cache hints for 2026-07-28 clients (the SDK adds ttlMs/cacheScope to tools/list results). A slice's list only
@@ -65,7 +68,7 @@ export function buildServer(scope: RequestScope, answered?: AnsweredCall): Serve
     const { name, arguments: args = {} } = request.params;
     let out: ToolAnswer;
     try {
-      out = answered?.name === name ? await answered.answer : await surface.call(name, args);
+      out = fitted(scope, answered?.name === name ? await answered.answer : await surface.call(name, args));
     } catch (error) {
       // An unknown name is a protocol error (the model cannot fix it by changing arguments).
       if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
@@ -79,6 +82,14 @@ export function buildServer(scope: RequestScope, answered?: AnsweredCall): Serve
   });
   badParamsAreInvalidParams(server);
   return server;
+}
+
+/** The answer as the server writes it: within the result budget whichever surface made it (src/results/within-budget.ts). */
+export function fitted(scope: RequestScope, out: ToolAnswer): ToolAnswer {
+  const result = withinBudget(out.result, resultBudget(scope.config.maxResultTokens));
+  if (result === out.result) return out;
+  const { json: _stale, ...rest } = out;
+  return { ...rest, result };
 }
 
 type StoredHandler = (request: { method: string }, ctx: unknown) => Promise<unknown>;
@@ -99,7 +110,7 @@ function badParamsAreInvalidParams(server: Server): void {
         return await handler(request, ctx);
       } catch (error) {
         if (error instanceof Error && !Number.isSafeInteger((error as { code?: unknown }).code)) {
-          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params for ${method}: ${issuesText(error.message)}`);
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params for ${method}: ${cutQuote(issuesText(error.message), 2000)}`);
         }
         throw error;
       }

@@ -16,7 +16,7 @@ import { contentOnly } from '../profiles/profiles.ts';
 import { viewOf } from '../profiles/view.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import type { ToolAnswer } from '../tools/surface.ts';
-import { serverInfo, surfaceOf, type ViaSdk } from './mcp-server.ts';
+import { fitted, serverInfo, surfaceOf, type ViaSdk } from './mcp-server.ts';
 import { envelope, ERA_HEADERS, isObj, META_SERVER, plainRequest, sameHeaders, type Era, type PlainRequest } from './plain-request.ts';
 
 type State = 'verified' | 'failed';
@@ -49,7 +49,7 @@ async function answer(scope: RequestScope, listing: object, plain: PlainRequest,
     // Unknown tools and failures: the SDK answers with its JSON-RPC error, from the same answer (nothing runs again).
     return viaSdk({ name, answer: pending });
   }
-  const wire = wireJson(scope, plain.era, out);
+  const wire = wireJson(scope, plain.era, fitted(scope, out));
   if (!wire) return viaSdk({ name, answer: pending });
   const key = `${name} ${plain.version} ${wire.shape}`;
   let states = proofs.get(listing);

@@ -8,7 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { JsonSchema } from '../catalogue/types.ts';
 import { mentionsSecret, redactSecrets } from '../auth/redact.ts';
-import { validate } from '../catalogue/validator.ts';
+import { validateArguments } from '../catalogue/validator.ts';
 import { utf8Length } from '../lib/bytes.ts';
 import { log } from '../lib/log.ts';
 import { errorResult } from '../lib/tool-result.ts';
@@ -49,7 +49,7 @@ async function run(scope: RequestScope, handle: ToolHandle, given: Record<string
   const { tool } = handle;
   const mapped = handle.strictArguments ? fromStrictArguments(tool.inputSchema, given) : { args: given, errors: [] };
   const args = fieldsAsText(tool, mapped.args);
-  const check = mapped.errors.length ? { valid: false, errors: mapped.errors } : validate(tool.inputSchema, args);
+  const check = mapped.errors.length ? { valid: false, errors: mapped.errors } : validateArguments(tool.inputSchema, args);
   if (!check.valid) {
     // Argument errors are tool results (MCP 2025-11-25) so the model can correct itself.
     const text = `Invalid arguments for ${tool.name}:\n${check.errors.map((e) => `- ${e}`).join('\n')}\nCheck the tool's inputSchema and call it again.`;

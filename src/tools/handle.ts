@@ -5,6 +5,7 @@ import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { resultOptions } from '../results/options.ts';
 import type { UpstreamTarget } from '../upstream/upstream-call.ts';
 import type { RequestScope } from './scope.ts';
+import { cutQuote } from '../lib/cut-quote.ts';
 
 export interface ToolHandle extends UpstreamTarget {
   /** Arguments arrive in OpenAI strict form (null = absent, JSON strings and pairs), mapped back before validation. */
@@ -19,7 +20,7 @@ export interface ToolHandle extends UpstreamTarget {
 /** The name is not a tool of this scope: unknown, or outside the slice or the key's scope (refused alike). */
 export class UnknownToolError extends Error {
   constructor(toolName: string) {
-    super(`Unknown tool: ${toolName}`);
+    super(`Unknown tool: ${cutQuote(toolName)}`);
   }
 }
 

@@ -1,6 +1,7 @@
 // Upstream HTTP errors and transport failures -> isError texts a model can act on.
 // Error results never carry structuredContent: strict clients validate it even when isError is true.
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { cutQuote } from '../lib/cut-quote.ts';
 import { errorResult } from '../lib/tool-result.ts';
 
 /** How much of an error body is kept in the text. */
@@ -100,7 +101,7 @@ interface HttpErrorInfo {
 export function httpErrorResult(e: HttpErrorInfo): CallToolResult {
   const lines: string[] = [];
   const statusText = e.statusText ? ` ${e.statusText}` : '';
-  lines.push(`Upstream error: HTTP ${e.status}${statusText} for ${e.method} ${e.path}.`);
+  lines.push(`Upstream error: HTTP ${e.status}${statusText} for ${e.method} ${cutQuote(e.path)}.`);
   lines.push(reasonFor(e.status));
   const retry = retryGuidance(e.status, e.retryAfter);
   if (retry) lines.push(retry);

@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import type { CallOutcome } from '../lib/call-outcome.ts';
 import { LIMIT_DEFAULTS } from '../limit-defaults.ts';
+import { cutQuote } from '../lib/cut-quote.ts';
 import { errorResult } from '../lib/tool-result.ts';
 import { resultBudget, type ResultBudget } from '../results/budget.ts';
 import type { ResultOptions } from '../results/options.ts';
@@ -130,7 +131,7 @@ async function execute(target: UpstreamTarget, given: Record<string, unknown>, l
 
   const timeoutMs = limits.timeoutMs ?? LIMIT_DEFAULTS.timeoutMs;
   const timeout = AbortSignal.timeout(timeoutMs);
-  const call: InFlight = { req, record, timeout, signal: target.signal ? AbortSignal.any([timeout, target.signal]) : timeout, where: `${req.method} ${req.path}`, timeoutMs };
+  const call: InFlight = { req, record, timeout, signal: target.signal ? AbortSignal.any([timeout, target.signal]) : timeout, where: `${req.method} ${cutQuote(req.path)}`, timeoutMs };
   const res = await send(call, limits.headers);
   if (!(res instanceof Response)) return res;
   record.status = res.status;

@@ -9,6 +9,7 @@
 // of `<upstream>/hold/<id>` holds every call of a catalogue.
 // A small GitHub (scripts/lib/github-fake.ts) answers GETs under /repos/ and /users/ for any owner, so tests can
 // use an owner of their own and list exactly the requests they caused.
+import { pacedRoute, type Paced } from './paced-route.ts';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -77,6 +78,7 @@ export async function startUpstream(specs: SpecRoutes = {}): Promise<{ url: stri
   const last = new Map<string, RecordedRequest>();
   const all: RecordedRequest[] = [];
   const held = new Map<string, Held[]>();
+  const paced: Paced = new Map();
   const server = createServer((req, res) => {
     const hold = /^\/hold\/([^/?]+)(\/[^?]*)?/.exec(req.url ?? '');
     if (hold) {
@@ -91,6 +93,7 @@ export async function startUpstream(specs: SpecRoutes = {}): Promise<{ url: stri
       req.resume();
       return;
     }
+    if (pacedRoute(req, res, paced)) return;
     const heldQuery = /^\/__held\?id=([^&]+)$/.exec(req.url ?? '');
     if (heldQuery) {
       json(res, 200, held.get(decodeURIComponent(heldQuery[1]!)) ?? []);

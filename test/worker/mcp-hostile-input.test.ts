@@ -147,3 +147,69 @@ describe('search queries', () => {
     }
   });
 });
+
+describe('big inputs get small errors', () => {
+  const huge = 'a'.repeat(3_900_000);
+  const budgetChars = 25_000 * 4;
+  const textOf = (a: Answer) => (a.body.result as { isError?: boolean; content: Array<{ text: string }> }).content[0]!.text;
+
+  it('a 3.9 MB path argument: the network error quotes 200 characters of the path and says how much was cut', async () => {
+    const a = await post('/mcp', rpc('tools/call', { name: 'echo_get', arguments: { id: huge } }));
+    const text = textOf(a);
+    expect((a.body.result as { isError?: boolean }).isError).toBe(true);
+    expect(text).toMatch(/^Could not reach the upstream for GET \/echo\/a{194}… \(3,899,806 characters cut\): /);
+    expect(text.length).toBeLessThan(1_000);
+  });
+
+  it('a 3.9 MB tool name, property name or toolset: every answer stays small', async () => {
+    const answers = [
+      await post('/mcp', rpc('tools/call', { name: huge, arguments: {} })),
+      await post('/mcp', `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo_get","arguments":{"id":"1","${huge}":1e400}}}`),
+      await post('/mcp/discover', rpc('tools/call', { name: 'describe_tool', arguments: { name: huge } })),
+      await post('/mcp/discover', rpc('tools/call', { name: 'search_tools', arguments: { query: 'echo', toolset: huge } })),
+    ];
+    for (const a of answers) {
+      const raw = JSON.stringify(a.body);
+      expect(raw.length, raw.slice(0, 120)).toBeLessThan(4_000);
+      expect(raw).toMatch(/characters cut/);
+    }
+    expect(rpcError(answers[0]!)).toMatchObject({ code: -32602, message: expect.stringMatching(/^Unknown tool: a{200}… \(3,899,800 characters cut\)$/) });
+  });
+
+  it('a 3.9 MB method name or tools/list cursor: the JSON-RPC error stays small', async () => {
+    for (const body of [rpc(huge, {}), rpc('tools/list', { cursor: huge }), rpc('tools/call', { name: 'echo_get', arguments: huge })]) {
+      const a = await post('/mcp', body);
+      expect(a.status).toBeLessThan(500);
+      expect(JSON.stringify(a.body).length, JSON.stringify(a.body).slice(0, 200)).toBeLessThan(4_000);
+    }
+  });
+
+  it("an execute whose program throws a 3 MB message: the result the server writes is within the budget", async () => {
+    const a = await post('/mcp/code', rpc('tools/call', { name: 'execute', arguments: { code: 'throw new Error("a".repeat(3_000_000));' } }));
+    const result = a.body.result as { isError?: boolean; content: Array<{ text: string }> };
+    expect(result.isError).toBe(true);
+    expect(result.content.reduce((n, c) => n + c.text.length, 0)).toBeLessThanOrEqual(budgetChars);
+  });
+
+  it('ten invalid values under huge names stay within the result budget, each name cut', async () => {
+    const names = Array.from({ length: 10 }, (_, i) => `${'k'.repeat(300_000)}${i}`);
+    const a = await post('/mcp', `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo_get","arguments":{"id":"1",${names.map((n) => `"${n}":1e400`).join(',')}}}}`);
+    expect(textOf(a).length).toBeLessThan(budgetChars);
+    expect(textOf(a)).toMatch(/^Invalid arguments for echo_get:/);
+    expect(textOf(a).match(/\/k{199}… \(299,802 characters cut\): Infinity is not a number JSON can carry/g)).toHaveLength(10);
+  });
+});
+
+describe('numbers JSON cannot carry', () => {
+  it('1e400 (Infinity after JSON.parse) anywhere in the arguments is an invalid argument naming it, and nothing is sent', async () => {
+    for (const body of [
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo_get","arguments":{"id":"1","extra":1e400}}}',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo_get","arguments":{"id":"1","extra":{"deep":[-1e400]}}}}',
+    ]) {
+      const a = await post('/mcp', body);
+      const result = a.body.result as { isError?: boolean; content: Array<{ text: string }> };
+      expect(result.isError).toBe(true);
+      expect(result.content[0]!.text).toMatch(/^Invalid arguments for echo_get:\n- \/extra(\/deep\/0)?: -?Infinity is not a number JSON can carry; send a finite number/);
+    }
+  });
+});

@@ -59,6 +59,24 @@ describe('registration floods', () => {
     expect((await send('2001:db8:77:2::1')).status).toBe(201);
   });
 
+  it('on a local server (a loopback host, CLIENT_ADDRESS unset) a new CF-Connecting-IP per request resets nothing: registrations, key attempts and consent pages share one bucket', async () => {
+    // The default, auto: the harness's origin is 127.0.0.1, as under wrangler dev, which passes a client's own header through.
+    const local = harness(loaded, oauthEnv({ API_KEY: OPERATOR_KEY, CLIENT_ADDRESS: undefined, OAUTH_REGISTER_RATE: '2/hour', OAUTH_AUTHORIZE_RATE: '3/hour' }));
+    const send = () => local.fetch('/register', { method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': freshIp() }, body: JSON.stringify(metadata()) });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await send()).status);
+    expect(statuses).toEqual([201, 201, 429, 429, 429]);
+    // Consent pages opened: the same, whatever address each request claims.
+    const url = authorizeUrl(await registerClient(h, 'Local consent'), (await pkce()).challenge);
+    const pages = [];
+    for (let i = 0; i < 5; i++) pages.push((await local.fetch(url, { headers: { 'cf-connecting-ip': freshIp() }, redirect: 'manual' })).status);
+    expect(pages).toEqual([200, 200, 200, 429, 429]);
+    // CLIENT_ADDRESS=shared does the same whatever Host the request names (the local scripts set it).
+    const shared = harness(loaded, oauthEnv({ API_KEY: OPERATOR_KEY, CLIENT_ADDRESS: 'shared', OAUTH_REGISTER_RATE: '2/hour' }));
+    const viaHost = () => shared.fetch('/register', { method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': freshIp(), host: 'mcp.example.workers.dev' }, body: JSON.stringify(metadata()) });
+    expect((await viaHost()).status).toBe(429); // the shared bucket above is already spent
+  });
+
   it('fails closed without the limiter: 503, nothing stored', async () => {
     const unbound = harness(loaded, oauthEnv({ API_KEY: OPERATOR_KEY, KEY_RATE_LIMITER: undefined }));
     const before = (await bindings.OAUTH_KV.list({ prefix: 'client:' })).keys.length;

@@ -1,7 +1,7 @@
 // OAuth settings from wrangler vars, and the client address the consent attempt limit counts by.
 import { env as bindings } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { clientIp } from '../../src/oauth/attempts.ts';
+import { clientIp as ipOf, SHARED_BUCKET } from '../../src/oauth/attempts.ts';
 import { readOAuthSettings } from '../../src/oauth/settings.ts';
 
 const withKv = { OAUTH_KV: bindings.KEYS };
@@ -22,6 +22,7 @@ describe('readOAuthSettings', () => {
       registerRate: { limit: 60, period: 'hour' },
       authorizeRate: { limit: 60, period: 'hour' },
       refreshRetrySeconds: 30,
+      clientAddress: 'auto',
     });
   });
 
@@ -40,6 +41,7 @@ describe('readOAuthSettings', () => {
       registerRate: { limit: 5, period: 'minute' },
       authorizeRate: { limit: 30, period: 'hour' },
       refreshRetrySeconds: 0,
+      clientAddress: 'auto',
     });
   });
 
@@ -61,8 +63,27 @@ describe('readOAuthSettings', () => {
 });
 
 describe('clientIp', () => {
-  const from = (ip?: string) => new Request('http://127.0.0.1:8787/authorize', ip ? { headers: { 'cf-connecting-ip': ip } } : {});
+  const at = (origin: string, ip?: string) => new Request(`${origin}/authorize`, ip ? { headers: { 'cf-connecting-ip': ip } } : {});
+  const edge = (ip?: string) => at('https://mcp.example.com', ip);
+  const clientIp = (r: Request) => ipOf(r, 'cloudflare');
 
+  it('auto: behind the edge (a public host) CF-Connecting-IP counts; on a loopback host (a local server) every client shares one bucket', () => {
+    expect(ipOf(edge('203.0.113.9'), 'auto')).toBe('203.0.113.9');
+    for (const origin of ['http://127.0.0.1:8787', 'http://localhost:8787', 'http://[::1]:8787', 'http://127.3.4.5', 'http://app.localhost:1']) {
+      expect(ipOf(at(origin, '203.0.113.9'), 'auto'), origin).toBe(SHARED_BUCKET);
+      expect(ipOf(at(origin, '198.51.100.7'), 'auto'), origin).toBe(SHARED_BUCKET);
+    }
+    // A Host header naming a public host on a request to a local server: `shared` is what the local scripts set.
+    expect(ipOf(edge('203.0.113.9'), 'shared')).toBe(SHARED_BUCKET);
+  });
+
+  it('CLIENT_ADDRESS is read strictly: cloudflare, shared or auto (the default)', () => {
+    expect(readOAuthSettings({}, 'key').clientAddress).toBe('auto');
+    expect(readOAuthSettings({ CLIENT_ADDRESS: 'Shared' }, 'key').clientAddress).toBe('shared');
+    expect(() => readOAuthSettings({ CLIENT_ADDRESS: 'x-forwarded-for' }, 'key')).toThrow(/CLIENT_ADDRESS must be "cloudflare"/);
+  });
+
+  const from = edge;
   it('counts IPv4 addresses as they are, and IPv6 by /64', () => {
     expect(clientIp(from('203.0.113.9'))).toBe('203.0.113.9');
     expect(clientIp(from('2001:db8:0:12:aaaa::1'))).toBe('2001:db8:0:12::/64');
