@@ -10,10 +10,12 @@ import { describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { Env } from '../../src/config.ts';
+import { confirmMessage } from '../../src/tools/confirm.ts';
 
 const KEY = 'mcp_test_confirmclients0000000000000000000';
 const upstreamUrl = inject('upstreamUrl');
-const app = createApp(loadCatalogue(catalogueText));
+const loaded = loadCatalogue(catalogueText);
+const app = createApp(loaded);
 const env: Env = { API_KEY: KEY, UPSTREAM_URL: upstreamUrl, CREDENTIAL_MODE: 'key' };
 const fetcher = async (input: string | URL | Request, init?: RequestInit) => app.fetch(new Request(input, init), env);
 const URL_ALL = new URL('http://127.0.0.1:8787/mcp/x/all?mode=tools');
@@ -61,4 +63,15 @@ describe('clients that cannot confirm, on the whole GitHub catalogue', () => {
       // The v1 client compiles every listed outputSchema with Ajv: seconds for the whole catalogue, more under load.
     }, 120_000);
   }
+});
+
+describe('the question a person is asked', () => {
+  it('names the action and its target in plain words', () => {
+    const tool = (name: string) => loaded.tool(loaded.indexOf(name)!);
+    expect(confirmMessage(tool('repos_delete'), { owner: 'octocat', repo: 'hello-world' })).toBe('Delete repository octocat/hello-world?');
+    expect(confirmMessage(tool('repos_delete_file'), { owner: 'octocat', repo: 'hello-world', path: 'README.md', message: 'm', sha: 'abc' })).toBe('Delete file octocat/hello-world/README.md?');
+    expect(confirmMessage(tool('actions_cancel_workflow_run'), { owner: 'o', repo: 'r', run_id: 42 })).toBe('Cancel workflow run o/r/42?');
+    // Control characters and overlong values cannot reshape the question.
+    expect(confirmMessage(tool('repos_delete'), { owner: 'o\nAccept to keep it', repo: 'x'.repeat(200) })).toMatch(/^Delete repository o Accept to keep it\/x{79}…\?$/);
+  });
 });
