@@ -40,8 +40,18 @@ export interface Env {
   ADMIN_TOKEN?: string;
   /** Usage store (src/usage, docs/usage.md); absent = no metering. */
   USAGE?: D1Database;
-  /** Signs the Mcp-Session-Id that carries a 2025-era client's profile (src/profiles/session-id.ts); unset: a public local key. */
+  /**
+   * Signs the Mcp-Session-Id that carries a 2025-era client's profile (src/profiles/session-id.ts; unset: a public
+   * local key), and, through a key derived from it, seals confirmation states (src/tools/confirm-state.ts; unset: a
+   * random key per isolate).
+   */
   SESSION_SECRET?: string;
+  /** Which tools ask the person first, for clients that can (docs/confirmation.md): destructive (default), all (every write), off. */
+  CONFIRM_WRITES?: string;
+  /** "1": a call that needs confirmation from a client that cannot give it is refused, not run (default 0). */
+  CONFIRM_WRITES_REQUIRED?: string;
+  /** Records each used confirmation, so a replayed one is refused across isolates (src/tools/confirm-ledger-object.ts); absent: per isolate. */
+  CONFIRM_LEDGER?: DurableObjectNamespace;
   /** Code mode's sandboxes ([[worker_loaders]]); absent = /mcp/code and ?mode=code answer 501 (docs/code-mode.md). */
   LOADER?: WorkerLoader;
   /** Code mode, per execute: wall time in ms (default 30000). */
@@ -126,6 +136,8 @@ export interface Config {
   sessionSecret: string | undefined;
   /** Drop nulls, empties and hypermedia from JSON results (COMPACT_RESULTS, default on). */
   compactResults: boolean;
+  /** Confirmation before calls (CONFIRM_WRITES, CONFIRM_WRITES_REQUIRED; docs/confirmation.md). */
+  confirm: ConfirmSettings;
   /** Code mode's per-execute limits (CODE_* vars and MAX_RESULT_TOKENS). */
   code: CodeLimits;
   /** Usage metering and retention (src/usage/config.ts). */
@@ -150,9 +162,26 @@ export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultTo
     maxResultTokens: positiveInt(env.MAX_RESULT_TOKENS, LIMIT_DEFAULTS.maxResultTokens),
     sessionSecret: env.SESSION_SECRET || undefined,
     compactResults: !/^(off|false|0|no)$/i.test((env.COMPACT_RESULTS ?? '').trim()),
+    confirm: readConfirmSettings(env),
     code: readCodeLimits(env),
     usage: readUsageConfig(env),
   };
+}
+
+export type ConfirmWrites = 'destructive' | 'all' | 'off';
+const CONFIRM_MODES: readonly ConfirmWrites[] = ['destructive', 'all', 'off'];
+
+export interface ConfirmSettings {
+  /** Which tools ask: destructive ones, every tool that is not read-only, or none (per-tool overrides aside). */
+  writes: ConfirmWrites;
+  /** Refuse such a call from a client that cannot confirm, instead of running it. */
+  required: boolean;
+}
+
+function readConfirmSettings(env: Env): ConfirmSettings {
+  const writes = (env.CONFIRM_WRITES ?? '').trim().toLowerCase() || 'destructive';
+  if (!(CONFIRM_MODES as readonly string[]).includes(writes)) throw new Error(`CONFIRM_WRITES must be one of ${CONFIRM_MODES.join(', ')}; got "${env.CONFIRM_WRITES}"`);
+  return { writes: writes as ConfirmWrites, required: /^(1|on|true|yes)$/i.test((env.CONFIRM_WRITES_REQUIRED ?? '').trim()) };
 }
 
 function list(raw: string | undefined): string[] | undefined {

@@ -41,5 +41,6 @@ export default {
 // Durable Object classes must be exported by the Worker entry.
 export { KeyRateLimiter } from './auth/rate-limit.ts';
 export { SchemaMismatchCounter } from './schema-health/mismatch-counter.ts';
+export { ConfirmationLedger } from './tools/confirm-ledger-object.ts';
 // Code mode's sandbox binding (ctx.exports.CodeModeApi): the entry must export it (src/codemode/host-api.ts).
 export { CodeModeApi } from './codemode/host-api.ts';

@@ -30,6 +30,12 @@ export function applyOverrides(tools: CatalogueTool[], overrides: Overrides, gen
     }
     if (ov.description) t.description = ov.description;
     if (ov.toolsets) t.toolsets = [...new Set(ov.toolsets)].sort();
+    if (ov.annotations) {
+      Object.assign(t.annotations, ov.annotations);
+      // Read-only by hand: nothing it does can destroy (the generator's destructive reading no longer applies).
+      if (ov.annotations.readOnlyHint) t.annotations.destructiveHint = false;
+    }
+    if (ov.confirm !== undefined) t.confirm = ov.confirm;
     if (ov.outputSchema === false) {
       delete t.outputSchema;
       delete t.outputWrapped;

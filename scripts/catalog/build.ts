@@ -20,6 +20,7 @@ import { addResultShape, resultRules } from './result-shape.ts';
 import { loadSpec, type LoadOptions } from './spec-loader.ts';
 import { scopesOf, withScopeLine } from './titles.ts';
 import { buildTool, type ToolText } from './tool.ts';
+import { annotate } from './annotations.ts';
 import { operationToolsets, ToolsetDescriptions } from './toolsets.ts';
 import { trimText } from './trim-text.ts';
 import { isDeprecated } from './deprecated.ts';
@@ -79,6 +80,8 @@ export interface BuildReport {
   gzipBytes: number;
   /** Header and index lines of catalog.txt (what tools/call and slices read), table entries, the largest record. */
   layout: { indexBytes: number; tableEntries: number; largestRecord: { tool: string; bytes: number }; shards: number };
+  /** How the tools divide into reads and writes, and the writes whose hint goes against their method (docs/confirmation.md). */
+  annotations: AnnotationCounts;
   /** The search index line's bytes and build time (docs/slices-profiles-discovery.md, "Search"). */
   search: { bytes: number; ms: number };
   ms: number;
@@ -129,11 +132,15 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
   const toolsetDescriptions = new ToolsetDescriptions(doc);
   const tools: CatalogueTool[] = [];
   const examples = new Map<CatalogueTool, { value: unknown } | undefined>();
+  const bases = new Map<CatalogueTool, string>();
   let i = 0;
   for (const o of ops) {
     if (++i % 200 === 0) progress(`[catalog] ${i}/${ops.length} operations`);
     const name = names.get(o.key)!;
-    const tool = buildTool(conv, o, name, toolText(o, titles.get(o.key)!, scopes.get(o.key), descMax), warn);
+    const text = toolText(o, titles.get(o.key)!, scopes.get(o.key), descMax);
+    const annotated = annotate(o, text.title);
+    const tool = buildTool(conv, o, name, text, warn, annotated.annotations);
+    bases.set(tool, annotated.basis);
     tool.toolsets = operationToolsets(o);
     toolsetDescriptions.add(o, tool.toolsets);
     sweep?.check(tool, warn);
@@ -190,10 +197,36 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     gzipBytes: [text, ...files.shards.values()].reduce((n, t) => n + gzipSync(t).length, 0),
     layout: { indexBytes: files.stats.indexBytes, tableEntries: files.stats.tableEntries, largestRecord: files.stats.largestRecord, shards: files.shards.size },
     search: files.stats.search,
+    annotations: annotationCounts(visible, bases, overrides),
     ms: Math.round(performance.now() - t0),
   };
   progress(`[catalog] ${visible.length} tools, ${(report.bytes / 1e6).toFixed(2)} MB in ${report.ms} ms`);
   return { catalogue, text, shards: files.shards, report, specOperations: { format: 1, digest: loaded.digest, operations: loaded.operations } };
+}
+
+interface AnnotationCounts {
+  readOnly: number;
+  /** Writes per method: [not destructive, destructive]. */
+  writes: Record<string, [number, number]>;
+  /** A POST read as destructive, or a PUT or PATCH read as not: what decided it. */
+  againstMethod: Array<{ tool: string; method: string; destructive: boolean; basis: string }>;
+}
+
+function annotationCounts(tools: CatalogueTool[], bases: Map<CatalogueTool, string>, overrides: Overrides): AnnotationCounts {
+  const out: AnnotationCounts = { readOnly: 0, writes: {}, againstMethod: [] };
+  for (const t of [...tools].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const { method } = t.http;
+    const a = t.annotations;
+    if (a.readOnlyHint) {
+      out.readOnly++;
+      continue;
+    }
+    (out.writes[method] ??= [0, 0])[a.destructiveHint ? 1 : 0]++;
+    const against = method === 'POST' ? a.destructiveHint : method === 'PUT' || method === 'PATCH' ? !a.destructiveHint : false;
+    const basis = overrides.tools[t.aliases?.find((n) => overrides.tools[n]?.annotations) ?? t.name]?.annotations ? 'override' : (bases.get(t) ?? '');
+    if (against) out.againstMethod.push({ tool: t.name, method, destructive: a.destructiveHint, basis });
+  }
+  return out;
 }
 
 /**

@@ -3,9 +3,23 @@ import { readFile } from 'node:fs/promises';
 import { patternProblem } from '../../src/results/field-pattern.ts';
 import { TOOL_NAME_RE } from './naming.ts';
 
+/** MCP hints set by hand (docs/confirmation.md); any left out stay as the generator read them. */
+export interface AnnotationOverride {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+const HINT_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
 interface ToolOverride {
   /** false drops the outputSchema; `reason` is then required. */
   outputSchema?: false;
+  /** Hints that replace the generator's; `reason` is then required. */
+  annotations?: AnnotationOverride;
+  /** true: confirm before every call, false: never, whatever CONFIRM_WRITES says; `reason` is then required. */
+  confirm?: boolean;
+  /** Why the hand edits above: required with outputSchema:false, annotations or confirm, and only then. */
   reason?: string;
   hidden?: boolean;
   /** New name; the generated name stays resolvable as an alias. */
@@ -35,7 +49,7 @@ export class OverridesError extends Error {
   }
 }
 
-const TOOL_KEYS = new Set(['outputSchema', 'reason', 'hidden', 'rename', 'title', 'description', 'toolsets']);
+const TOOL_KEYS = new Set(['outputSchema', 'annotations', 'confirm', 'reason', 'hidden', 'rename', 'title', 'description', 'toolsets']);
 
 /** Shape validation (tool names are checked against the catalogue in build). */
 export function validateOverridesShape(raw: unknown, where: string): Overrides {
@@ -54,8 +68,11 @@ export function validateOverridesShape(raw: unknown, where: string): Overrides {
       }
       for (const k of Object.keys(t)) if (!TOOL_KEYS.has(k)) errs.push(`${at}: unknown key "${k}"`);
       if ('outputSchema' in t && t.outputSchema !== false) errs.push(`${at}.outputSchema: only false is allowed`);
-      if (t.outputSchema === false && (typeof t.reason !== 'string' || !t.reason.trim())) errs.push(`${at}: outputSchema:false needs a "reason"`);
-      if ('reason' in t && t.outputSchema !== false) errs.push(`${at}: "reason" only goes with outputSchema:false`);
+      const edits = [t.outputSchema === false && 'outputSchema:false', 'annotations' in t && 'annotations', 'confirm' in t && 'confirm'].filter(Boolean);
+      if (edits.length && (typeof t.reason !== 'string' || !t.reason.trim())) errs.push(`${at}: ${edits.join(', ')} needs a "reason"`);
+      if ('reason' in t && !edits.length) errs.push(`${at}: "reason" only goes with outputSchema:false, annotations or confirm`);
+      if ('confirm' in t && typeof t.confirm !== 'boolean') errs.push(`${at}.confirm: must be boolean`);
+      if ('annotations' in t) errs.push(...annotationProblems(t.annotations, `${at}.annotations`));
       if ('hidden' in t && typeof t.hidden !== 'boolean') errs.push(`${at}.hidden: must be boolean`);
       if ('rename' in t && (typeof t.rename !== 'string' || !TOOL_NAME_RE.test(t.rename))) errs.push(`${at}.rename: must match ${TOOL_NAME_RE}`);
       for (const k of ['title', 'description'] as const) if (k in t && (typeof t[k] !== 'string' || !(t[k] as string).trim())) errs.push(`${at}.${k}: must be a non-empty string`);
@@ -95,6 +112,19 @@ export function validateOverridesShape(raw: unknown, where: string): Overrides {
     ...(defaults ? { defaultToolsets: defaults as string[] } : {}),
     ...(results ? { results: results as Overrides['results'] } : {}),
   };
+}
+
+function annotationProblems(a: unknown, at: string): string[] {
+  if (!a || typeof a !== 'object' || Array.isArray(a)) return [`${at}: must be an object of hints, e.g. {"destructiveHint": false}`];
+  const errs: string[] = [];
+  const hints = a as Record<string, unknown>;
+  for (const [k, v] of Object.entries(hints)) {
+    if (!(HINT_KEYS as readonly string[]).includes(k)) errs.push(`${at}: unknown hint "${k}" (${HINT_KEYS.join(', ')})`);
+    else if (typeof v !== 'boolean') errs.push(`${at}.${k}: must be boolean`);
+  }
+  if (!Object.keys(hints).length) errs.push(`${at}: names no hint`);
+  if (hints.readOnlyHint === true && hints.destructiveHint === true) errs.push(`${at}: a read-only tool cannot be destructive`);
+  return errs;
 }
 
 export async function loadOverrides(path: string): Promise<Overrides> {

@@ -13,6 +13,7 @@ export function reportMarkdown(r: BuildReport): string {
   const where = l.shards ? `sharded: catalog.txt plus ${l.shards} shard files (static assets)` : 'one Text module';
   out.push(`- layout: ${where}; index ${l.indexBytes} bytes; ${l.tableEntries} shared subtrees; largest record ${l.largestRecord.bytes} bytes (${l.largestRecord.tool})`);
   out.push(`- search index: ${r.search.bytes} bytes (${((100 * r.search.bytes) / Math.max(1, r.bytes - r.search.bytes)).toFixed(1)}% on top of the rest of the catalogue)`, '');
+  out.push(...annotationsSection(r.annotations));
   out.push(...namesSection(r.names));
   if (r.changes) {
     out.push('## Changes since the previous catalogue', '', '```', changeSummaryText(r.changes, 100), '```', '');
@@ -35,5 +36,15 @@ function namesSection(n: import('./build.ts').BuildReport['names']): string[] {
   if (n.hashed.length) out.push('### Hashed names', '', ...n.hashed.map((h) => `- ${h}`), '');
   if (n.deprecated.length) out.push('### Renames kept as deprecated aliases', '', ...n.deprecated.map((d) => `- ${d.from} -> ${d.to} (${d.op})`), '');
   if (n.skipped.length) out.push('### Renames without an alias (the old name now belongs to another tool)', '', ...n.skipped.map((d) => `- ${d.from} -> ${d.to} (${d.op})`), '');
+  return out;
+}
+
+/** docs/confirmation.md: reads, writes per method and how many are destructive, and the writes read against their method. */
+function annotationsSection(a: BuildReport['annotations']): string[] {
+  const writes = Object.entries(a.writes).sort(([x], [y]) => (x < y ? -1 : 1));
+  const out = ['## Annotations', ''];
+  out.push(`- read-only: ${a.readOnly}; writes: ${writes.map(([m, [keep, destroy]]) => `${m} ${keep + destroy} (${destroy} destructive)`).join(', ') || 'none'}`);
+  out.push(`- writes read against their method (a POST destructive, a PUT or PATCH not): ${a.againstMethod.length}`, '');
+  if (a.againstMethod.length) out.push(...a.againstMethod.map((w) => `- ${w.tool} (${w.method}): ${w.destructive ? 'destructive' : 'not destructive'}, by ${w.basis}`), '');
   return out;
 }

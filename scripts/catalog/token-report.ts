@@ -16,6 +16,7 @@ import { hybridListing, overToolBudget } from '../../src/discovery/hybrid.ts';
 import { discoveryTools } from '../../src/discovery/listing.ts';
 import { PROFILES, type ProfileId } from '../../src/profiles/profiles.ts';
 import { buildView, type WireTool } from '../../src/profiles/view.ts';
+import { annotationSection, formatAnnotationSection, type AnnotationSection } from './annotation-report.ts';
 import { SHARD_DIR, toolsOf } from './catalogue-files.ts';
 import { NAME_BUDGET } from './name-budget.ts';
 import { formatOutputSection, outputSection, type OutputSection } from './output-report.ts';
@@ -67,6 +68,8 @@ interface TokenReport {
   names: { tools: number; hashed: string[]; longest: number; overBudget: string[]; aliases: number; quality: NameQuality };
   /** What the projection argument (`_fields`) adds to tools/list: default toolsets, whole catalogue, per tool. */
   projectionArg: { defaults: number; all: number; perTool: number };
+  /** What the annotations cost, and how the tools divide between reads and writes that destroy or not. */
+  annotations: AnnotationSection;
   checks: Array<{ target: string; ok: boolean; measured: string }>;
 }
 
@@ -184,6 +187,7 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
     outputs,
     names,
     projectionArg,
+    annotations: annotationSection(all),
     checks,
   };
 }
@@ -215,6 +219,7 @@ export function formatReport(r: TokenReport, results?: ResultSection | string): 
   out.push('', `Mean model-visible tokens per typed tool as served (default profile): ${r.meanTokensPerTool.toFixed(1)}, of which the projection argument ${r.projectionArg.perTool.toFixed(1)}.`, '');
   out.push(...formatOutputSection(r.outputs));
   out.push(`The projection argument (\`_fields\` on every tool with a JSON result) adds ${n(r.projectionArg.defaults)} tokens to the default toolsets and ${n(r.projectionArg.all)} to the whole catalogue (${r.projectionArg.perTool.toFixed(1)} per tool).`, '');
+  out.push(...formatAnnotationSection(r.annotations));
   out.push(
     '## Lists served to clients with a tool budget (hybrid = discovery trio + typed tools)',
     '',

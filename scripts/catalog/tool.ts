@@ -1,6 +1,7 @@
 // One tool from one operation: its input arguments (parameters, then body), HTTP binding, outputSchema and
-// annotations. Name, title and description come from the caller (build.ts), where naming happens.
+// annotations (annotations.ts). Name, title and description come from the caller (build.ts), where naming happens.
 import type { CatalogueTool, HttpBinding, JsonSchema } from '../../src/catalogue/types.ts';
+import type { Annotations } from './annotations.ts';
 import { ArgNames } from './arg-names.ts';
 import type { Operation } from './operations.ts';
 import { parameterBindings } from './parameters.ts';
@@ -13,7 +14,8 @@ export interface ToolText {
   description: string;
 }
 
-export function buildTool(conv: SchemaConverter, o: Operation, name: string, text: ToolText, warn: Warn): CatalogueTool {
+/** `annotations`: the operation's hints (annotations.ts), read by the caller, which reports how they were decided. */
+export function buildTool(conv: SchemaConverter, o: Operation, name: string, text: ToolText, warn: Warn, annotations: Annotations): CatalogueTool {
   const args = new ArgNames(o.key, warn);
   const params = parameterBindings(conv, o, args, warn);
   const body = requestBodyBinding(conv, o, args, warn);
@@ -29,13 +31,7 @@ export function buildTool(conv: SchemaConverter, o: Operation, name: string, tex
     title: text.title,
     description: text.description,
     inputSchema,
-    annotations: {
-      title: text.title,
-      readOnlyHint: M === 'GET' || M === 'HEAD',
-      destructiveHint: M === 'DELETE',
-      idempotentHint: M === 'PUT' || M === 'DELETE',
-      openWorldHint: true,
-    },
+    annotations,
     toolsets: [],
     http: { method: M, path: o.path, params: params.params, accept: response.accept, ...(body.body ? { body: body.body } : {}) },
   };

@@ -23,6 +23,16 @@ export interface Slice {
   toolsets?: string[];
   /** Only read-only tools (the URL's ?readonly or the key's flag). */
   readOnly: boolean;
+  /**
+   * What a meta-tool over the slice (discovery's call_tool, code mode's execute) can reach: a tool that is not
+   * read-only, and a destructive one. Its annotations say so.
+   */
+  reach: SliceReach;
+}
+
+export interface SliceReach {
+  writes: boolean;
+  destroys: boolean;
 }
 
 export class UnknownNamesError extends Error {
@@ -107,14 +117,19 @@ export function sliceOf(loaded: LoadedCatalogue, spec: SliceSpec, common = false
   const wantedTools = tools ? new Set(tools) : undefined;
   const member = new Uint8Array(loaded.count);
   const indices: number[] = [];
+  const reach: SliceReach = { writes: false, destroys: false };
   for (let i = 0; i < loaded.count; i++) {
     if (wantedSets && !loaded.toolsetsOf(i).some((t) => wantedSets.has(t))) continue;
     if (wantedTools && !wantedTools.has(loaded.name(i))) continue;
     if (spec.readOnly && !loaded.readOnly(i)) continue;
     member[i] = 1;
     indices.push(i);
+    if (!loaded.readOnly(i)) {
+      reach.writes = true;
+      if (loaded.destructive(i)) reach.destroys = true;
+    }
   }
-  const slice: Slice = { key, tools: indices, has: (i) => member[i] === 1, readOnly: Boolean(spec.readOnly), ...(toolsets ? { toolsets: [...new Set(toolsets)].sort() } : {}) };
+  const slice: Slice = { key, tools: indices, has: (i) => member[i] === 1, readOnly: Boolean(spec.readOnly), reach, ...(toolsets ? { toolsets: [...new Set(toolsets)].sort() } : {}) };
   holders.set(slice, { tier, key: cacheKey, parts: new Map() });
   tier.set(cacheKey, slice, 256 + member.byteLength + 8 * indices.length + 4 * cacheKey.length);
   return slice;

@@ -78,6 +78,11 @@ export interface CatalogueTool {
     idempotentHint: boolean;
     openWorldHint: boolean;
   };
+  /**
+   * Confirmation before a call (docs/confirmation.md), set by catalog/overrides.json: true asks every time, false
+   * never; absent, the deployment's CONFIRM_WRITES decides from the annotations.
+   */
+  confirm?: boolean;
   toolsets: string[];
   /** Old names that still resolve to this tool (renames from overrides). */
   aliases?: string[];

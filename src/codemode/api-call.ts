@@ -30,7 +30,7 @@ export function apiCaller(scope: RequestScope, charge: ChargeCall): ToolCall {
     const refused = await charge(tool.name);
     // Over the rate limit: the whole execute fails, as the HTTP request would have (429).
     if (refused) return { ok: false, limit: true, error: refused };
-    const handle = { tool, outputSchema: tool.outputSchema, results, strictArguments: false, listed: false, ...(scope.signal ? { signal: scope.signal } : {}) };
+    const handle = { tool, outputSchema: tool.outputSchema, results, strictArguments: false, listed: false, confirmable: false, ...(scope.signal ? { signal: scope.signal } : {}) };
     const { result } = await callTool(scope, handle, args);
     return replyFromResult(result, tool.outputWrapped === true);
   };

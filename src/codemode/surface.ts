@@ -16,13 +16,18 @@ import { assembleDeclarations, NO_DECLARATIONS, parseDeclarations, type Declarat
 import { codeModeTools, SEARCH_LIMIT } from './tools.ts';
 import { keyScopeNote } from '../tools/scope-refusal.ts';
 
-const listings = new WeakMap<CodeLimits, WireTool[]>();
+/** Per limits (one per env) and per what the slice reaches (execute's hints follow it). */
+const listings = new WeakMap<CodeLimits, Map<string, WireTool[]>>();
 let parsed: { text: string; doc: Promise<DeclarationsDoc> } | undefined;
 
 export function codeSurface(scope: RequestScope): ToolSurface {
   const limits = scope.config.code;
-  let tools = listings.get(limits);
-  if (!tools) listings.set(limits, (tools = codeModeTools(limits)));
+  let byReach = listings.get(limits);
+  if (!byReach) listings.set(limits, (byReach = new Map()));
+  const { reach } = scope.slice;
+  const reachKey = `${Number(reach.writes)}${Number(reach.destroys)}`;
+  let tools = byReach.get(reachKey);
+  if (!tools) byReach.set(reachKey, (tools = codeModeTools(limits, undefined, reach)));
   const { source } = scope.catalogue.catalogue;
   const untyped = { outputSchema: undefined };
   return {

@@ -1,6 +1,8 @@
 // Code mode's two tools/list entries (/mcp/code): search returns TypeScript declarations of matching operations,
 // execute runs a program against them. The descriptions teach the whole pattern, so they state the real limits.
 // No runtime dependencies: the token report imports this in Node.
+import type { SliceReach } from '../catalogue/slices.ts';
+import { CATALOGUE_READ, FULL_REACH, reachAnnotations } from '../discovery/listing.ts';
 import type { WireTool } from '../profiles/view.ts';
 import { CHARS_PER_TOKEN, type CodeLimits } from '../limit-defaults.ts';
 
@@ -18,7 +20,8 @@ export const GENERIC_EXAMPLE = [
   'return totals;',
 ].join('\n');
 
-export function codeModeTools(limits: CodeLimits, example: string = GENERIC_EXAMPLE): WireTool[] {
+/** search and execute; execute's hints say what the slice lets a program reach (a destructive call is refused inside a program when the client could confirm it: docs/confirmation.md). */
+export function codeModeTools(limits: CodeLimits, example: string = GENERIC_EXAMPLE, reach: SliceReach = FULL_REACH): WireTool[] {
   const resultTokens = Math.round(limits.resultChars / CHARS_PER_TOKEN);
   return [
     {
@@ -34,7 +37,7 @@ export function codeModeTools(limits: CodeLimits, example: string = GENERIC_EXAM
         },
         required: ['query'],
       },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: CATALOGUE_READ('Search the API'),
     },
     {
       name: 'execute',
@@ -50,8 +53,8 @@ export function codeModeTools(limits: CodeLimits, example: string = GENERIC_EXAM
         properties: { code: { type: 'string', description: 'The function body.' } },
         required: ['code'],
       },
-      // The program may call any operation of the slice, writes included.
-      annotations: { destructiveHint: true, openWorldHint: true },
+      // The program may call any operation of the slice: the hints say what that reaches.
+      annotations: reachAnnotations('Run code against the API', reach),
     },
   ];
 }

@@ -34,7 +34,7 @@ export function hybridListing(loaded: LoadedCatalogue, slice: Slice, profile: Pr
 }
 
 function buildHybrid(loaded: LoadedCatalogue, slice: Slice, profile: Profile): HybridListing {
-  const meta = discoveryTools(profile);
+  const meta = discoveryTools(profile, slice.reach);
   const budget = Math.max(0, (profile.maxTools ?? slice.tools.length + meta.length) - meta.length);
   const keep = new Set(importanceOrder(loaded, slice, META_TOOLS).slice(0, budget).map((t) => t.name));
   const typed = someWireTools(loaded, slice, profile, slice.tools.filter((i) => keep.has(loaded.name(i))));

@@ -1,4 +1,5 @@
 // The discovery meta-tools' tools/list entries (no runtime dependencies: the token report imports this in Node).
+import type { SliceReach } from '../catalogue/slices.ts';
 import type { JsonSchema } from '../catalogue/types.ts';
 import type { Profile } from '../profiles/profiles.ts';
 import { toStrictSchema } from '../profiles/strict-schema.ts';
@@ -29,8 +30,23 @@ const DESCRIBE_OUTPUT: JsonSchema = {
   required: ['name', 'title', 'description', 'inputSchema'],
 };
 
-/** The meta-tools' tools/list entries for one profile. */
-export function discoveryTools(profile: Profile): WireTool[] {
+/** A meta-tool that only reads the catalogue (search, describe). */
+export const CATALOGUE_READ = (title: string) => ({ title, readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+
+/**
+ * The annotations of a meta-tool that runs the slice's tools (call_tool, code mode's execute): read-only when every
+ * tool it can reach is (a ?readonly slice, a read-only key), destructive only when a destructive one is in reach.
+ */
+export function reachAnnotations(title: string, reach: SliceReach): Record<string, unknown> {
+  if (!reach.writes) return { title, readOnlyHint: true, destructiveHint: false, openWorldHint: true };
+  return { title, readOnlyHint: false, destructiveHint: reach.destroys, idempotentHint: false, openWorldHint: true };
+}
+
+/** What a slice of a full catalogue reaches: writes, destructive ones among them. */
+export const FULL_REACH: SliceReach = { writes: true, destroys: true };
+
+/** The meta-tools' tools/list entries for one profile, over a slice that reaches `reach`. */
+export function discoveryTools(profile: Profile, reach: SliceReach = FULL_REACH): WireTool[] {
   const typed = profile.carry === 'both';
   const tools: WireTool[] = [
     {
@@ -46,14 +62,14 @@ export function discoveryTools(profile: Profile): WireTool[] {
         },
         required: ['query'],
       },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: CATALOGUE_READ('Search tools'),
     },
     {
       name: 'describe_tool',
       title: 'Describe a tool',
       description: "Get a tool's description, inputSchema (the arguments for call_tool) and outputSchema (the shape of call_tool's structuredContent).",
       inputSchema: { type: 'object', properties: { name: { type: 'string', description: 'Tool name from search_tools.' } }, required: ['name'] },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: CATALOGUE_READ('Describe a tool'),
     },
     {
       name: 'call_tool',
@@ -64,8 +80,8 @@ export function discoveryTools(profile: Profile): WireTool[] {
         properties: { name: { type: 'string', description: 'Tool name.' }, arguments: { type: 'object', description: 'Arguments for the tool.' } },
         required: ['name'],
       },
-      // The inner tool decides: its result may change things upstream.
-      annotations: { destructiveHint: true, openWorldHint: true },
+      // The inner tool decides what happens upstream: the hints say what the slice lets it reach.
+      annotations: reachAnnotations('Call a tool', reach),
     },
   ];
   if (typed) {

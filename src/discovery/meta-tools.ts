@@ -24,8 +24,10 @@ const listings = new Map<string, WireTool[]>();
 
 export function discoverySurface(scope: RequestScope): ToolSurface {
   const { catalogue: loaded, slice, profile } = scope;
-  let tools = listings.get(profile.id);
-  if (!tools) listings.set(profile.id, (tools = discoveryTools(profile)));
+  // Per profile and per what the slice reaches (four at most): call_tool's hints follow the slice.
+  const key = `${profile.id} ${Number(slice.reach.writes)}${Number(slice.reach.destroys)}`;
+  let tools = listings.get(key);
+  if (!tools) listings.set(key, (tools = discoveryTools(profile, slice.reach)));
   const advertised = new Map(tools.map((t) => [t.name, t.outputSchema]));
   const shaped = (name: string, result: CallToolResult): ToolAnswer => ({ result, shape: { outputSchema: advertised.get(name) } });
   const { source } = loaded.catalogue;

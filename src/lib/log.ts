@@ -5,6 +5,8 @@
 type LogEvent =
   /** One per tools/call, from tools/list's tools and from discovery's call_tool alike. */
   | 'tool_call'
+  /** A step of a confirmation before a call (src/tools/confirm.ts): asked, accepted, declined, refused, invalid_state. */
+  | 'tool_confirm'
   /** A known key was refused (expired, revoked, no upstream credential). Unknown keys are not logged. */
   | 'auth_refused'
   | 'rate_limited'

@@ -20,6 +20,7 @@ import { countMessages } from '../auth/rate-limit.ts';
 import type { ChargeMessages } from '../protocol/batch.ts';
 import { serveMcp } from '../protocol/dispatch.ts';
 import type { SchemaHealth } from '../schema-health/health.ts';
+import { durableLedger } from '../tools/confirm-ledger-object.ts';
 import { URL_MODES, type EndpointMode, type RequestScope } from '../tools/scope.ts';
 import { parseAllowedOrigins, preflightResponse, withCors } from './cors.ts';
 import { meterFor } from '../usage/isolate.ts';
@@ -192,6 +193,7 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, health: Schem
     const meter = meterFor(c.env ?? {}, config.usage, waitUntilOf(c));
     if (meter) scope.meter = meter;
     if (mode === 'code') scope.code = codeModeHost(c.env, declarations);
+    if (c.env?.CONFIRM_LEDGER) scope.confirmations = durableLedger(c.env.CONFIRM_LEDGER);
     return serveMcp(scope, request, c.get('body'), batchCharge(c.env ?? {}, scope));
   };
 

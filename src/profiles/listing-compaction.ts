@@ -164,13 +164,12 @@ function walkOutput(node: unknown, depth: number): unknown {
   return out;
 }
 
-/** Annotation hints that differ from the MCP defaults (readOnly=false, destructive=true, idempotent=false, openWorld=true); the title is on the tool already. */
-export function compactAnnotations(a: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean }): Record<string, boolean> {
-  const out: Record<string, boolean> = {};
-  if (a.readOnlyHint) out.readOnlyHint = true;
-  // destructiveHint and idempotentHint are meaningful only when readOnlyHint is false.
-  if (!a.readOnlyHint && !a.destructiveHint) out.destructiveHint = false;
-  if (!a.readOnlyHint && a.idempotentHint) out.idempotentHint = true;
-  if (!a.openWorldHint) out.openWorldHint = false;
-  return out;
+/**
+ * The annotations a listing carries: readOnlyHint and destructiveHint always, whatever the MCP defaults (hosts read
+ * an omitted hint differently, and directory reviews want both stated); idempotentHint where it means something (a
+ * write); openWorldHint; and the title.
+ */
+export function wireAnnotations(a: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean }): Record<string, unknown> {
+  if (a.readOnlyHint) return { title: a.title, readOnlyHint: true, destructiveHint: false, openWorldHint: a.openWorldHint };
+  return { title: a.title, readOnlyHint: false, destructiveHint: a.destructiveHint, idempotentHint: a.idempotentHint, openWorldHint: a.openWorldHint };
 }

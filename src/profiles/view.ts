@@ -6,7 +6,7 @@ import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { chargeSlice, slicePart, type Slice } from '../catalogue/slices.ts';
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { roughBytes } from '../lib/lru.ts';
-import { compactAnnotations, compactDescription, compactInputSchema, DEFAULT_COMPACT, type CompactOptions } from './listing-compaction.ts';
+import { compactDescription, compactInputSchema, DEFAULT_COMPACT, wireAnnotations, type CompactOptions } from './listing-compaction.ts';
 import { applyDialect } from './dialects.ts';
 import { advertisedOutputSchema } from './listed-output.ts';
 import { PROFILES, type Profile } from './profiles.ts';
@@ -101,7 +101,7 @@ function wireTool(tool: CatalogueTool, profile: Profile, options: CompactOptions
     title: tool.title,
     description: compactDescription(tool.description, tool.title, options.descriptionMax),
     inputSchema: applyDialect(compactInputSchema(tool.inputSchema, options), profile),
-    annotations: compactAnnotations(tool.annotations),
+    annotations: wireAnnotations(tool.annotations),
   };
   if (outputSchema) wire.outputSchema = outputSchema;
   return wire;

@@ -1,6 +1,6 @@
 // The per-request MCP Server the SDK serves: cheap to build, because everything heavy (catalogue, slices, profile
 // views) is prepared once per isolate. It wires the scope's tool surface into two handlers.
-import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY, ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { codeSurface } from '../codemode/surface.ts';
 import { hybridSurface } from '../discovery/hybrid-surface.ts';
@@ -9,7 +9,8 @@ import { contentOnly } from '../profiles/profiles.ts';
 import { resultBudget } from '../results/budget.ts';
 import { withinBudget } from '../results/within-budget.ts';
 import { UnknownToolError } from '../tools/handle.ts';
-import type { RequestScope } from '../tools/scope.ts';
+import { ConfirmStateError } from '../tools/confirm-state.ts';
+import type { CallExchange, RequestScope } from '../tools/scope.ts';
 import { toolsSurface, type ToolAnswer, type ToolSurface } from '../tools/surface.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
 import { cutQuote } from '../lib/cut-quote.ts';
@@ -64,14 +65,21 @@ export function buildServer(scope: RequestScope, answered?: AnsweredCall): Serve
     cacheHints: CACHE_HINTS,
   });
   server.setRequestHandler('tools/list', () => ({ tools: surface.tools as never }));
-  server.setRequestHandler('tools/call', async function toolsCall(request) {
+  server.setRequestHandler('tools/call', async function toolsCall(request, ctx) {
     const { name, arguments: args = {} } = request.params;
+    // A 2026-07-28 call: whether the client can confirm, and a retry's answer (src/tools/confirm.ts).
+    const exchange = exchangeOf(ctx);
     let out: ToolAnswer;
     try {
-      out = fitted(scope, answered?.name === name ? await answered.answer : await surface.call(name, args));
+      out = answered?.name === name ? await answered.answer : await (exchange ? surfaceOf({ ...scope, exchange }) : surface).call(name, args);
+      // Confirmation first: the question goes out as it is, nothing ran.
+      if (out.inputRequired) return out.inputRequired as never;
+      out = fitted(scope, out);
     } catch (error) {
       // An unknown name is a protocol error (the model cannot fix it by changing arguments).
       if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+      // A requestState that does not hold (altered, another call's, expired, used): the client's error, nothing ran.
+      if (error instanceof ConfirmStateError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { reason: 'invalid_request_state' });
       // Coded, so badParamsAreInvalidParams below tells it from the SDK's own params check.
       if (error instanceof ProtocolError) throw error;
       throw new ProtocolError(ProtocolErrorCode.InternalError, error instanceof Error ? error.message : 'Internal error');
@@ -82,6 +90,25 @@ export function buildServer(scope: RequestScope, answered?: AnsweredCall): Serve
   });
   badParamsAreInvalidParams(server);
   return server;
+}
+
+const MODERN = '2026-07-28';
+
+/**
+ * What a tools/call of the 2026-07-28 era carries for confirmation: the per-request `_meta` envelope (its protocol
+ * version and client capabilities) and a retry's inputResponses and requestState, which the SDK lifts out of the
+ * params. Undefined for a 2025-era request (no envelope): those clients keep today's behaviour.
+ */
+function exchangeOf(ctx: ServerContext): CallExchange | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const version = envelope?.[PROTOCOL_VERSION_META_KEY];
+  if (typeof version !== 'string' || version < MODERN) return undefined;
+  const elicitation = (envelope![CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined)?.elicitation;
+  // Elicitation without modes means form mode (MCP 2025-11-25); otherwise form must be among them.
+  const canElicit = !!elicitation && typeof elicitation === 'object' && (Object.keys(elicitation).length === 0 || 'form' in elicitation);
+  const requestState = ctx.mcpReq.requestState();
+  const { inputResponses } = ctx.mcpReq;
+  return { canElicit, ...(inputResponses ? { inputResponses } : {}), ...(typeof requestState === 'string' ? { requestState } : {}) };
 }
 
 /** The answer as the server writes it: within the result budget whichever surface made it (src/results/within-budget.ts). */

@@ -32,6 +32,8 @@ export interface PlainRequest {
   id: string | number;
   /** The params without the 2026-07-28 per-request envelope (`_meta`). */
   params: Record<string, unknown>;
+  /** 2026-07-28: the envelope's capabilities declare elicitation, so a call may be answered with a question instead. */
+  canElicit?: boolean;
 }
 
 /** A plain `method` request in either era, or undefined (the SDK answers). */
@@ -58,7 +60,7 @@ export function plainRequest(req: Request, message: unknown, method: string): Pl
     if (!isObj(meta) || Object.keys(meta).length !== 3 || meta[META_PROTOCOL] !== MODERN_VERSION || !isObj(meta[META_CAPS])) return undefined;
     const info = meta[META_CLIENT];
     if (!isObj(info) || typeof info.name !== 'string' || typeof info.version !== 'string') return undefined;
-    return { era: '2026', version, id, params: rest };
+    return { era: '2026', version, id, params: rest, canElicit: 'elicitation' in (meta[META_CAPS] as object) };
   }
   return undefined;
 }

@@ -14,6 +14,7 @@ import { hybridListing } from '../discovery/hybrid.ts';
 import { log } from '../lib/log.ts';
 import { contentOnly } from '../profiles/profiles.ts';
 import { viewOf } from '../profiles/view.ts';
+import { needsConfirmation } from '../tools/confirm.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import type { ToolAnswer } from '../tools/surface.ts';
 import { fitted, serverInfo, surfaceOf, type ViaSdk } from './mcp-server.ts';
@@ -35,9 +36,18 @@ export function readyToolsCall(scope: RequestScope, req: Request, message: unkno
   const { name, arguments: args, ...rest } = plain.params;
   if (typeof name !== 'string' || Object.keys(rest).length || (args !== undefined && !isObj(args))) return undefined;
   if (plain.era === '2026' && req.headers.get('mcp-name') !== name) return undefined;
+  // A client that can confirm may be asked first (src/tools/confirm.ts): the SDK's path carries its capabilities.
+  if (plain.canElicit && mayAsk(scope, name)) return undefined;
   // The listing the client was served is the proof's key: the same tool may be answered differently in another.
   const listing = scope.mode === 'hybrid' ? hybridListing(scope.catalogue, scope.slice, scope.profile) : viewOf(scope.catalogue, scope.slice, scope.profile);
   return answer(scope, listing, plain, name, args ?? {}, viaSdk);
+}
+
+/** Whether a call of `name` may need the person's confirmation (a sharded catalogue's tool may not be at hand: yes). */
+function mayAsk(scope: RequestScope, name: string): boolean {
+  const i = scope.catalogue.indexOf(name);
+  if (i === undefined) return false;
+  return scope.catalogue.sharded || needsConfirmation(scope.catalogue.tool(i), scope.config.confirm);
 }
 
 async function answer(scope: RequestScope, listing: object, plain: PlainRequest, name: string, args: Record<string, unknown>, viaSdk: ViaSdk): Promise<Response> {

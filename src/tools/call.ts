@@ -1,11 +1,12 @@
 // Running one tool call: the single path behind tools/call, discovery's call_tool, hybrid lists and code mode's api
 // calls. The surface has resolved the tool into a handle (src/tools/handle.ts); every call then takes the same steps:
 //   1. arguments as the catalogue means them: a strict caller's values mapped back, a projection list joined
-//   2. validate them against the tool's inputSchema (invalid: an isError result, nothing sent)
+//   2. validate them against the tool's inputSchema (invalid: an isError result, nothing sent), then, for a call
+//      that needs the person's confirmation first, ask (src/tools/confirm.ts: nothing sent until an accepted retry)
 //   3. execute: the upstream request and the result in one pass (src/upstream), cancelled with the request
 //   4. redact the caller's secrets, on the result's one serialisation
 //   5. after the call: a schema mismatch reported (automatic drops), one tool_call log line, one usage count
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { JsonSchema } from '../catalogue/types.ts';
 import { mentionsSecret, redactSecrets } from '../auth/redact.ts';
 import { validateArguments } from '../catalogue/validator.ts';
@@ -17,6 +18,7 @@ import { fieldsAsText } from '../results/options.ts';
 import { structuredResultJson } from '../upstream/conversion.ts';
 import { executeTool, type CallRecord, type Executed, type UpstreamLimits } from '../upstream/upstream-call.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
+import { confirmGate, needsConfirmation } from './confirm.ts';
 import type { ToolHandle } from './handle.ts';
 import type { RequestScope } from './scope.ts';
 
@@ -30,6 +32,11 @@ export interface ToolAnswer {
    * Absent when the result is another tool's, passed through unchanged (discovery's call_tool).
    */
   shape?: { outputSchema: JsonSchema | undefined };
+  /**
+   * The call asks the person first (src/tools/confirm.ts): the server answers this input_required result instead
+   * (`result` then only says so), and nothing ran upstream.
+   */
+  inputRequired?: InputRequiredResult;
 }
 
 const USER_AGENT = `${SERVER_NAME}/${VERSION}`;
@@ -38,6 +45,8 @@ const USER_AGENT = `${SERVER_NAME}/${VERSION}`;
 export async function callTool(scope: RequestScope, handle: ToolHandle, given: Record<string, unknown>): Promise<ToolAnswer> {
   const started = Date.now();
   const executed = await run(scope, handle, given);
+  // Asked, declined or refused before the upstream: nothing to redact, log as a call or meter (confirm.ts logs it).
+  if ('held' in executed) return executed.held;
   const answer = redacted(executed, scope.caller.secrets);
   await afterCall(scope, handle, executed.record, answer, Date.now() - started);
   if (handle.listed) answer.shape = { outputSchema: handle.outputSchema };
@@ -45,7 +54,7 @@ export async function callTool(scope: RequestScope, handle: ToolHandle, given: R
 }
 
 /** Steps 1 to 3. */
-async function run(scope: RequestScope, handle: ToolHandle, given: Record<string, unknown>): Promise<Executed> {
+async function run(scope: RequestScope, handle: ToolHandle, given: Record<string, unknown>): Promise<Executed | { held: ToolAnswer }> {
   const { tool } = handle;
   const mapped = handle.strictArguments ? fromStrictArguments(tool.inputSchema, given) : { args: given, errors: [] };
   const args = fieldsAsText(tool, mapped.args);
@@ -55,6 +64,8 @@ async function run(scope: RequestScope, handle: ToolHandle, given: Record<string
     const text = `Invalid arguments for ${tool.name}:\n${check.errors.map((e) => `- ${e}`).join('\n')}\nCheck the tool's inputSchema and call it again.`;
     return { result: errorResult(text), record: { outcome: 'invalid_arguments', validation: 'none', method: tool.http.method, argumentErrors: check.errors.length } };
   }
+  const held = needsConfirmation(handle.tool, scope.config.confirm) ? await confirmGate(scope, handle, args) : undefined;
+  if (held) return { held };
   const executed = await executeTool(handle, args, limitsFor(scope));
   if (executed.record.outcome === 'ok') scope.health?.sample(tool, handle.outputSchema, executed.result);
   return executed;

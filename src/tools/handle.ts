@@ -15,6 +15,11 @@ export interface ToolHandle extends UpstreamTarget {
    * result passed through as another tool's (discovery's call_tool) or consumed by a program (code mode).
    */
   listed: boolean;
+  /**
+   * The call can answer "input required" and be retried (a tools/call or call_tool). False for code mode's api calls:
+   * a program cannot stop to ask the person, so a call that needs confirmation is refused there (src/tools/confirm.ts).
+   */
+  confirmable: boolean;
 }
 
 /** The name is not a tool of this scope: unknown, or outside the slice or the key's scope (refused alike). */
@@ -58,6 +63,7 @@ export function typedHandle(scope: RequestScope, tool: CatalogueTool, outputSche
     results: resultOptions(scope.catalogue.catalogue, config.upstreamUrl, config.compactResults),
     strictArguments: scope.profile.dialect === 'strict',
     listed,
+    confirmable: true,
     ...(scope.signal ? { signal: scope.signal } : {}),
   };
 }

@@ -34,6 +34,26 @@ export interface CodeModeHost {
   execute(program: string, scope: RequestScope): Promise<CallToolResult>;
 }
 
+/**
+ * What a 2026-07-28 tools/call carries beyond its name and arguments (src/tools/confirm.ts reads it): whether the
+ * client can ask the person, and a retried call's answers with the state the server sealed. Absent for 2025-era
+ * requests, which have no in-band input.
+ */
+export interface CallExchange {
+  /** The request's `_meta` capabilities declare elicitation (form mode): the client can ask the person. */
+  canElicit: boolean;
+  /** A retry's answers, keyed as the server asked; untrusted client input. */
+  inputResponses?: Record<string, unknown>;
+  /** The state a retry echoes; untrusted until opened. */
+  requestState?: string;
+}
+
+/** Records used confirmations, so each answers one call (src/tools/confirm-ledger.ts). */
+export interface ConfirmLedger {
+  /** True the first time `nonce` is presented before `expiresAt` (ms); false when it was used already. May throw. */
+  consume(binding: string, nonce: string, expiresAt: number): Promise<boolean>;
+}
+
 export interface RequestScope {
   /** The catalogue as served: the runtime schema drop list applied (src/schema-health/drops.ts). */
   catalogue: LoadedCatalogue;
@@ -56,4 +76,8 @@ export interface RequestScope {
   code?: CodeModeHost;
   /** Where each tool call is counted (src/usage); absent when metering is off or unbound (and in the stdio server). */
   meter?: UsageMeter;
+  /** Set for one tools/call of the 2026-07-28 era (src/protocol/mcp-server.ts). */
+  exchange?: CallExchange;
+  /** Where used confirmations are recorded across isolates (the CONFIRM_LEDGER Durable Object); absent: per isolate. */
+  confirmations?: ConfirmLedger;
 }

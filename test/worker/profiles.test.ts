@@ -148,7 +148,7 @@ describe('client profiles', () => {
     const client = await v1(`${BASE}/mcp`);
     const { tools } = await client.listTools();
     const echo = tools.find((t) => t.name === 'echo_get')!;
-    expect(echo.annotations).toEqual({ readOnlyHint: true });
+    expect(echo.annotations).toEqual({ title: 'Echo a request', readOnlyHint: true, destructiveHint: false, openWorldHint: true });
     const result = await client.callTool({ name: 'echo_get', arguments: { id: 'c' } });
     expect(result.structuredContent).toMatchObject({ url: '/echo/c' });
     await client.close();
