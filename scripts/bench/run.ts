@@ -70,12 +70,10 @@ async function runWorkerSections(ctx: BenchContext): Promise<void> {
       for (const mode of ['legacy', { pin: '2026-07-28' }] as const) wires.set(eraName(mode), await captureWire(dev.url, mode));
       const servers = { dev, direct };
       const w = dev;
-      let fetchMs = new Map<string, number>();
+      const d = direct;
       await guard(ctx, 'call', () => benchCall(ctx, servers, wires));
-      await guard(ctx, 'list', async () => {
-        fetchMs = await benchList(ctx, w, wires.get('2026-07-28')!, '2026-07-28');
-      });
-      await guard(ctx, 'client', () => benchClient(ctx, w, fetchMs));
+      await guard(ctx, 'list', () => benchList(ctx, w, wires.get('2026-07-28')!, '2026-07-28'));
+      await guard(ctx, 'client', () => benchClient(ctx, d));
       await guard(ctx, 'throughput', () => benchThroughput(ctx, servers, up, wires.get('2025 era')!));
       await guard(ctx, 'modes', () => benchModes(ctx, w));
       await guard(ctx, 'codemode', () => benchCodeMode(ctx, w, { pin: '2026-07-28' }));
