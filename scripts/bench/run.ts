@@ -101,7 +101,7 @@ async function runWorkerSections(ctx: BenchContext): Promise<void> {
 function reducedBy(plan: Plan): string[] {
   if (!plan.quick) return [];
   const n = plan.n;
-  return [`--quick: ${n.callIters} call rounds, ${n.listIters.all}/${n.listIters.slice} list rounds, v1 client ${n.clientReps.slice}×${SLICE} + ${n.clientReps.all}× full (default-toolsets case skipped), throughput ${n.tpDuration} s × 1 round without the floor context run, ${n.startupReps} startup repeats, ${n.heapReps} heap measurement, ${n.cpuSeconds} s CPU-per-request runs, ${n.buildReps} build per spec, ${n.largeIters} large-result rounds, ${n.codeIters} code-mode rounds, no Graph section (\`--only graph\` runs it), ${n.memorySlices} slices and GitHub only in the memory section`];
+  return [`--quick: ${n.callIters} call rounds, ${n.listIters.all}/${n.listIters.slice} list rounds, v1 and v2 clients ${n.clientReps.slice}×${SLICE}, ${n.clientReps.bare}× bare /mcp and each output bound, ${n.clientReps.all}× full (default-toolsets case skipped), throughput ${n.tpDuration} s × 1 round without the floor context run, ${n.startupReps} startup repeats, ${n.heapReps} heap measurement, ${n.cpuSeconds} s CPU-per-request runs, ${n.buildReps} build per spec, ${n.largeIters} large-result rounds, ${n.codeIters} code-mode rounds, no Graph section (\`--only graph\` runs it), ${n.memorySlices} slices and GitHub only in the memory section`];
 }
 
 async function main(argv: string[]): Promise<number> {
