@@ -134,7 +134,7 @@ async function main(argv: string[]): Promise<number> {
   // --only on an existing report refreshes those sections and keeps the others (scripts/bench/merge.ts).
   if (args.only && existsSync(outFile)) {
     const rerun = [...plan.only].map(sectionNumber);
-    const stamp = `${rerun.length === 1 ? 'Section' : 'Sections'} ${rerun.join(',')} rerun on ${m.date} with \`${plan.reproduce([...plan.only].join(',') as Section)}\` (commit ${m.commit}); every other figure is from the run above.`;
+    const stamp = `${rerun.length === 1 ? 'Section' : 'Sections'} ${rerun.join(',')} rerun on ${m.date} with \`${plan.reproduce([...plan.only].join(',') as Section)}\` (commit ${m.commit}, load ${m.load}); every other figure is from the run above.`;
     text = mergeMarkdown(await readFile(outFile, 'utf8'), text, rerun, stamp);
   }
   await writeFile(outFile, text);

@@ -44,6 +44,8 @@ async function listServer(): Promise<{ url: (path: string) => URL; serve: (path:
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => answer(req, res, Buffer.concat(chunks).toString('utf8')));
   });
+  // The v1 client's compile blocks this process's event loop for seconds; a keep-alive socket must outlive that.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
