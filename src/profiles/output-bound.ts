@@ -1,7 +1,7 @@
 // The size bound of a listed outputSchema (docs/slices-profiles-discovery.md, "Compaction"). A strict client compiles
-// every listed outputSchema with Ajv on listTools, at a cost that grows with the number of typed nodes (about 40-90 µs
-// each on a 2-core machine; descriptions and untyped nodes cost next to nothing: docs/benchmarks.md, section 4). So
-// a listing keeps every field of the response's top levels typed and bounds what it shows below them.
+// every listed outputSchema with Ajv on listTools, at a cost that grows with the number of typed nodes (descriptions
+// and untyped nodes cost next to nothing). So a listing keeps every field of the response's top levels typed and
+// bounds what it shows below them.
 //
 // Levels are counted in the response body: a wrapped schema's `result`, array `items` and composition branches add
 // none, so the items of a wrapped list are level 1 like the fields of an object. Every object whose fields are at
@@ -110,7 +110,9 @@ function rewrite(node: unknown, shown: Set<Node>): unknown {
 
 /**
  * The bounded form of a (clipped) outputSchema; the schema itself when the bound hides nothing. `wrapped`: the
- * tool's structuredContent is `{result: <body>}` (levels are counted from the body).
+ * tool's structuredContent is `{result: <body>}` (levels are counted from the body). Decisions are kept per node
+ * object: a node shared by two places (clippedOutputSchema's copy shares none) is shown in both if in either, which
+ * still only loosens.
  */
 export function boundOutputSchema(schema: JsonSchema, wrapped: boolean, bound: OutputBound): JsonSchema {
   if (bound.budget === Infinity) return schema;
