@@ -3,7 +3,17 @@
 import { freshSocketFetch } from '../lib/fresh-socket-fetch.ts';
 import { AUTH } from './plan.ts';
 
-export type Timed = (url: URL) => Promise<{ ms: number; tools: number }>;
+/** Wall time of listTools, and the CPU time this process spent meanwhile (less swayed by other load on the machine). */
+export type Timed = (url: URL) => Promise<{ ms: number; cpuMs: number; tools: number }>;
+
+async function timed(list: () => Promise<{ tools: unknown[] }>): Promise<{ ms: number; cpuMs: number; tools: number }> {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const res = await list();
+  const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { ms, cpuMs: (c.user + c.system) / 1000, tools: res.tools.length };
+}
 
 /** listTools of a fresh v1 and a fresh v2 client, timed (connect not timed). */
 export async function timedClients(): Promise<{ v1: Timed; v2: Timed }> {
@@ -17,20 +27,16 @@ export async function timedClients(): Promise<{ v1: Timed; v2: Timed }> {
     v1: async (url) => {
       const client = new V1.Client({ name: 'bench-v1', version: '1.0.0' });
       await client.connect(new V1Transport(url, options));
-      const t0 = performance.now();
-      const res = await client.listTools();
-      const ms = performance.now() - t0;
+      const out = await timed(() => client.listTools());
       await client.close();
-      return { ms, tools: res.tools.length };
+      return out;
     },
     v2: async (url) => {
       const client = new V2.Client({ name: 'bench-v2', version: '1.0.0' });
       await client.connect(new V2.StreamableHTTPClientTransport(url, options));
-      const t0 = performance.now();
-      const res = await client.listTools();
-      const ms = performance.now() - t0;
+      const out = await timed(() => client.listTools());
       await client.close();
-      return { ms, tools: res.tools.length };
+      return out;
     },
   };
 }

@@ -14,7 +14,7 @@ import { buildView, type WireTool } from '../../../src/profiles/view.ts';
 import { typedShare } from '../../catalog/typed-fields.ts';
 import { repoRoot } from '../../lib/proc.ts';
 import type { BenchContext } from '../context.ts';
-import { fmtBytes, fmtRatio, fmtSpread, ratio, spread } from '../stats.ts';
+import { fmtBytes, fmtMs, fmtRatio, fmtSpread, median, ratio, spread } from '../stats.ts';
 import { timedClients } from '../timed-clients.ts';
 
 const WHOLE: OutputBound = { levels: 0, budget: Infinity };
@@ -76,27 +76,29 @@ export async function benchClientBound(ctx: BenchContext): Promise<void> {
       const path = `/${bound.levels}-${bound.budget}`;
       server.serve(path, tools);
       const share = typedShare(tools.map((t, i) => ({ full: whole[i]!.outputSchema, listed: t.outputSchema, wrapped: wrapped.get(t.name)! })));
-      const a: number[] = [];
-      const b: number[] = [];
+      const one: Awaited<ReturnType<typeof v1>>[] = [];
+      const two: Awaited<ReturnType<typeof v2>>[] = [];
       for (let i = 0; i < reps; i++) {
         // Interleaved, the order alternating per repeat.
-        if (i % 2) b.push((await v2(server.url(path))).ms);
-        a.push((await v1(server.url(path))).ms);
-        if (!(i % 2)) b.push((await v2(server.url(path))).ms);
+        if (i % 2) two.push(await v2(server.url(path)));
+        one.push(await v1(server.url(path)));
+        if (!(i % 2)) two.push(await v2(server.url(path)));
       }
-      const s1 = spread(a);
-      const s2 = spread(b);
+      const s1 = spread(one.map((x) => x.ms));
+      const s2 = spread(two.map((x) => x.ms));
+      const cpu1 = median(one.map((x) => x.cpuMs));
+      const cpu2 = median(two.map((x) => x.cpuMs));
       const r = ratio(s1.median, s2.median);
       const bytes = Buffer.byteLength(JSON.stringify({ tools }));
       const pct = (x: number, of: number) => `${((100 * x) / of).toFixed(1)}%`;
-      raw.push({ bound, share, bytes, v1ListToolsMs: s1, v2ListToolsMs: s2, ratio: r });
+      raw.push({ bound, share, bytes, v1ListToolsMs: s1, v2ListToolsMs: s2, ratio: r, v1CpuMs: cpu1, v2CpuMs: cpu2 });
       const shipped = bound === OUTPUT_BOUND ? ' (the listing’s bound)' : '';
-      const result = `fields typed ${pct(share.typed, share.fields)} (top level ${pct(share.topTyped, share.topFields)}) · list ${fmtBytes(bytes)} · v1 ${fmtSpread(s1)} · v2 ${fmtSpread(s2)} · v1/v2 ${fmtRatio(r)}`;
+      const result = `fields typed ${pct(share.typed, share.fields)} (top level ${pct(share.topTyped, share.topFields)}) · list ${fmtBytes(bytes)} · v1 ${fmtSpread(s1)} · v2 ${fmtSpread(s2)} · v1/v2 ${fmtRatio(r)} · CPU (medians) v1 ${fmtMs(cpu1)}, v2 ${fmtMs(cpu2)}`;
       results.row({ section: 'client', measure: `output bound: ${label(bound)}${shipped}, bare /mcp list served from loopback`, result, reproduce: plan.reproduce('client') });
       ctx.log(`client bound ${path}: ${result}`);
     }
   } finally {
     await server.close();
   }
-  results.note('client', `Output bound trade-off: the bare /mcp list (default profile) built by \`buildView\` with each bound, served as ready bytes by a stateless 2025-era endpoint on loopback in the bench process (the same for both clients, so the ratio isolates what each client does with the list), ${reps} interleaved repeats of each client per bound. Fields typed: of the output fields the whole listed schemas type (paths in the response body; a wrapped tool's \`result\` and array items add no level), the share the bounded schemas still type; top level: the body's own fields (a list's item fields).`);
+  results.note('client', `Output bound trade-off: the bare /mcp list (default profile) built by \`buildView\` with each bound, served as ready bytes by a stateless 2025-era endpoint on loopback in the bench process (the same for both clients, so the ratio isolates what each client does with the list), ${reps} interleaved repeats of each client per bound. CPU: the bench process's user and system time during each listTools (the client's work, and the loopback server's sending of ready bytes), less swayed by the machine's other load than wall time. Fields typed: of the output fields the whole listed schemas type (paths in the response body; a wrapped tool's \`result\` and array items add no level), the share the bounded schemas still type; top level: the body's own fields (a list's item fields).`);
 }

@@ -4,7 +4,7 @@
 import type { BenchContext } from '../context.ts';
 import { DEFAULTS, SLICE } from '../plan.ts';
 import type { Server } from '../servers.ts';
-import { fmtRatio, fmtSpread, median, ratio, spread, verdict } from '../stats.ts';
+import { fmtMs, fmtRatio, fmtSpread, median, ratio, spread, verdict } from '../stats.ts';
 import { timedClients } from '../timed-clients.ts';
 import { benchClientBound } from './client-bound.ts';
 
@@ -27,6 +27,7 @@ export async function benchClient(ctx: BenchContext, worker: Server): Promise<vo
     const url = new URL(`${worker.url}${path}`);
     const a: number[] = [];
     const b: number[] = [];
+    const cpu: [number[], number[]] = [[], []];
     const perRep: number[] = [];
     let tools = 0;
     for (let i = 0; i < reps; i++) {
@@ -39,13 +40,16 @@ export async function benchClient(ctx: BenchContext, worker: Server): Promise<vo
       tools = one.tools;
       a.push(one.ms);
       b.push(two.ms);
+      cpu[0].push(one.cpuMs);
+      cpu[1].push(two.cpuMs);
       perRep.push(one.ms / two.ms);
     }
     const s1 = spread(a);
     const s2 = spread(b);
     const r = ratio(s1.median, s2.median);
-    raw[path] = { tools, v1ListToolsMs: s1, v2ListToolsMs: s2, ratio: r, perRepRatioMedian: median(perRep) };
-    const result = `v1 ${fmtSpread(s1)} · v2 ${fmtSpread(s2)} · v1/v2 ${fmtRatio(r)} (median of per-repeat ratios ${fmtRatio(median(perRep))})`;
+    const [cpu1, cpu2] = cpu.map(median) as [number, number];
+    raw[path] = { tools, v1ListToolsMs: s1, v2ListToolsMs: s2, ratio: r, perRepRatioMedian: median(perRep), v1CpuMs: cpu1, v2CpuMs: cpu2 };
+    const result = `v1 ${fmtSpread(s1)} · v2 ${fmtSpread(s2)} · v1/v2 ${fmtRatio(r)} (median of per-repeat ratios ${fmtRatio(median(perRep))}) · client CPU (medians) v1 ${fmtMs(cpu1)}, v2 ${fmtMs(cpu2)}`;
     results.row({
       section: 'client',
       measure: `v1 vs v2 client listTools, ${label} (${tools} tools)`,
@@ -59,6 +63,6 @@ export async function benchClient(ctx: BenchContext, worker: Server): Promise<vo
     }
     ctx.log(`client ${path}: ${result}`);
   }
-  results.note('client', `\`client.listTools()\` of \`@modelcontextprotocol/sdk\` 1.32.2 (v1: Client + StreamableHTTPClientTransport, 2025 era) and of \`@modelcontextprotocol/client\` 2.4.0 (v2, its default version negotiation) against the same endpoint of workerd run directly (no proxy in front, as in production), in the bench process; the two interleaved, the order alternating per repeat, a fresh client each time, connect not timed; median (min, max) of each and the ratio of the medians. Both pay the same HTTP round trip and JSON parse; the v1 client also compiles every listed outputSchema with Ajv (draft-07, allErrors, ajv-formats), while the v2 client compiles one only when that tool is first called.`);
+  results.note('client', `\`client.listTools()\` of \`@modelcontextprotocol/sdk\` 1.32.2 (v1: Client + StreamableHTTPClientTransport, 2025 era) and of \`@modelcontextprotocol/client\` 2.4.0 (v2, its default version negotiation) against the same endpoint of workerd run directly (no proxy in front, as in production), in the bench process; the two interleaved, the order alternating per repeat, a fresh client each time, connect not timed; median (min, max) of each and the ratio of the medians. Both pay the same HTTP round trip and JSON parse; the v1 client also compiles every listed outputSchema with Ajv (draft-07, allErrors, ajv-formats), while the v2 client compiles one only when that tool is first called. Client CPU: the bench process's user and system time during each listTools (the worker is a process of its own).`);
   await benchClientBound(ctx);
 }
