@@ -6,7 +6,7 @@ export const SECTIONS = [
   { id: 'call', title: 'tools/call overhead vs floor' },
   { id: 'list', title: 'tools/list cost vs pre-serialised bytes' },
   { id: 'startup', title: 'Startup CPU and bundle size' },
-  { id: 'client', title: 'Client side: v1 strict client listTools' },
+  { id: 'client', title: 'Client side: v1 strict client listTools against v2, and the output bound' },
   { id: 'throughput', title: 'Throughput vs peer (openapi-mcp-generator)' },
   { id: 'build', title: 'Catalogue build' },
   { id: 'large', title: 'Large result: a ~9 MB JSON list cut to the result budget' },

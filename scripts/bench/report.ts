@@ -93,7 +93,7 @@ export function markdown(results: BenchResults, plan: Plan, m: Record<string, st
   for (const { id } of SECTIONS) {
     const notes = results.notes.get(id);
     if (!notes?.length) continue;
-    out.push(`### ${sectionTitle(id)}`, '', ...notes, '', `Reproduce: \`${plan.reproduce(id)}\`.`, '');
+    out.push(`### ${sectionTitle(id)}`, '', ...notes.flatMap((n, i) => (i ? ['', n] : [n])), '', `Reproduce: \`${plan.reproduce(id)}\`.`, '');
   }
   out.push('## Options', '', `\`npm run bench -- [--quick] [--only ${SECTIONS.map((s) => s.id).join(',')}] [--json <file>] [--out <md file>]\`. \`--quick\` (used by CI) cuts iterations and repeats (see each section) and finishes in under 2 minutes; it never fails on figures, only when a section cannot run.`, '');
   return out.join('\n');

@@ -70,12 +70,10 @@ async function runWorkerSections(ctx: BenchContext): Promise<void> {
       for (const mode of ['legacy', { pin: '2026-07-28' }] as const) wires.set(eraName(mode), await captureWire(dev.url, mode));
       const servers = { dev, direct };
       const w = dev;
-      let fetchMs = new Map<string, number>();
+      const d = direct;
       await guard(ctx, 'call', () => benchCall(ctx, servers, wires));
-      await guard(ctx, 'list', async () => {
-        fetchMs = await benchList(ctx, w, wires.get('2026-07-28')!, '2026-07-28');
-      });
-      await guard(ctx, 'client', () => benchClient(ctx, w, fetchMs));
+      await guard(ctx, 'list', () => benchList(ctx, w, wires.get('2026-07-28')!, '2026-07-28'));
+      await guard(ctx, 'client', () => benchClient(ctx, d));
       await guard(ctx, 'throughput', () => benchThroughput(ctx, servers, up, wires.get('2025 era')!));
       await guard(ctx, 'modes', () => benchModes(ctx, w));
       await guard(ctx, 'codemode', () => benchCodeMode(ctx, w, { pin: '2026-07-28' }));
@@ -103,7 +101,7 @@ async function runWorkerSections(ctx: BenchContext): Promise<void> {
 function reducedBy(plan: Plan): string[] {
   if (!plan.quick) return [];
   const n = plan.n;
-  return [`--quick: ${n.callIters} call rounds, ${n.listIters.all}/${n.listIters.slice} list rounds, v1 client ${n.clientReps.slice}×${SLICE} + ${n.clientReps.all}× full (default-toolsets case skipped), throughput ${n.tpDuration} s × 1 round without the floor context run, ${n.startupReps} startup repeats, ${n.heapReps} heap measurement, ${n.cpuSeconds} s CPU-per-request runs, ${n.buildReps} build per spec, ${n.largeIters} large-result rounds, ${n.codeIters} code-mode rounds, no Graph section (\`--only graph\` runs it), ${n.memorySlices} slices and GitHub only in the memory section`];
+  return [`--quick: ${n.callIters} call rounds, ${n.listIters.all}/${n.listIters.slice} list rounds, v1 and v2 clients ${n.clientReps.slice}×${SLICE}, ${n.clientReps.bare}× bare /mcp and each output bound, ${n.clientReps.all}× full (default-toolsets case skipped), throughput ${n.tpDuration} s × 1 round without the floor context run, ${n.startupReps} startup repeats, ${n.heapReps} heap measurement, ${n.cpuSeconds} s CPU-per-request runs, ${n.buildReps} build per spec, ${n.largeIters} large-result rounds, ${n.codeIters} code-mode rounds, no Graph section (\`--only graph\` runs it), ${n.memorySlices} slices and GitHub only in the memory section`];
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -136,7 +134,7 @@ async function main(argv: string[]): Promise<number> {
   // --only on an existing report refreshes those sections and keeps the others (scripts/bench/merge.ts).
   if (args.only && existsSync(outFile)) {
     const rerun = [...plan.only].map(sectionNumber);
-    const stamp = `${rerun.length === 1 ? 'Section' : 'Sections'} ${rerun.join(',')} rerun on ${m.date} with \`${plan.reproduce([...plan.only].join(',') as Section)}\` (commit ${m.commit}); every other figure is from the run above.`;
+    const stamp = `${rerun.length === 1 ? 'Section' : 'Sections'} ${rerun.join(',')} rerun on ${m.date} with \`${plan.reproduce([...plan.only].join(',') as Section)}\` (commit ${m.commit}, load ${m.load}); every other figure is from the run above.`;
     text = mergeMarkdown(await readFile(outFile, 'utf8'), text, rerun, stamp);
   }
   await writeFile(outFile, text);

@@ -163,6 +163,7 @@ export function tokenReport(loaded: LoadedCatalogue, defaults: string[] = RECOMM
   const code = codeModeReport(loaded, declarations);
   checks.push({ target: `code mode definitions ≤ ${CODE_DEFINITIONS_TARGET} tokens (whole catalogue)`, ok: code.definitions.tokens <= CODE_DEFINITIONS_TARGET, measured: `${code.definitions.tokens} tokens` });
   checks.push({ target: 'no tool listed as a bare object when its catalogue outputSchema names fields', ok: !outputs.thinned.length, measured: `${outputs.thinned.length} of ${outputs.listed}` });
+  checks.push({ target: 'every top-level output field the catalogue types is typed in the listing', ok: outputs.typed.topTyped === outputs.typed.topFields, measured: `${outputs.typed.topTyped} of ${outputs.typed.topFields}` });
   checks.push({
     target: `≤ ${TARGETS.numericWithStringShare * 100}% of listed numeric properties also allow a string`,
     ok: outputs.numericWithString <= outputs.numeric * TARGETS.numericWithStringShare,

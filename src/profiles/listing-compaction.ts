@@ -1,17 +1,27 @@
-// Token-saving transforms for tools/list entries. Every transform here only LOOSENS a schema (drops text, or, for
-// an outputSchema over OUTPUT_SCHEMA_MAX, deep structure), so anything valid against the catalogue's full schema
-// stays valid against the listed one. An outputSchema keeps its whole shape: names, types, enums, `required`,
-// nested objects and array items; only descriptions are clipped (docs/slices-profiles-discovery.md, "Compaction").
+// Token-saving transforms for tools/list entries. Every transform here only LOOSENS a schema (drops text, or deep
+// structure of an outputSchema), so anything valid against the catalogue's full schema stays valid against the
+// listed one. An outputSchema keeps every field of its top levels typed, deeper objects within a size bound
+// (output-bound.ts), and clipped descriptions (docs/slices-profiles-discovery.md, "Compaction").
 import type { JsonSchema } from '../catalogue/types.ts';
+import { boundOutputSchema, type OutputBound } from './output-bound.ts';
 
 export interface CompactOptions {
   /** Max characters of a tool description (cut at a sentence or word end). */
   descriptionMax: number;
   /** Max characters of a property description inside inputSchema and outputSchema. */
   propertyDescriptionMax: number;
+  /** How much of an outputSchema a listing shows (output-bound.ts). */
+  output: OutputBound;
 }
 
-export const DEFAULT_COMPACT: CompactOptions = { descriptionMax: 160, propertyDescriptionMax: 90 };
+/**
+ * The listing's output bound: every field of the response's top level typed, deeper objects as their bare type. Each
+ * deeper object shown would cost the v1 client's listTools in proportion to its fields, with no knee in the curve
+ * (the trade-off is measured in docs/benchmarks.md, section 4), and the top level alone already misses the 3× target.
+ */
+export const OUTPUT_BOUND: OutputBound = { levels: 1, budget: 0 };
+
+export const DEFAULT_COMPACT: CompactOptions = { descriptionMax: 160, propertyDescriptionMax: 90, output: OUTPUT_BOUND };
 
 /**
  * Largest listed outputSchema, in JSON characters. Only a pathological schema is larger (the generator's own
@@ -83,12 +93,13 @@ function walkInput(node: unknown, options: CompactOptions, root: boolean): unkno
 }
 
 /**
- * The outputSchema a listing carries: the catalogue's, with descriptions clipped and annotation-only keywords and
- * `additionalProperties: false` dropped below the root (outputs stay open). Over OUTPUT_SCHEMA_MAX, the deepest
- * object levels are cut until it fits.
+ * The outputSchema a listing carries: the catalogue's, with descriptions clipped, annotation-only keywords and
+ * `additionalProperties: false` dropped below the root (outputs stay open), and deep objects within the output bound
+ * (`wrapped`: the tool's structuredContent is `{result}`). Over OUTPUT_SCHEMA_MAX, the deepest object levels are cut
+ * until it fits.
  */
-export function listedOutputSchema(schema: JsonSchema, options: CompactOptions): JsonSchema {
-  const out = clippedOutputSchema(schema, options);
+export function listedOutputSchema(schema: JsonSchema, options: CompactOptions, wrapped: boolean): JsonSchema {
+  const out = boundOutputSchema(clippedOutputSchema(schema, options), wrapped, options.output);
   if (outputSchemaFits(out)) return out;
   for (let d = OUTPUT_CUT_FROM; d >= 1; d--) {
     const cut = cutOutputSchema(out, d);

@@ -79,7 +79,7 @@ class View implements ProfileView {
   advertised(i: number): JsonSchema | undefined {
     if (this.outputs.has(i)) return this.outputs.get(i);
     const tool = this.loaded.tool(i);
-    const schema = tool.outputSchema && this.profile.carry === 'both' ? advertisedOutputSchema(tool.outputSchema, this.profile, this.options) : undefined;
+    const schema = tool.outputSchema && this.profile.carry === 'both' ? advertisedOutputSchema(tool.outputSchema, tool.outputWrapped === true, this.profile, this.options) : undefined;
     this.outputs.set(i, schema);
     chargeSlice(this.slice, 32 + (schema ? roughBytes(schema) : 0));
     return schema;

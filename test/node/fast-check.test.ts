@@ -77,7 +77,7 @@ function schemasOf(loaded: LoadedCatalogue): JsonSchema[] {
   for (let i = 0; i < loaded.count; i++) {
     const tool = loaded.tool(i);
     out.push(tool.inputSchema);
-    if (tool.outputSchema) out.push(tool.outputSchema, advertisedOutputSchema(tool.outputSchema, PROFILES.default, DEFAULT_COMPACT));
+    if (tool.outputSchema) out.push(tool.outputSchema, advertisedOutputSchema(tool.outputSchema, tool.outputWrapped === true, PROFILES.default, DEFAULT_COMPACT));
   }
   return out;
 }

@@ -37,12 +37,17 @@ describe('token report', () => {
     expect(measureListing([{ ...tool, outputSchema: { type: 'object', properties: { a: { type: 'string', description: 'long '.repeat(200) } } } }]).tokens).toBe(m.tokens);
   });
 
-  it('outputSchemas as listed: none thinned, none over the size limit, ≤ 1% of numeric properties also allow a string', () => {
+  it('outputSchemas as listed: none thinned, none over the size limit, every top-level field typed, ≤ 1% of numeric properties also allow a string', () => {
     const o = report.outputs;
     expect(o.listed).toBe(toolsOf(loaded).filter((t) => t.outputSchema).length);
     expect(o.thinned).toEqual([]);
     expect(o.fallback).toEqual([]);
-    expect(o.numeric).toBeGreaterThan(5000);
+    expect(o.typed.topFields).toBeGreaterThan(10_000);
+    expect(o.typed.topTyped).toBe(o.typed.topFields);
+    expect(o.typed.typed).toBeLessThan(o.typed.fields);
+    expect(o.nodes).toBeLessThan(o.fullNodes / 3);
+    expect(formatReport(report)).toMatch(/- output bound \(1 level whole, 0 typed nodes below\): top-level fields typed (\d+) of \1 \(100\.0%\)/);
+    expect(o.numeric).toBeGreaterThan(1000);
     expect(o.numericWithString).toBeLessThanOrEqual(o.numeric * TARGETS.numericWithStringShare);
     expect(o.distinct).toBeLessThan(o.listed);
     expect(formatReport(report)).toMatch(/- numeric properties: \d+; of them also allowing a string \(as the spec declares\): \d+ \(0\.\d+%\)/);
@@ -89,8 +94,9 @@ describe('token report', () => {
     const all = report.profiles.find((p) => p.profile === 'default')!.all;
     expect(all.tools).toBe(loaded.count);
     expect(all.tokens).toBeLessThan(report.uncompacted.tokens * 0.75);
-    // Full outputSchemas: the served list carries as many outputSchema bytes as the catalogue (plus each $id).
-    expect(all.outputBytes).toBeGreaterThanOrEqual(report.uncompacted.outputBytes! * 0.9);
+    // Bounded outputSchemas (top level whole, deeper objects as their bare type): a fraction of the catalogue's bytes.
+    expect(all.outputBytes).toBeLessThan(report.uncompacted.outputBytes! * 0.5);
+    expect(all.outputBytes).toBeGreaterThan(report.uncompacted.outputBytes! * 0.1);
     const text = formatReport(report);
     expect(text).toContain('## Discovery mode');
     expect(text).toMatch(/\| repos_core \| yes \| 32 \|/);

@@ -16,15 +16,14 @@ const BASE = 'http://127.0.0.1:8787';
 const env = { API_KEY: KEY, UPSTREAM_URL: inject('upstreamUrl'), CREDENTIAL_MODE: 'key', ADMIN_TOKEN: ADMIN };
 
 // echo_get answers {"method":"GET","headers":{"accept":"application/json",…},…}; this copy's full schema allows one
-// other accept header only. Listings carry outputSchemas whole, except over 64 KB (src/profiles/listing-compaction.ts), where
-// they are cut to fewer levels, which only loosens: the padding makes this one that large, so its listed schema
-// stops above `headers` and accepts the answer, and the full one does not. 45 more reads (two required arguments
-// each, so they rank after echo_strict) put the slice over Cursor's 40 tools: a hybrid list.
+// other accept header only. Listings keep the top level of an outputSchema and list deeper objects as their bare
+// type (src/profiles/output-bound.ts), which only loosens: its listed schema stops above `headers.accept` and accepts
+// the answer, and the full one does not. 45 more reads (two required arguments each, so they rank after
+// echo_strict) put the slice over Cursor's 40 tools: a hybrid list.
 function strictCatalogue(): Catalogue {
   const c = fixtureCatalogue();
   const echo = c.tools.find((t) => t.name === 'echo_get')!;
-  const pad = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`padding_field_${i}`, { type: 'string' }]));
-  const outputSchema = { type: 'object', properties: { method: { type: 'string' }, url: { type: 'string' }, headers: { type: 'object', properties: { accept: { type: 'string', enum: ['text/never'] } } }, pad: { type: 'object', properties: pad } } };
+  const outputSchema = { type: 'object', properties: { method: { type: 'string' }, url: { type: 'string' }, headers: { type: 'object', properties: { accept: { type: 'string', enum: ['text/never'] } } } } };
   const strict = { ...echo, name: 'echo_strict', aliases: undefined, outputSchema };
   const fillers = Array.from({ length: 45 }, (_, i) => ({
     ...echo,
@@ -95,7 +94,7 @@ describe('the outputSchema structuredContent is checked against', () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).slice(0, 3)).toEqual(['search_tools', 'describe_tool', 'call_tool']);
       const listed = tools.find((t) => t.name === 'echo_strict');
-      // Listed, with the cut schema (no `headers.accept` enum); the catalogue's own would refuse the echo.
+      // Listed, with the bounded schema (no `headers.accept` enum); the catalogue's own would refuse the echo.
       expect(listed?.outputSchema).toBeDefined();
       expect(JSON.stringify(listed?.outputSchema)).not.toContain('text/never');
       const r = (await client.callTool({ name: 'echo_strict', arguments: { id: 'h' } })) as { isError?: boolean; structuredContent?: Record<string, unknown> };

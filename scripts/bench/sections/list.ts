@@ -7,12 +7,10 @@ import type { Server } from '../servers.ts';
 import { fmtBytes, fmtInt, fmtMs, fmtRatio, ratio, summarize, verdict } from '../stats.ts';
 import { expectOk, interleaved, type Wire } from '../wire.ts';
 
-/** Returns the live p50 per path, which the client section sets beside its own figures. */
-export async function benchList(ctx: BenchContext, worker: Server, wire: Wire, era: string): Promise<Map<string, number>> {
+export async function benchList(ctx: BenchContext, worker: Server, wire: Wire, era: string): Promise<void> {
   const { plan, results, http } = ctx;
   const { countTokens } = await import('gpt-tokenizer');
   const { modelVisible } = await import('../../catalog/token-report.ts');
-  const fetchMs = new Map<string, number>();
   const raw: Record<string, unknown> = {};
   results.raw.list = raw;
   for (const [label, path, iters] of [
@@ -37,7 +35,6 @@ export async function benchList(ctx: BenchContext, worker: Server, wire: Wire, e
     const sl = summarize(samples.live!);
     const sp = summarize(samples.pre!);
     const r = ratio(sl.p50, sp.p50);
-    fetchMs.set(path, sl.p50);
     raw[path] = { tools, bytes: a.body.length, gzipBytes: gzipSync(a.body).length, tokens, outputBytes, live: sl, prebaked: sp, ratioP50: r, sameBytes: same };
     results.row({
       section: 'list',
@@ -55,5 +52,4 @@ export async function benchList(ctx: BenchContext, worker: Server, wire: Wire, e
     });
   }
   results.note('list', `Latency: interleaved rounds at concurrency 1 (${plan.n.listIters.all} for the full catalogue, ${plan.n.listIters.slice} for the toolset, after ${plan.n.listWarm} warm-up rounds) of the real tools/list request (the bytes the v2 client sent, ${era}) against the live endpoint and against \`/__bench/prebaked/<same path>\`, which answers with the body the live endpoint produced on its first call, kept as bytes. The bench checks the two bodies are byte-identical. Payload: the JSON-RPC response body as sent (responseMode json). Tokens: \`countTokens\` from gpt-tokenizer 4.0.0 (o200k_base, the GPT-4o/GPT-5 encoding) over each tool's name, title, description and inputSchema as compact JSON — what a client hands a model; the outputSchemas' JSON bytes are given apart.`);
-  return fetchMs;
 }
