@@ -7,7 +7,11 @@ import { rankTools } from '../../src/discovery/search.ts';
 import { clearSearchCaches, rankingData } from '../../src/discovery/search-cache.ts';
 import { queryClauses } from '../../src/discovery/head-nouns.ts';
 import { buildSearchIndex, type Lexicon } from '../../src/discovery/search-index.ts';
-import type { HalfResult, Query, QuerySet } from './search-types.ts';
+import { toolEffect } from '../../src/discovery/search-risk.ts';
+import { PROFILES } from '../../src/profiles/profiles.ts';
+import { buildView } from '../../src/profiles/view.ts';
+import { offTheShelfBm25 } from './search-bm25.ts';
+import { addHalf, countRank, emptyHalf, type HalfResult, type Query, type QuerySet } from './search-types.ts';
 
 const DEPTH = 10;
 
@@ -65,9 +69,13 @@ export function rankSet(id: string, set: QuerySet, text: string, tools: Catalogu
     byOp.set(`${t.http.method} ${t.http.path}`, i);
   });
   const slice = sliceOf(loaded, {});
+  const ranking = rankingData(loaded);
+  const destroys = (i: number) => toolEffect(loaded, ranking, i) !== undefined;
+  // What tools/list serves for the whole catalogue (default profile), in slice order: the baseline's documents.
+  const bm25 = offTheShelfBm25(buildView(loaded, slice, PROFILES.default).tools);
   const misses: string[] = [];
   const half = (queries: Query[], tuning: boolean): HalfResult => {
-    const r: HalfResult = { queries: queries.length, at1: 0, at3: 0, at5: 0, empty: 0 };
+    const r = emptyHalf(queries.length);
     for (const q of queries) {
       const expected = q.ops.map((op) => {
         const i = byOp.get(op);
@@ -78,9 +86,10 @@ export function rankSet(id: string, set: QuerySet, text: string, tools: Catalogu
       if (!got.length) r.empty++;
       const at = got.findIndex((i) => expected.includes(i));
       const rank = at < 0 ? undefined : at + 1;
-      if (rank === 1) r.at1++;
-      if (rank && rank <= 3) r.at3++;
-      if (rank && rank <= 5) r.at5++;
+      countRank(r, rank);
+      const base = bm25(q.q, DEPTH).map((k) => slice.tools[k]!).findIndex((i) => expected.includes(i));
+      countRank(r.bm25, base < 0 ? undefined : base + 1);
+      if (got[0] !== undefined && destroys(got[0]) && !expected.some(destroys)) r.destructiveFirst++;
       if (tuning && rank !== 1) {
         const names = got.slice(0, 3).map((i) => `${loaded.name(i)} (${tools[i]!.http.method} ${tools[i]!.http.path})`);
         misses.push(`${id}: "${q.q}" -> ${expected.map((i) => loaded.name(i)).join(' | ')} at ${rank ?? `>${DEPTH}`}\n      got ${names.join('\n          ')}`);
@@ -118,14 +127,17 @@ const pct = (n: number, of: number) => (of ? `${Math.round((100 * n) / of)}`.pad
 
 export function summarise(results: FastResult[], quiet = false): string {
   const rows: string[] = [];
-  const sum = { tuning: { queries: 0, at1: 0, at3: 0, at5: 0, empty: 0 }, heldOut: { queries: 0, at1: 0, at3: 0, at5: 0, empty: 0 } };
+  const sum = { tuning: emptyHalf(), heldOut: emptyHalf() };
+  // Per half: ours @1 @3 @5 (tasks) | the off-the-shelf BM25 over tools/list @1 @3 @5 | destructive tools first.
+  const cell = (h: HalfResult) =>
+    h.queries ? `${pct(h.at1, h.queries)} ${pct(h.at3, h.queries)} ${pct(h.at5, h.queries)} (${h.queries}) bm25 ${pct(h.bm25.at1, h.queries)} ${pct(h.bm25.at3, h.queries)} ${pct(h.bm25.at5, h.queries)} d${h.destructiveFirst}` : '-'.padEnd(37);
   for (const r of results) {
-    const cell = (h: HalfResult) => (h.queries ? `${pct(h.at1, h.queries)} ${pct(h.at3, h.queries)} ${pct(h.at5, h.queries)} (${h.queries})` : '      -       ');
-    if (!quiet) rows.push(`${r.spec.padEnd(14)} tuning ${cell(r.tuning)}   held-out ${cell(r.heldOut)}   index ${r.indexBytes} B ${Math.round(r.indexMs)} ms`);
-    for (const h of ['tuning', 'heldOut'] as const) for (const k of ['queries', 'at1', 'at3', 'at5', 'empty'] as const) sum[h][k] += r[h][k];
+    if (!quiet) rows.push(`${r.spec.padEnd(15)} tuning ${cell(r.tuning)}   held-out ${cell(r.heldOut)}   index ${r.indexBytes} B ${Math.round(r.indexMs)} ms`);
+    for (const h of ['tuning', 'heldOut'] as const) addHalf(sum[h], r[h]);
   }
-  const all = (h: HalfResult) => `${pct(h.at1, h.queries)} ${pct(h.at3, h.queries)} ${pct(h.at5, h.queries)} (${h.queries}, empty ${h.empty}); tasks ${h.at1} / ${h.at3} / ${h.at5}`;
-  rows.push(`ALL            tuning ${all(sum.tuning)}   held-out ${all(sum.heldOut)}`);
+  const all = (h: HalfResult) =>
+    `${pct(h.at1, h.queries)} ${pct(h.at3, h.queries)} ${pct(h.at5, h.queries)} (${h.queries}, empty ${h.empty}); tasks ${h.at1} / ${h.at3} / ${h.at5}; bm25 ${pct(h.bm25.at1, h.queries)} ${pct(h.bm25.at3, h.queries)} ${pct(h.bm25.at5, h.queries)}; destructive first ${h.destructiveFirst}`;
+  rows.push(`ALL tuning   ${all(sum.tuning)}`, `ALL held-out ${all(sum.heldOut)}`);
   const reached = results.filter((r) => r.reach);
   if (reached.length) {
     for (const h of ['tuning', 'heldOut'] as const) {
