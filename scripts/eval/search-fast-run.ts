@@ -8,6 +8,7 @@ import { clearSearchCaches, rankingData } from '../../src/discovery/search-cache
 import { queryClauses } from '../../src/discovery/head-nouns.ts';
 import { buildSearchIndex, type Lexicon } from '../../src/discovery/search-index.ts';
 import { toolEffect } from '../../src/discovery/search-risk.ts';
+import { withoutValues } from '../../src/discovery/search-text.ts';
 import { PROFILES } from '../../src/profiles/profiles.ts';
 import { buildView } from '../../src/profiles/view.ts';
 import { offTheShelfBm25 } from './search-bm25.ts';
@@ -43,7 +44,7 @@ export function explain(text: string, tools: CatalogueTool[], toolsets: Record<s
   (loaded as { searchData(): unknown }).searchData = () => index;
   clearSearchCaches();
   const data = rankingData(loaded);
-  const clauses = queryClauses(query, data.verbs);
+  const clauses = queryClauses(withoutValues(query), data.verbs);
   const out = [`clauses: ${JSON.stringify(clauses)}`];
   const why = new Map<number, string>();
   for (const h of rankTools(loaded, sliceOf(loaded, {}), query, { limit: 10, why })) {

@@ -12,7 +12,7 @@ import { queryClauses, type Clause } from './head-nouns.ts';
 import { needsRecords, rankingData, sliceMembers, stemmedPhrase, type RankingData } from './search-cache.ts';
 import { clauseIntent, doesClass, shapeFit, STOP_DOING, WHENEVER } from './search-fit.ts';
 import { PARAMS } from './search-params.ts';
-import { stem, STOP, words } from './search-text.ts';
+import { DIGITS, stem, STOP, withoutValues, words } from './search-text.ts';
 
 export { stem } from './search-text.ts';
 
@@ -80,7 +80,9 @@ export function rankTools(loaded: LoadedCatalogue, slice: Slice, query: string, 
   const limit = options.limit ?? 8;
   const members = sliceMembers(loaded, slice);
   const allowed = (i: number) => members[i] === 1 && (!options.toolset || loaded.toolsetsOf(i).includes(options.toolset));
-  const clauses = queryClauses(IDENTITY.test(query) ? WHO_AM_I : query, data.verbs).map((c) => ({ ...c, ...stemmedPhrase(c) }));
+  // Numbers, versions and #ids name values, not what is asked: "publish release v1.2.3" is about a release.
+  const asked = withoutValues(query);
+  const clauses = queryClauses(IDENTITY.test(asked) ? WHO_AM_I : asked, data.verbs).map((c) => ({ ...c, ...stemmedPhrase(c) }));
   let rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, false, options.why));
   if (rankings.every((r) => !r.length)) rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, true, options.why));
   const out: RankedTool[] = [];
@@ -152,7 +154,7 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     // what the thing holds, not which tool ("tell me about this repo" names it after).
     if (named && CONTENT.has(w)) content = true;
     if (clause.head !== undefined && stem(w) === clause.head) named = true;
-    if (STOP.has(w)) continue;
+    if (STOP.has(w) || DIGITS.test(w)) continue;
     const g = wordGroup(data, w, fuzzy);
     if (content) {
       if (g.size) groups.push({ terms: scaled(g, CONTENT_WEIGHT), required: false });
