@@ -7,11 +7,11 @@ import { rankTools } from '../../src/discovery/search.ts';
 import { clearSearchCaches, rankingData } from '../../src/discovery/search-cache.ts';
 import { queryClauses } from '../../src/discovery/head-nouns.ts';
 import { buildSearchIndex, type Lexicon } from '../../src/discovery/search-index.ts';
-import { toolEffect } from '../../src/discovery/search-risk.ts';
 import { withoutValues } from '../../src/discovery/search-text.ts';
 import { PROFILES } from '../../src/profiles/profiles.ts';
 import { buildView } from '../../src/profiles/view.ts';
 import { offTheShelfBm25 } from './search-bm25.ts';
+import { destructiveLead } from './search-destructive.ts';
 import { addHalf, countRank, emptyHalf, type HalfResult, type Query, type QuerySet } from './search-types.ts';
 
 const DEPTH = 10;
@@ -71,7 +71,6 @@ export function rankSet(id: string, set: QuerySet, text: string, tools: Catalogu
   });
   const slice = sliceOf(loaded, {});
   const ranking = rankingData(loaded);
-  const destroys = (i: number) => toolEffect(loaded, ranking, i) !== undefined;
   // What tools/list serves for the whole catalogue (default profile), in slice order: the baseline's documents.
   const bm25 = offTheShelfBm25(buildView(loaded, slice, PROFILES.default).tools);
   const misses: string[] = [];
@@ -90,10 +89,11 @@ export function rankSet(id: string, set: QuerySet, text: string, tools: Catalogu
       countRank(r, rank);
       const base = bm25(q.q, DEPTH).map((k) => slice.tools[k]!).findIndex((i) => expected.includes(i));
       countRank(r.bm25, base < 0 ? undefined : base + 1);
-      if (got[0] !== undefined && destroys(got[0]) && !expected.some(destroys)) r.destructiveFirst++;
+      const destructive = destructiveLead(loaded, ranking, q.q, got[0], expected);
+      if (destructive) r.destructiveFirst++;
       if (tuning && rank !== 1) {
         const names = got.slice(0, 3).map((i) => `${loaded.name(i)} (${tools[i]!.http.method} ${tools[i]!.http.path})`);
-        misses.push(`${id}: "${q.q}" -> ${expected.map((i) => loaded.name(i)).join(' | ')} at ${rank ?? `>${DEPTH}`}\n      got ${names.join('\n          ')}`);
+        misses.push(`${id}: "${q.q}" -> ${expected.map((i) => loaded.name(i)).join(' | ')} at ${rank ?? `>${DEPTH}`}${destructive ? ' (destructive first)' : ''}\n      got ${names.join('\n          ')}`);
       }
     }
     return r;

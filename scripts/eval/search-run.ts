@@ -6,11 +6,11 @@ import { codeSurface } from '../../src/codemode/surface.ts';
 import { readConfig } from '../../src/config.ts';
 import { discoverySurface } from '../../src/discovery/meta-tools.ts';
 import { rankingData } from '../../src/discovery/search-cache.ts';
-import { toolEffect } from '../../src/discovery/search-risk.ts';
 import { PROFILES } from '../../src/profiles/profiles.ts';
 import { toolsSurface } from '../../src/tools/surface.ts';
 import type { RequestScope } from '../../src/tools/scope.ts';
 import { offTheShelfBm25 } from './search-bm25.ts';
+import { destructiveLead } from './search-destructive.ts';
 import { addHalf, countRank, emptyHalf, type HalfResult, type Query, type QuerySet, type SetResult } from './search-types.ts';
 
 const DEPTH = 10;
@@ -28,7 +28,6 @@ export async function evaluateSet(id: string, set: QuerySet, text: string, decla
   const listed = toolsSurface(scopeOf(loaded, 'tools')).tools;
   const bm25 = offTheShelfBm25(listed);
   const ranking = rankingData(loaded);
-  const destroys = (name: string) => toolEffect(loaded, ranking, loaded.indexOf(name)!) !== undefined;
   const misses: string[] = [];
   let disagreements = 0;
   const half = async (queries: Query[], tuning: boolean): Promise<HalfResult> => {
@@ -46,7 +45,8 @@ export async function evaluateSet(id: string, set: QuerySet, text: string, decla
       if (rank !== firstRank(c, expected)) disagreements++;
       countRank(r, rank);
       countRank(r.bm25, firstRank(bm25(q.q, DEPTH).map((k) => listed[k]!.name), expected));
-      if (d[0] !== undefined && destroys(d[0]) && !expected.some(destroys)) r.destructiveFirst++;
+      const index = (name: string) => loaded.indexOf(name)!;
+      if (destructiveLead(loaded, ranking, q.q, d[0] === undefined ? undefined : index(d[0]), expected.map(index))) r.destructiveFirst++;
       if (tuning && rank !== 1) misses.push(`${id}: "${q.q}" -> ${expected.join(' | ')} at ${rank ?? `>${DEPTH}`} (got ${d.slice(0, 3).join(', ')})`);
     }
     return r;

@@ -26,7 +26,7 @@ export interface HalfResult extends Ranks {
   empty: number;
   /** The off-the-shelf BM25 over what tools/list serves (search-bm25.ts), on the same tasks. */
   bm25: Ranks;
-  /** Tasks whose right tools destroy nothing but whose first hit is destructive (src/discovery/search-risk.ts). */
+  /** Tasks asking to destroy nothing, whose right tools destroy nothing, led by a destructive tool (search-destructive.ts). */
   destructiveFirst: number;
 }
 

@@ -25,6 +25,11 @@ const EFFECT_WORDS: Record<Effect, string> = {
 const EFFECT_OF = new Map<string, Effect>();
 for (const [effect, list] of Object.entries(EFFECT_WORDS) as Array<[Effect, string]>) for (const w of list.split(' ')) EFFECT_OF.set(stem(w), effect);
 
+/** The effect a (stemmed) verb names, if it names one ("reset", "impersonate", "delete"). */
+export function effectOfVerb(verb: string | undefined): Effect | undefined {
+  return verb === undefined ? undefined : EFFECT_OF.get(verb);
+}
+
 /** "log in as a user", "act as someone", "become a user": asks to impersonate. */
 const AS_SOMEONE = /\b(?:(?:log|logged|sign|signed)\s+in\s+as|act\s+as|acting\s+as|become)\b/;
 
@@ -51,7 +56,7 @@ export function askedEffects(text: string, verb: string | undefined, intent: Cla
   const cls = intent?.cls;
   if (undo || cls === 'delete' || intent?.alt === 'delete') out.add('delete');
   if (intent?.writes || cls === 'create' || cls === 'update' || intent?.alt === 'create' || intent?.alt === 'update') out.add('replace');
-  const own = verb === undefined ? undefined : EFFECT_OF.get(verb);
+  const own = effectOfVerb(verb);
   if (own) out.add(own);
   if (AS_SOMEONE.test(text.toLowerCase())) out.add('impersonate');
   return out;

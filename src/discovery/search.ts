@@ -12,6 +12,7 @@ import { queryClauses, type Clause } from './head-nouns.ts';
 import { needsRecords, rankingData, sliceMembers, stemmedPhrase, type RankingData } from './search-cache.ts';
 import { clauseIntent, doesClass, shapeFit, STOP_DOING, WHENEVER } from './search-fit.ts';
 import { PARAMS } from './search-params.ts';
+import { askedEffects, toolEffect } from './search-risk.ts';
 import { DIGITS, stem, STOP, withoutValues, words } from './search-text.ts';
 
 export { stem } from './search-text.ts';
@@ -217,7 +218,10 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
   const intent = data.acts ? clauseIntent(text, clause.verb, clause.plural) : undefined;
   const changes = clause.owner !== undefined && intent?.cls === 'update';
   const readingVerb = intent?.cls !== undefined && (intent.cls === 'get' || intent.cls === 'list');
+  // What the clause's verb asks to destroy, if anything (search-risk.ts).
+  const asked = askedEffects(text, clause.verb, intent, undo !== null);
   const hits: RankedTool[] = [];
+  const destroying = new Set<number>();
   for (const d of touched) {
     if (!allowed(d) || score[d]! <= 0) continue;
     let s = score[d]!;
@@ -249,14 +253,24 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     if (intent) fit = shapeFit(loaded, data, d, intent, covered, onHead, who);
     else if (reads !== undefined && reads !== loaded.readOnly(d)) fit = PARAMS.modeMismatch;
     s *= fit;
+    // Never lead with destroying what the query does not ask to destroy, unless the tool's own verb is the query's.
+    const effect = toolEffect(loaded, data, d);
+    const unasked = effect !== undefined && !asked.has(effect) && !ownVerb;
+    if (unasked) {
+      s *= PARAMS.destructive;
+      destroying.add(d);
+    }
     if (because) {
-      const rules = { verb: ownVerb, people, everyday: data.everyday[d] === 1, deprecated: data.deprecated[d] === 1 };
+      const rules = { verb: ownVerb, people, everyday: data.everyday[d] === 1, deprecated: data.deprecated[d] === 1, [`unasked-${effect}`]: unasked };
       for (const [rule, applied] of Object.entries(rules)) if (applied) because.push(rule);
       why!.set(d, `${because.join(' ')} fit=${fit.toFixed(2)}${intent?.cls ? ` (asks to ${intent.cls})` : ''}`);
     }
     hits.push({ index: d, name: loaded.name(d), title: loaded.title(d), score: s });
   }
   hits.sort((a, b) => b.score - a.score || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
+  // However far ahead, a tool destroying what was not asked never leads while another tool matched the query.
+  const safe = destroying.has(hits[0]?.index ?? -1) ? hits.findIndex((h) => !destroying.has(h.index)) : -1;
+  if (safe > 0) hits.unshift(...hits.splice(safe, 1));
   return hits;
 }
 
