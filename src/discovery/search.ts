@@ -50,6 +50,8 @@ const INTENTS: Array<{ match: RegExp; terms: string[]; weight: number }> = [
 const WHO = /\b(who|whom|whose)\b/;
 /** Words after which a clause says what a thing holds or is called, not which thing: "about …", "titled …". */
 const CONTENT = new Set(['about', 'regarding', 'titled', 'named', 'containing', 'mentioning']);
+/** Particles of phrasal verbs, which APIs join to their verb: shutdown, poweroff, hangup, login, setup, checkout. */
+const PARTICLE = new Set(['up', 'down', 'off', 'out', 'in', 'on', 'back', 'over']);
 /** What a content word still weighs: a tool that names it ("Create an issue about …" rarely) gains a little. */
 const CONTENT_WEIGHT = 0.5;
 /** "who is in this channel": the people asked for belong to what the clause names, which is not itself the answer. */
@@ -150,13 +152,21 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
   let named = false;
   // "stop sharing a file": the words are the gerund's (clauseIntent reads the "stop" as undoing it).
   const undo = STOP_DOING.exec(text);
-  for (const w of words(undo ? text.slice(undo[0].length) : clause.text)) {
+  const list = words(undo ? text.slice(undo[0].length) : clause.text);
+  for (let k = 0; k < list.length; k++) {
+    const w = list[k]!;
     // "open an issue about the broken login page": once the clause has named its thing, what follows "about" says
     // what the thing holds, not which tool ("tell me about this repo" names it after).
     if (named && CONTENT.has(w)) content = true;
     if (clause.head !== undefined && stem(w) === clause.head) named = true;
     if (STOP.has(w) || DIGITS.test(w)) continue;
     const g = wordGroup(data, w, fuzzy);
+    // A phrasal verb is also the one word APIs make of it: "shut down" -> shutdown, "log in" -> login.
+    const compound = PARTICLE.has(list[k + 1] ?? '') ? data.termId.get(stem(w + list[k + 1])) : undefined;
+    if (compound !== undefined) {
+      g.set(compound, 1);
+      k++;
+    }
     if (content) {
       if (g.size) groups.push({ terms: scaled(g, CONTENT_WEIGHT), required: false });
       continue;
