@@ -72,7 +72,9 @@ export function rankSet(id: string, set: QuerySet, text: string, tools: Catalogu
   const slice = sliceOf(loaded, {});
   const ranking = rankingData(loaded);
   // What tools/list serves for the whole catalogue (default profile), in slice order: the baseline's documents.
-  const bm25 = offTheShelfBm25(buildView(loaded, slice, PROFILES.default).tools);
+  const listed = buildView(loaded, slice, PROFILES.default).tools;
+  const bm25 = offTheShelfBm25(listed);
+  const bm25en = offTheShelfBm25(listed, 'english');
   const misses: string[] = [];
   const half = (queries: Query[], tuning: boolean): HalfResult => {
     const r = emptyHalf(queries.length);
@@ -87,8 +89,10 @@ export function rankSet(id: string, set: QuerySet, text: string, tools: Catalogu
       const at = got.findIndex((i) => expected.includes(i));
       const rank = at < 0 ? undefined : at + 1;
       countRank(r, rank);
-      const base = bm25(q.q, DEPTH).map((k) => slice.tools[k]!).findIndex((i) => expected.includes(i));
-      countRank(r.bm25, base < 0 ? undefined : base + 1);
+      for (const [ranker, into] of [[bm25, r.bm25], [bm25en, r.bm25en]] as const) {
+        const base = ranker(q.q, DEPTH).map((k) => slice.tools[k]!).findIndex((i) => expected.includes(i));
+        countRank(into, base < 0 ? undefined : base + 1);
+      }
       const destructive = destructiveLead(loaded, ranking, q.q, got[0], expected);
       if (destructive) r.destructiveFirst++;
       if (tuning && rank !== 1) {
@@ -129,15 +133,15 @@ const pct = (n: number, of: number) => (of ? `${Math.round((100 * n) / of)}`.pad
 export function summarise(results: FastResult[], quiet = false): string {
   const rows: string[] = [];
   const sum = { tuning: emptyHalf(), heldOut: emptyHalf() };
-  // Per half: ours @1 @3 @5 (tasks) | the off-the-shelf BM25 over tools/list @1 @3 @5 | destructive tools first.
+  // Per half: ours @1 @3 @5 (tasks) | the off-the-shelf BM25 over tools/list, plain and English, @5 | destructive first.
   const cell = (h: HalfResult) =>
-    h.queries ? `${pct(h.at1, h.queries)} ${pct(h.at3, h.queries)} ${pct(h.at5, h.queries)} (${h.queries}) bm25 ${pct(h.bm25.at1, h.queries)} ${pct(h.bm25.at3, h.queries)} ${pct(h.bm25.at5, h.queries)} d${h.destructiveFirst}` : '-'.padEnd(37);
+    h.queries ? `${pct(h.at1, h.queries)} ${pct(h.at3, h.queries)} ${pct(h.at5, h.queries)} (${h.queries}) bm25@5 ${pct(h.bm25.at5, h.queries)} ${pct(h.bm25en.at5, h.queries)} d${h.destructiveFirst}` : '-'.padEnd(34);
   for (const r of results) {
     if (!quiet) rows.push(`${r.spec.padEnd(15)} tuning ${cell(r.tuning)}   held-out ${cell(r.heldOut)}   index ${r.indexBytes} B ${Math.round(r.indexMs)} ms`);
     for (const h of ['tuning', 'heldOut'] as const) addHalf(sum[h], r[h]);
   }
   const all = (h: HalfResult) =>
-    `${pct(h.at1, h.queries)} ${pct(h.at3, h.queries)} ${pct(h.at5, h.queries)} (${h.queries}, empty ${h.empty}); tasks ${h.at1} / ${h.at3} / ${h.at5}; bm25 ${pct(h.bm25.at1, h.queries)} ${pct(h.bm25.at3, h.queries)} ${pct(h.bm25.at5, h.queries)}; destructive first ${h.destructiveFirst}`;
+    `${pct(h.at1, h.queries)} ${pct(h.at3, h.queries)} ${pct(h.at5, h.queries)} (${h.queries}, empty ${h.empty}); tasks ${h.at1} / ${h.at3} / ${h.at5}; bm25 ${pct(h.bm25.at1, h.queries)} ${pct(h.bm25.at3, h.queries)} ${pct(h.bm25.at5, h.queries)}; bm25 English ${pct(h.bm25en.at1, h.queries)} ${pct(h.bm25en.at3, h.queries)} ${pct(h.bm25en.at5, h.queries)}; destructive first ${h.destructiveFirst}`;
   rows.push(`ALL tuning   ${all(sum.tuning)}`, `ALL held-out ${all(sum.heldOut)}`);
   const reached = results.filter((r) => r.reach);
   if (reached.length) {

@@ -11,7 +11,7 @@ import { toolsSurface } from '../../src/tools/surface.ts';
 import type { RequestScope } from '../../src/tools/scope.ts';
 import { offTheShelfBm25 } from './search-bm25.ts';
 import { destructiveLead } from './search-destructive.ts';
-import { addHalf, countRank, emptyHalf, type HalfResult, type Query, type QuerySet, type SetResult } from './search-types.ts';
+import { addHalf, countRank, emptyHalf, type HalfResult, type Query, type QuerySet, type Ranks, type SetResult } from './search-types.ts';
 
 const DEPTH = 10;
 
@@ -27,6 +27,7 @@ export async function evaluateSet(id: string, set: QuerySet, text: string, decla
   // The off-the-shelf baseline searches what tools mode's tools/list serves (the whole catalogue, default profile).
   const listed = toolsSurface(scopeOf(loaded, 'tools')).tools;
   const bm25 = offTheShelfBm25(listed);
+  const bm25en = offTheShelfBm25(listed, 'english');
   const ranking = rankingData(loaded);
   const misses: string[] = [];
   let disagreements = 0;
@@ -45,6 +46,7 @@ export async function evaluateSet(id: string, set: QuerySet, text: string, decla
       if (rank !== firstRank(c, expected)) disagreements++;
       countRank(r, rank);
       countRank(r.bm25, firstRank(bm25(q.q, DEPTH).map((k) => listed[k]!.name), expected));
+      countRank(r.bm25en, firstRank(bm25en(q.q, DEPTH).map((k) => listed[k]!.name), expected));
       const index = (name: string) => loaded.indexOf(name)!;
       if (destructiveLead(loaded, ranking, q.q, d[0] === undefined ? undefined : index(d[0]), expected.map(index))) r.destructiveFirst++;
       if (tuning && rank !== 1) misses.push(`${id}: "${q.q}" -> ${expected.join(' | ')} at ${rank ?? `>${DEPTH}`} (got ${d.slice(0, 3).join(', ')})`);
@@ -86,15 +88,16 @@ function firstRank(names: string[], expected: string[]): number | undefined {
 }
 
 const pct = (n: number, of: number) => (of ? `${Math.round((100 * n) / of)}%` : '-');
+const trio = (r: Ranks, of: number) => `${pct(r.at1, of)} / ${pct(r.at3, of)} / ${pct(r.at5, of)}`;
 
 export function formatTable(results: SetResult[]): string {
   const rows = [
-    '| spec | tools | half | queries | @1 | @3 | @5 | empty | BM25 @1 | BM25 @3 | BM25 @5 | destructive first |',
-    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| spec | tools | half | queries | @1 | @3 | @5 | empty | BM25 @1 / @3 / @5 | BM25 English @1 / @3 / @5 | destructive first |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const total = { tuning: emptyHalf(), heldOut: emptyHalf() };
   const row = (spec: string, tools: string, h: 'tuning' | 'heldOut', x: HalfResult) =>
-    `| ${spec} | ${tools} | ${h === 'tuning' ? 'tuning' : 'held-out'} | ${x.queries} | ${pct(x.at1, x.queries)} | ${pct(x.at3, x.queries)} | ${pct(x.at5, x.queries)} | ${x.empty} | ${pct(x.bm25.at1, x.queries)} | ${pct(x.bm25.at3, x.queries)} | ${pct(x.bm25.at5, x.queries)} | ${x.destructiveFirst} |`;
+    `| ${spec} | ${tools} | ${h === 'tuning' ? 'tuning' : 'held-out'} | ${x.queries} | ${pct(x.at1, x.queries)} | ${pct(x.at3, x.queries)} | ${pct(x.at5, x.queries)} | ${x.empty} | ${trio(x.bm25, x.queries)} | ${trio(x.bm25en, x.queries)} | ${x.destructiveFirst} |`;
   for (const r of results) {
     for (const h of ['tuning', 'heldOut'] as const) {
       if (r[h].queries) rows.push(row(r.spec, String(r.tools), h, r[h]));

@@ -85,7 +85,7 @@ export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset:
     addTerms([stem(shape.action)], FIELD_WEIGHT.resource);
   }
 
-  const summary = compactDescription(tool.description, tool.title, 200);
+  const summary = compactDescription(tool.description, tool.title, 200, false);
   add(summary, FIELD_WEIGHT.summary);
   const rest = plainText(tool.description).split(/\s+/).slice(0, DESCRIPTION_WORDS + 40).join(' ');
   addOnce(rest, FIELD_WEIGHT.description);

@@ -31,7 +31,7 @@ export function effectOfVerb(verb: string | undefined): Effect | undefined {
 }
 
 /** "log in as a user", "act as someone", "become a user": asks to impersonate. */
-const AS_SOMEONE = /\b(?:(?:log|logged|sign|signed)\s+in\s+as|act\s+as|acting\s+as|become)\b/;
+export const AS_SOMEONE = /\b(?:(?:log|logged|sign|signed)\s+in\s+as|act\s+as|acting\s+as|become)\b/;
 
 /**
  * The effect of tool `d` that search must not lead with unasked, or undefined for a tool that destroys nothing.

@@ -12,7 +12,7 @@ import { queryClauses, type Clause } from './head-nouns.ts';
 import { needsRecords, rankingData, sliceMembers, stemmedPhrase, type RankingData } from './search-cache.ts';
 import { clauseIntent, doesClass, shapeFit, STOP_DOING, WHENEVER } from './search-fit.ts';
 import { PARAMS } from './search-params.ts';
-import { askedEffects, toolEffect } from './search-risk.ts';
+import { AS_SOMEONE, askedEffects, toolEffect } from './search-risk.ts';
 import { DIGITS, stem, STOP, withoutValues, words } from './search-text.ts';
 
 export { stem } from './search-text.ts';
@@ -46,6 +46,8 @@ const INTENTS: Array<{ match: RegExp; terms: string[]; weight: number }> = [
   { match: /\bhow (many|much)\b|\bnumber of\b|\bcount\b/, terms: ['count', 'total', 'number', 'statistics', 'stats', 'summary', 'usage', 'metrics', 'traffic', 'balance'], weight: 0.5 },
   // "tell me whenever …": a subscription to events, which APIs call webhooks, hooks, watches or notifications.
   { match: WHENEVER, terms: ['webhook', 'hook', 'watch', 'subscription', 'subscribe', 'notification', 'notify', 'event', 'callback', 'listener', 'trigger'], weight: 0.5 },
+  // "log in as a user": acting as someone else, which APIs call impersonation.
+  { match: AS_SOMEONE, terms: ['impersonate', 'impersonation', 'sudo'], weight: 1 },
 ];
 const WHO = /\b(who|whom|whose)\b/;
 /** Words after which a clause says what a thing holds or is called, not which thing: "about …", "titled …". */
@@ -140,7 +142,7 @@ export function searchTools(loaded: LoadedCatalogue, slice: Slice, query: string
 
 export function withSummary(loaded: LoadedCatalogue, hit: RankedTool): SearchHit {
   const tool = loaded.peek(hit.index);
-  return { name: hit.name, title: hit.title, summary: compactDescription(tool.description, tool.title, 160), score: hit.score };
+  return { name: hit.name, title: hit.title, summary: compactDescription(tool.description, tool.title, 160, false), score: hit.score };
 }
 
 type RankedClause = Clause & { plural: boolean };
