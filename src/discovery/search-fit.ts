@@ -37,7 +37,7 @@ const PHRASAL: Array<[RegExp, ActClass]> = [
   // Stopping what goes on changes its state: "shut down a server", "hang up a call", "power off a machine".
   [STOPPING_PHRASE, 'update'],
   // Ending a session deletes it: "log out a user", "sign someone out".
-  [/^\s*(?:please\s+)?(take\s+down|tear\s+down|wipe\s+out|get\s+rid\s+of|(?:log|sign)\s+(?:out|off)|(?:log|sign)\s+\S+\s+out)\b/, 'delete'],
+  [/^\s*(?:please\s+)?(take\s+down|tear\s+down|wipe\s+out|get\s+rid\s+of|(?:log|sign)\s+(?:out|off)|(?:log|sign)\s+(?:\S+\s+){1,3}out)\b/, 'delete'],
   // "stop sharing a file": undo what the gerund made (the share), which is not stopping a thing called a share.
   [STOP_DOING, 'delete'],
   [/^\s*(?:please\s+)?(turn|switch)\s+(on|off)\b/, 'update'],
