@@ -38,3 +38,13 @@ export function offTheShelfBm25(tools: readonly ListedTool[], analyzer: Analyzer
   index.addAll(tools.map((t, id) => ({ id, name: t.name, title: t.title, description: t.description })));
   return (query, limit) => index.search(query).slice(0, limit).map((r) => r.id as number);
 }
+
+/**
+ * Whether any of the query's terms (English analyzer) is in the listed text of one of `tools`: a BM25 over the list
+ * cannot rank a tool that shares none (what bounds it, like --reach for our ranker).
+ */
+export function listedReach(query: string, tools: readonly ListedTool[]): boolean {
+  const terms = (text: string) => text.split(/[\n\r\p{Z}\p{P}]+/u).map(processTerm('english')!).filter((t): t is string => !!t);
+  const asked = new Set(terms(query));
+  return tools.some((t) => terms(`${t.name} ${t.title} ${t.description}`).some((w) => asked.has(w)));
+}
