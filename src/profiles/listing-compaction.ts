@@ -47,6 +47,12 @@ export function compactDescription(description: string, title: string, max: numb
   return clip(opening ? `${opening} ${first}` : first, max);
 }
 
+/** The description without its lead sentence (what the title already says), when it has more than that. */
+export function withoutLead(description: string, title: string): string {
+  const at = description.search(/\n\s*\n/);
+  return at > 0 && isLead(description.slice(0, at).trim(), title) ? description.slice(at).trim() : description;
+}
+
 /** One sentence that begins with the title's words. */
 function isLead(paragraph: string, title: string): boolean {
   const n = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
