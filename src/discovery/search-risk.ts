@@ -19,7 +19,7 @@ export type Effect = 'delete' | 'replace' | 'reset' | 'impersonate';
 const EFFECT_WORDS: Record<Effect, string> = {
   delete: 'delete deletion remove removal destroy erase purge wipe drop clear trash discard revoke revocation terminate kill uninstall unregister',
   replace: 'replace replacement overwrite',
-  reset: 'reset',
+  reset: 'reset rotate rotation regenerate',
   impersonate: 'impersonate impersonation',
 };
 const EFFECT_OF = new Map<string, Effect>();
