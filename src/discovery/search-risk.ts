@@ -26,7 +26,7 @@ const EFFECT_OF = new Map<string, Effect>();
 for (const [effect, list] of Object.entries(EFFECT_WORDS) as Array<[Effect, string]>) for (const w of list.split(' ')) EFFECT_OF.set(stem(w), effect);
 
 /** The effect a (stemmed) verb names, if it names one ("reset", "impersonate", "delete"). */
-export function effectOfVerb(verb: string | undefined): Effect | undefined {
+function effectOfVerb(verb: string | undefined): Effect | undefined {
   return verb === undefined ? undefined : EFFECT_OF.get(verb);
 }
 
@@ -50,7 +50,11 @@ export function toolEffect(loaded: LoadedCatalogue, data: RankingData, d: number
   return data.acts?.[d] === 'update' ? 'replace' : 'delete';
 }
 
-/** The effects a clause's verb asks for: deleting (its class), replacing (any other write), resetting, impersonating. */
+/**
+ * The effects a clause's verb asks for: deleting (the delete class, "stop doing …"); replacing (any other verb that
+ * writes: changing a thing's fields is what most updates do, and "close", "archive", "add topics" are updates as
+ * often as not); resetting and impersonating (only their own verbs). A read or a clause without a verb asks for none.
+ */
 export function askedEffects(text: string, verb: string | undefined, intent: ClauseIntent | undefined, undo: boolean): Set<Effect> {
   const out = new Set<Effect>();
   const cls = intent?.cls;
