@@ -86,8 +86,8 @@ export function rankTools(loaded: LoadedCatalogue, slice: Slice, query: string, 
   const members = sliceMembers(loaded, slice);
   const allowed = (i: number) => members[i] === 1 && (!options.toolset || loaded.toolsetsOf(i).includes(options.toolset));
   // Numbers, versions and #ids name values, not what is asked: "publish release v1.2.3" is about a release.
-  const asked = withoutValues(query);
-  const clauses = queryClauses(IDENTITY.test(asked) ? WHO_AM_I : asked, data.verbs).map((c) => ({ ...c, ...stemmedPhrase(c) }));
+  const wording = withoutValues(query);
+  const clauses = queryClauses(IDENTITY.test(wording) ? WHO_AM_I : wording, data.verbs).map((c) => ({ ...c, ...stemmedPhrase(c) }));
   let rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, false, options.why));
   if (rankings.every((r) => !r.length)) rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, true, options.why));
   const out: RankedTool[] = [];
