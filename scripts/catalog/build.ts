@@ -24,6 +24,7 @@ import { annotate } from './annotations.ts';
 import { operationToolsets, ToolsetDescriptions } from './toolsets.ts';
 import { trimText } from './trim-text.ts';
 import { isDeprecated } from './deprecated.ts';
+import { withLead } from './description-lead.ts';
 import { readCatalogue } from './catalogue-files.ts';
 import { wordnetLexicon } from './lexicon.ts';
 import type { SpecOperations } from '../../src/spec-drift/spec-document.ts';
@@ -148,7 +149,10 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     examples.set(tool, responseExample(doc, o.op));
   }
 
+  // Each description begins with what the tool does, in its final title's words (an operator's own description stays).
+  const described = new Set(tools.filter((t) => Object.hasOwn(overrides.tools, t.name) && overrides.tools[t.name]!.description));
   const { visible, hidden, toolsets, defaultToolsets } = applyOverrides(tools, overrides, toolsetDescriptions.described);
+  for (const t of visible) if (!described.has(t)) t.description = trimText(withLead(t.description, t.title, t.http.method, t.http.path), descMax);
   // After the overrides and the sweep: list detection reads each tool's final outputSchema.
   const results = resultRules(doc, loaded.baseUrl, overrides.results);
   const rules = compactRules(results);

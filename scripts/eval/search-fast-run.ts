@@ -7,7 +7,12 @@ import { rankTools } from '../../src/discovery/search.ts';
 import { clearSearchCaches, rankingData } from '../../src/discovery/search-cache.ts';
 import { queryClauses } from '../../src/discovery/head-nouns.ts';
 import { buildSearchIndex, type Lexicon } from '../../src/discovery/search-index.ts';
-import type { HalfResult, Query, QuerySet } from './search-types.ts';
+import { withoutValues } from '../../src/discovery/search-text.ts';
+import { PROFILES } from '../../src/profiles/profiles.ts';
+import { buildView } from '../../src/profiles/view.ts';
+import { listedReach, offTheShelfBm25 } from './search-bm25.ts';
+import { destructiveLead } from './search-destructive.ts';
+import { addHalf, countRank, emptyHalf, type HalfResult, type Query, type QuerySet } from './search-types.ts';
 
 const DEPTH = 10;
 
@@ -20,6 +25,8 @@ export interface Reach {
   first: { none: number; some: number; all: number };
   /** Of the tasks sharing no word, how many still have their tool in the first five (through intents or fallbacks). */
   noneInFive: number;
+  /** Tasks whose right tools' listed name, title and description share no term with the query (English analyzer). */
+  listedNone: number;
 }
 
 export interface FastResult {
@@ -39,7 +46,7 @@ export function explain(text: string, tools: CatalogueTool[], toolsets: Record<s
   (loaded as { searchData(): unknown }).searchData = () => index;
   clearSearchCaches();
   const data = rankingData(loaded);
-  const clauses = queryClauses(query, data.verbs);
+  const clauses = queryClauses(withoutValues(query), data.verbs);
   const out = [`clauses: ${JSON.stringify(clauses)}`];
   const why = new Map<number, string>();
   for (const h of rankTools(loaded, sliceOf(loaded, {}), query, { limit: 10, why })) {
@@ -65,9 +72,14 @@ export function rankSet(id: string, set: QuerySet, text: string, tools: Catalogu
     byOp.set(`${t.http.method} ${t.http.path}`, i);
   });
   const slice = sliceOf(loaded, {});
+  const ranking = rankingData(loaded);
+  // What tools/list serves for the whole catalogue (default profile), in slice order: the baseline's documents.
+  const listed = buildView(loaded, slice, PROFILES.default).tools;
+  const bm25 = offTheShelfBm25(listed);
+  const bm25en = offTheShelfBm25(listed, 'english');
   const misses: string[] = [];
   const half = (queries: Query[], tuning: boolean): HalfResult => {
-    const r: HalfResult = { queries: queries.length, at1: 0, at3: 0, at5: 0, empty: 0 };
+    const r = emptyHalf(queries.length);
     for (const q of queries) {
       const expected = q.ops.map((op) => {
         const i = byOp.get(op);
@@ -78,12 +90,16 @@ export function rankSet(id: string, set: QuerySet, text: string, tools: Catalogu
       if (!got.length) r.empty++;
       const at = got.findIndex((i) => expected.includes(i));
       const rank = at < 0 ? undefined : at + 1;
-      if (rank === 1) r.at1++;
-      if (rank && rank <= 3) r.at3++;
-      if (rank && rank <= 5) r.at5++;
+      countRank(r, rank);
+      for (const [ranker, into] of [[bm25, r.bm25], [bm25en, r.bm25en]] as const) {
+        const base = ranker(q.q, DEPTH).map((k) => slice.tools[k]!).findIndex((i) => expected.includes(i));
+        countRank(into, base < 0 ? undefined : base + 1);
+      }
+      const destructive = destructiveLead(loaded, ranking, q.q, got[0], expected);
+      if (destructive) r.destructiveFirst++;
       if (tuning && rank !== 1) {
         const names = got.slice(0, 3).map((i) => `${loaded.name(i)} (${tools[i]!.http.method} ${tools[i]!.http.path})`);
-        misses.push(`${id}: "${q.q}" -> ${expected.map((i) => loaded.name(i)).join(' | ')} at ${rank ?? `>${DEPTH}`}\n      got ${names.join('\n          ')}`);
+        misses.push(`${id}: "${q.q}" -> ${expected.map((i) => loaded.name(i)).join(' | ')} at ${rank ?? `>${DEPTH}`}${destructive ? ' (destructive first)' : ''}\n      got ${names.join('\n          ')}`);
       }
     }
     return r;
@@ -91,7 +107,7 @@ export function rankSet(id: string, set: QuerySet, text: string, tools: Catalogu
   // A lexical ranker can only find a tool that shares a word (after stemming and the lexicon's related words) with
   // the query; the ranker's own explanation says how many of the query's words each tool matched.
   const reach = (queries: Query[]): Reach => {
-    const r: Reach = { none: 0, some: 0, all: 0, first: { none: 0, some: 0, all: 0 }, noneInFive: 0 };
+    const r: Reach = { none: 0, some: 0, all: 0, first: { none: 0, some: 0, all: 0 }, noneInFive: 0, listedNone: 0 };
     for (const q of queries) {
       const why = new Map<number, string>();
       const ranked = rankTools(loaded, slice, q.q, { limit: tools.length, why });
@@ -105,6 +121,7 @@ export function rankSet(id: string, set: QuerySet, text: string, tools: Catalogu
       r[kind]++;
       if (top && q.ops.some((op) => byOp.get(op) === top.index)) r.first[kind]++;
       if (kind === 'none' && ranked.slice(0, 5).some((h) => q.ops.some((op) => byOp.get(op) === h.index))) r.noneInFive++;
+      if (!listedReach(q.q, q.ops.map((op) => listed[slice.tools.indexOf(byOp.get(op)!)]!))) r.listedNone++;
     }
     return r;
   };
@@ -118,14 +135,17 @@ const pct = (n: number, of: number) => (of ? `${Math.round((100 * n) / of)}`.pad
 
 export function summarise(results: FastResult[], quiet = false): string {
   const rows: string[] = [];
-  const sum = { tuning: { queries: 0, at1: 0, at3: 0, at5: 0, empty: 0 }, heldOut: { queries: 0, at1: 0, at3: 0, at5: 0, empty: 0 } };
+  const sum = { tuning: emptyHalf(), heldOut: emptyHalf() };
+  // Per half: ours @1 @3 @5 (tasks) | the off-the-shelf BM25 over tools/list, plain and English, @5 | destructive first.
+  const cell = (h: HalfResult) =>
+    h.queries ? `${pct(h.at1, h.queries)} ${pct(h.at3, h.queries)} ${pct(h.at5, h.queries)} (${h.queries}) bm25@5 ${pct(h.bm25.at5, h.queries)} ${pct(h.bm25en.at5, h.queries)} d${h.destructiveFirst}` : '-'.padEnd(34);
   for (const r of results) {
-    const cell = (h: HalfResult) => (h.queries ? `${pct(h.at1, h.queries)} ${pct(h.at3, h.queries)} ${pct(h.at5, h.queries)} (${h.queries})` : '      -       ');
-    if (!quiet) rows.push(`${r.spec.padEnd(14)} tuning ${cell(r.tuning)}   held-out ${cell(r.heldOut)}   index ${r.indexBytes} B ${Math.round(r.indexMs)} ms`);
-    for (const h of ['tuning', 'heldOut'] as const) for (const k of ['queries', 'at1', 'at3', 'at5', 'empty'] as const) sum[h][k] += r[h][k];
+    if (!quiet) rows.push(`${r.spec.padEnd(15)} tuning ${cell(r.tuning)}   held-out ${cell(r.heldOut)}   index ${r.indexBytes} B ${Math.round(r.indexMs)} ms`);
+    for (const h of ['tuning', 'heldOut'] as const) addHalf(sum[h], r[h]);
   }
-  const all = (h: HalfResult) => `${pct(h.at1, h.queries)} ${pct(h.at3, h.queries)} ${pct(h.at5, h.queries)} (${h.queries}, empty ${h.empty}); tasks ${h.at1} / ${h.at3} / ${h.at5}`;
-  rows.push(`ALL            tuning ${all(sum.tuning)}   held-out ${all(sum.heldOut)}`);
+  const all = (h: HalfResult) =>
+    `${pct(h.at1, h.queries)} ${pct(h.at3, h.queries)} ${pct(h.at5, h.queries)} (${h.queries}, empty ${h.empty}); tasks ${h.at1} / ${h.at3} / ${h.at5}; bm25 ${pct(h.bm25.at1, h.queries)} ${pct(h.bm25.at3, h.queries)} ${pct(h.bm25.at5, h.queries)}; bm25 English ${pct(h.bm25en.at1, h.queries)} ${pct(h.bm25en.at3, h.queries)} ${pct(h.bm25en.at5, h.queries)}; destructive first ${h.destructiveFirst}`;
+  rows.push(`ALL tuning   ${all(sum.tuning)}`, `ALL held-out ${all(sum.heldOut)}`);
   const reached = results.filter((r) => r.reach);
   if (reached.length) {
     for (const h of ['tuning', 'heldOut'] as const) {
@@ -144,6 +164,9 @@ export function summarise(results: FastResult[], quiet = false): string {
     // The targets hold per spec: a spec whose held-out tasks share no word with their tool caps its @5 below 100%.
     const capped = reached.filter((r) => r.reach!.heldOut.none).map((r) => `${r.spec} ${r.reach!.heldOut.none}/${r.heldOut.queries} (${r.reach!.heldOut.noneInFive} in the first five)`);
     if (capped.length) rows.push(`reach held-out tasks sharing no word with their tool, by spec: ${capped.join(', ')}`);
+    // The same bound for a client's own BM25 (English analyzer) over what tools/list serves.
+    const listedCapped = reached.filter((r) => r.reach!.heldOut.listedNone).map((r) => `${r.spec} ${r.reach!.heldOut.listedNone}/${r.heldOut.queries}`);
+    if (listedCapped.length) rows.push(`reach held-out tasks sharing no term with their tool's listed name, title and description, by spec: ${listedCapped.join(', ')}`);
   }
   return rows.join('\n');
 }

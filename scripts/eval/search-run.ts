@@ -5,9 +5,13 @@ import { sliceOf } from '../../src/catalogue/slices.ts';
 import { codeSurface } from '../../src/codemode/surface.ts';
 import { readConfig } from '../../src/config.ts';
 import { discoverySurface } from '../../src/discovery/meta-tools.ts';
+import { rankingData } from '../../src/discovery/search-cache.ts';
 import { PROFILES } from '../../src/profiles/profiles.ts';
+import { toolsSurface } from '../../src/tools/surface.ts';
 import type { RequestScope } from '../../src/tools/scope.ts';
-import type { HalfResult, Query, QuerySet, SetResult } from './search-types.ts';
+import { offTheShelfBm25 } from './search-bm25.ts';
+import { destructiveLead } from './search-destructive.ts';
+import { addHalf, countRank, emptyHalf, type HalfResult, type Query, type QuerySet, type Ranks, type SetResult } from './search-types.ts';
 
 const DEPTH = 10;
 
@@ -20,10 +24,15 @@ export async function evaluateSet(id: string, set: QuerySet, text: string, decla
   }
   const discover = discoverySurface(scopeOf(loaded, 'discover'));
   const code = codeSurface({ ...scopeOf(loaded, 'code'), code: { declarations, execute: async () => ({ content: [] }) } });
+  // The off-the-shelf baseline searches what tools mode's tools/list serves (the whole catalogue, default profile).
+  const listed = toolsSurface(scopeOf(loaded, 'tools')).tools;
+  const bm25 = offTheShelfBm25(listed);
+  const bm25en = offTheShelfBm25(listed, 'english');
+  const ranking = rankingData(loaded);
   const misses: string[] = [];
   let disagreements = 0;
   const half = async (queries: Query[], tuning: boolean): Promise<HalfResult> => {
-    const r: HalfResult = { queries: queries.length, at1: 0, at3: 0, at5: 0, empty: 0 };
+    const r = emptyHalf(queries.length);
     for (const q of queries) {
       const expected = q.ops.map((op) => {
         const name = byOp.get(op);
@@ -35,9 +44,11 @@ export async function evaluateSet(id: string, set: QuerySet, text: string, decla
       if (!d.length) r.empty++;
       const rank = firstRank(d, expected);
       if (rank !== firstRank(c, expected)) disagreements++;
-      if (rank === 1) r.at1++;
-      if (rank && rank <= 3) r.at3++;
-      if (rank && rank <= 5) r.at5++;
+      countRank(r, rank);
+      countRank(r.bm25, firstRank(bm25(q.q, DEPTH).map((k) => listed[k]!.name), expected));
+      countRank(r.bm25en, firstRank(bm25en(q.q, DEPTH).map((k) => listed[k]!.name), expected));
+      const index = (name: string) => loaded.indexOf(name)!;
+      if (destructiveLead(loaded, ranking, q.q, d[0] === undefined ? undefined : index(d[0]), expected.map(index))) r.destructiveFirst++;
       if (tuning && rank !== 1) misses.push(`${id}: "${q.q}" -> ${expected.join(' | ')} at ${rank ?? `>${DEPTH}`} (got ${d.slice(0, 3).join(', ')})`);
     }
     return r;
@@ -77,20 +88,22 @@ function firstRank(names: string[], expected: string[]): number | undefined {
 }
 
 const pct = (n: number, of: number) => (of ? `${Math.round((100 * n) / of)}%` : '-');
+const trio = (r: Ranks, of: number) => `${pct(r.at1, of)} / ${pct(r.at3, of)} / ${pct(r.at5, of)}`;
 
 export function formatTable(results: SetResult[]): string {
-  const rows = ['| spec | tools | half | queries | @1 | @3 | @5 | empty |', '|---|---:|---|---:|---:|---:|---:|---:|'];
-  const total = { tuning: { queries: 0, at1: 0, at3: 0, at5: 0, empty: 0 }, heldOut: { queries: 0, at1: 0, at3: 0, at5: 0, empty: 0 } };
+  const rows = [
+    '| spec | tools | half | queries | @1 | @3 | @5 | empty | BM25 @1 / @3 / @5 | BM25 English @1 / @3 / @5 | destructive first |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  const total = { tuning: emptyHalf(), heldOut: emptyHalf() };
+  const row = (spec: string, tools: string, h: 'tuning' | 'heldOut', x: HalfResult) =>
+    `| ${spec} | ${tools} | ${h === 'tuning' ? 'tuning' : 'held-out'} | ${x.queries} | ${pct(x.at1, x.queries)} | ${pct(x.at3, x.queries)} | ${pct(x.at5, x.queries)} | ${x.empty} | ${trio(x.bm25, x.queries)} | ${trio(x.bm25en, x.queries)} | ${x.destructiveFirst} |`;
   for (const r of results) {
     for (const h of ['tuning', 'heldOut'] as const) {
-      const x = r[h];
-      rows.push(`| ${r.spec} | ${r.tools} | ${h === 'tuning' ? 'tuning' : 'held-out'} | ${x.queries} | ${pct(x.at1, x.queries)} | ${pct(x.at3, x.queries)} | ${pct(x.at5, x.queries)} | ${x.empty} |`);
-      for (const k of ['queries', 'at1', 'at3', 'at5', 'empty'] as const) total[h][k] += x[k];
+      if (r[h].queries) rows.push(row(r.spec, String(r.tools), h, r[h]));
+      addHalf(total[h], r[h]);
     }
   }
-  for (const h of ['tuning', 'heldOut'] as const) {
-    const x = total[h];
-    rows.push(`| **all** | | ${h === 'tuning' ? 'tuning' : 'held-out'} | ${x.queries} | ${pct(x.at1, x.queries)} | ${pct(x.at3, x.queries)} | ${pct(x.at5, x.queries)} | ${x.empty} |`);
-  }
+  for (const h of ['tuning', 'heldOut'] as const) rows.push(row('**all**', '', h, total[h]));
   return rows.join('\n');
 }

@@ -2,7 +2,7 @@
 // field's weight, and one saturation applies to the sum). Built by the generator for the catalogue's search index,
 // and at run time for a catalogue written before the index existed.
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
-import { compactDescription } from '../profiles/listing-compaction.ts';
+import { compactDescription, withoutLead } from '../profiles/listing-compaction.ts';
 import type { Shape } from './search-shape.ts';
 import { stem, STOP, terms, words } from './search-text.ts';
 
@@ -85,9 +85,10 @@ export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset:
     addTerms([stem(shape.action)], FIELD_WEIGHT.resource);
   }
 
-  const summary = compactDescription(tool.description, tool.title, 200);
+  const summary = compactDescription(tool.description, tool.title, 200, false);
   add(summary, FIELD_WEIGHT.summary);
-  const rest = plainText(tool.description).split(/\s+/).slice(0, DESCRIPTION_WORDS + 40).join(' ');
+  // The lead sentence only repeats the title, which counts already (and more).
+  const rest = plainText(withoutLead(tool.description, tool.title)).split(/\s+/).slice(0, DESCRIPTION_WORDS + 40).join(' ');
   addOnce(rest, FIELD_WEIGHT.description);
 
   for (const s of tool.toolsets) {

@@ -4,7 +4,7 @@
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { RankingData } from './search-cache.ts';
 import { PARAMS } from './search-params.ts';
-import { reads, verbClass, type ActClass } from './verb-classes.ts';
+import { reads, STOP_ACTIONS, STOPPING, verbClass, type ActClass } from './verb-classes.ts';
 
 export interface ClauseIntent {
   /** What the clause asks to do; undefined when neither its verb nor its form says. */
@@ -13,6 +13,8 @@ export interface ClauseIntent {
   alt?: ActClass;
   /** A verb outside the classes ("merge", "star", "comment on"): the clause asks to change something. */
   writes?: boolean;
+  /** The verb stops something going on ("stop the timer", "shut down a server", "hang up a call"). */
+  stops?: boolean;
 }
 
 /** Questions read: "who …", "what …", "is the CI green …", "how many …". */
@@ -26,10 +28,16 @@ export const WHENEVER = /\b(whenever|every\s+time|each\s+time|as\s+soon\s+as|any
 /** "stop sharing …", "quit following …": the request undoes the gerund's act. */
 export const STOP_DOING = /^\s*(?:please\s+)?(?:stop|quit|cease)\s+(?=[a-z]{3,}ing\b)/;
 
+/** Phrasal verbs that stop what goes on. */
+const STOPPING_PHRASE = /^\s*(?:please\s+)?(hang\s+up|shut\s+(?:down|off)|power\s+(?:down|off)|wind\s+down)\b/;
+
 /** Phrasal verbs whose particle changes the class: "set up" and "spin up" create, "hang up" ends, "look up" reads. */
 const PHRASAL: Array<[RegExp, ActClass]> = [
   [/^\s*(?:please\s+)?(set|spin|sign|kick|start|fire|stand|open)\s+(up|off)\b/, 'create'],
-  [/^\s*(?:please\s+)?(hang\s+up|shut\s+down|take\s+down|tear\s+down|wipe\s+out|get\s+rid\s+of)\b/, 'delete'],
+  // Stopping what goes on changes its state: "shut down a server", "hang up a call", "power off a machine".
+  [STOPPING_PHRASE, 'update'],
+  // Ending a session deletes it: "log out a user", "sign someone out".
+  [/^\s*(?:please\s+)?(take\s+down|tear\s+down|wipe\s+out|get\s+rid\s+of|(?:log|sign)\s+(?:out|off)|(?:log|sign)\s+(?:\S+\s+){1,3}out)\b/, 'delete'],
   // "stop sharing a file": undo what the gerund made (the share), which is not stopping a thing called a share.
   [STOP_DOING, 'delete'],
   [/^\s*(?:please\s+)?(turn|switch)\s+(on|off)\b/, 'update'],
@@ -48,7 +56,8 @@ export function clauseIntent(text: string, verb: string | undefined, plural: boo
   if (QUESTION.test(lower) && (!cls || !reads(cls))) cls = 'get';
   if (cls === 'get' && (plural || MANY.test(lower))) cls = 'list';
   const alt = verb === undefined ? undefined : EITHER.get(verb);
-  if (cls) return alt && alt !== cls ? { cls, alt } : { cls };
+  const stops = (verb !== undefined && STOPPING.has(verb)) || STOPPING_PHRASE.test(lower);
+  if (cls) return { cls, ...(alt && alt !== cls ? { alt } : {}), ...(stops && cls === 'update' ? { stops } : {}) };
   return verb ? { writes: true } : {};
 }
 
@@ -66,6 +75,10 @@ export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, 
       const classes = toolClasses(data, d);
       if (classes.size === 1 && classes.has('delete')) f *= PARAMS.writeMismatch;
     }
+  } else if (intent.stops && !loaded.readOnly(d)) {
+    // Stopping something fits its own stop, end, cancel or shutdown (`/runs/{id}/cancel`, `/actions/shutdown`) or a
+    // change of its state (a call's status), but neither deleting it nor starting something.
+    if (data.acts?.[d] === 'delete' || !(stopsItself(data, d) || toolClasses(data, d).has('update'))) f *= PARAMS.writeMismatch;
   } else if (cls) {
     const classes = toolClasses(data, d);
     if (classes.size && !classes.has(cls) && !(intent.alt && classes.has(intent.alt))) {
@@ -91,6 +104,12 @@ export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, 
     if (!onHead && target >= 0 && data.nounCount[target]! > common && !covered.has(target) && nouns.some((t) => t !== target && covered.has(t))) f *= PARAMS.targetExtra;
   }
   return f;
+}
+
+/** Whether tool `d`'s own verb (its path's action or its title's) stops something: stop, cancel, shutdown, hangup … */
+function stopsItself(data: RankingData, d: number): boolean {
+  const a = data.actions?.[d] ?? -1;
+  return [a >= 0 ? data.terms[a] : undefined, data.phrases[d]!.verb].some((v) => v !== undefined && STOP_ACTIONS.has(v));
 }
 
 /** Whether tool `d` does what verb class `cls` asks (by its shape, action or title verb). */

@@ -22,6 +22,8 @@ export const PARAMS = {
   modeMismatch: 0.2,
   /** A tool that writes otherwise than the query's verb class says (creates when asked to delete). */
   writeMismatch: 0.5,
+  /** A tool that deletes, replaces, resets or impersonates when the query's verb asks for none of that (search-risk.ts). */
+  destructive: 0.5,
   /** One item read when the query asks for many, or many when it asks for one. */
   readMismatch: 0.9,
   /** Each noun of the tool's path the query does not mention ("pullrequests" in …/pullrequests/{id}/commits). */

@@ -12,7 +12,8 @@ import { queryClauses, type Clause } from './head-nouns.ts';
 import { needsRecords, rankingData, sliceMembers, stemmedPhrase, type RankingData } from './search-cache.ts';
 import { clauseIntent, doesClass, shapeFit, STOP_DOING, WHENEVER } from './search-fit.ts';
 import { PARAMS } from './search-params.ts';
-import { stem, STOP, words } from './search-text.ts';
+import { AS_SOMEONE, askedEffects, toolEffect } from './search-risk.ts';
+import { DIGITS, stem, STOP, withoutValues, words } from './search-text.ts';
 
 export { stem } from './search-text.ts';
 
@@ -45,10 +46,14 @@ const INTENTS: Array<{ match: RegExp; terms: string[]; weight: number }> = [
   { match: /\bhow (many|much)\b|\bnumber of\b|\bcount\b/, terms: ['count', 'total', 'number', 'statistics', 'stats', 'summary', 'usage', 'metrics', 'traffic', 'balance'], weight: 0.5 },
   // "tell me whenever …": a subscription to events, which APIs call webhooks, hooks, watches or notifications.
   { match: WHENEVER, terms: ['webhook', 'hook', 'watch', 'subscription', 'subscribe', 'notification', 'notify', 'event', 'callback', 'listener', 'trigger'], weight: 0.5 },
+  // "log in as a user": acting as someone else, which APIs call impersonation.
+  { match: AS_SOMEONE, terms: ['impersonate', 'impersonation', 'sudo'], weight: 1 },
 ];
 const WHO = /\b(who|whom|whose)\b/;
 /** Words after which a clause says what a thing holds or is called, not which thing: "about …", "titled …". */
 const CONTENT = new Set(['about', 'regarding', 'titled', 'named', 'containing', 'mentioning']);
+/** Particles of phrasal verbs, which APIs join to their verb: shutdown, poweroff, hangup, login, setup, checkout. */
+const PARTICLE = new Set(['up', 'down', 'off', 'out', 'in', 'on', 'back', 'over']);
 /** What a content word still weighs: a tool that names it ("Create an issue about …" rarely) gains a little. */
 const CONTENT_WEIGHT = 0.5;
 /** "who is in this channel": the people asked for belong to what the clause names, which is not itself the answer. */
@@ -80,7 +85,9 @@ export function rankTools(loaded: LoadedCatalogue, slice: Slice, query: string, 
   const limit = options.limit ?? 8;
   const members = sliceMembers(loaded, slice);
   const allowed = (i: number) => members[i] === 1 && (!options.toolset || loaded.toolsetsOf(i).includes(options.toolset));
-  const clauses = queryClauses(IDENTITY.test(query) ? WHO_AM_I : query, data.verbs).map((c) => ({ ...c, ...stemmedPhrase(c) }));
+  // Numbers, versions and #ids name values, not what is asked: "publish release v1.2.3" is about a release.
+  const wording = withoutValues(query);
+  const clauses = queryClauses(IDENTITY.test(wording) ? WHO_AM_I : wording, data.verbs).map((c) => ({ ...c, ...stemmedPhrase(c) }));
   let rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, false, options.why));
   if (rankings.every((r) => !r.length)) rankings = clauses.map((c) => rankClause(loaded, data, c, allowed, true, options.why));
   const out: RankedTool[] = [];
@@ -135,7 +142,7 @@ export function searchTools(loaded: LoadedCatalogue, slice: Slice, query: string
 
 export function withSummary(loaded: LoadedCatalogue, hit: RankedTool): SearchHit {
   const tool = loaded.peek(hit.index);
-  return { name: hit.name, title: hit.title, summary: compactDescription(tool.description, tool.title, 160), score: hit.score };
+  return { name: hit.name, title: hit.title, summary: compactDescription(tool.description, tool.title, 160, false), score: hit.score };
 }
 
 type RankedClause = Clause & { plural: boolean };
@@ -147,13 +154,21 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
   let named = false;
   // "stop sharing a file": the words are the gerund's (clauseIntent reads the "stop" as undoing it).
   const undo = STOP_DOING.exec(text);
-  for (const w of words(undo ? text.slice(undo[0].length) : clause.text)) {
+  const list = words(undo ? text.slice(undo[0].length) : clause.text);
+  for (let k = 0; k < list.length; k++) {
+    const w = list[k]!;
     // "open an issue about the broken login page": once the clause has named its thing, what follows "about" says
     // what the thing holds, not which tool ("tell me about this repo" names it after).
     if (named && CONTENT.has(w)) content = true;
     if (clause.head !== undefined && stem(w) === clause.head) named = true;
-    if (STOP.has(w)) continue;
+    if (STOP.has(w) || DIGITS.test(w)) continue;
     const g = wordGroup(data, w, fuzzy);
+    // A phrasal verb is also the one word APIs make of it: "shut down" -> shutdown, "log in" -> login.
+    const compound = PARTICLE.has(list[k + 1] ?? '') ? data.termId.get(stem(w + list[k + 1])) : undefined;
+    if (compound !== undefined) {
+      g.set(compound, 1);
+      k++;
+    }
     if (content) {
       if (g.size) groups.push({ terms: scaled(g, CONTENT_WEIGHT), required: false });
       continue;
@@ -215,7 +230,10 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
   const intent = data.acts ? clauseIntent(text, clause.verb, clause.plural) : undefined;
   const changes = clause.owner !== undefined && intent?.cls === 'update';
   const readingVerb = intent?.cls !== undefined && (intent.cls === 'get' || intent.cls === 'list');
+  // What the clause's verb asks to destroy, if anything (search-risk.ts).
+  const asked = askedEffects(text, clause.verb, intent, undo !== null);
   const hits: RankedTool[] = [];
+  const destroying = new Set<number>();
   for (const d of touched) {
     if (!allowed(d) || score[d]! <= 0) continue;
     let s = score[d]!;
@@ -247,14 +265,24 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     if (intent) fit = shapeFit(loaded, data, d, intent, covered, onHead, who);
     else if (reads !== undefined && reads !== loaded.readOnly(d)) fit = PARAMS.modeMismatch;
     s *= fit;
+    // Never lead with destroying what the query does not ask to destroy, unless the tool's own verb is the query's.
+    const effect = toolEffect(loaded, data, d);
+    const unasked = effect !== undefined && !asked.has(effect) && !ownVerb;
+    if (unasked) {
+      s *= PARAMS.destructive;
+      destroying.add(d);
+    }
     if (because) {
-      const rules = { verb: ownVerb, people, everyday: data.everyday[d] === 1, deprecated: data.deprecated[d] === 1 };
+      const rules = { verb: ownVerb, people, everyday: data.everyday[d] === 1, deprecated: data.deprecated[d] === 1, [`unasked-${effect}`]: unasked };
       for (const [rule, applied] of Object.entries(rules)) if (applied) because.push(rule);
       why!.set(d, `${because.join(' ')} fit=${fit.toFixed(2)}${intent?.cls ? ` (asks to ${intent.cls})` : ''}`);
     }
     hits.push({ index: d, name: loaded.name(d), title: loaded.title(d), score: s });
   }
   hits.sort((a, b) => b.score - a.score || a.name.length - b.name.length || (a.name < b.name ? -1 : 1));
+  // However far ahead, a tool destroying what was not asked never leads while another tool matched the query.
+  const safe = destroying.has(hits[0]?.index ?? -1) ? hits.findIndex((h) => !destroying.has(h.index)) : -1;
+  if (safe > 0) hits.unshift(...hits.splice(safe, 1));
   return hits;
 }
 

@@ -12,12 +12,18 @@ const CLASSES: Record<ActClass, string> = {
   create:
     'create add make new open save post publish raise book register upload invite write compose draft issue generate launch spin ' +
     'submit build start run trigger kick schedule insert send file log record put import provision deploy buy purchase',
-  update: 'update change edit modify rename set adjust replace mark move configure enable disable turn toggle switch reschedule correct fix patch reorder rearrange',
-  delete: 'delete remove cancel erase destroy drop clear purge revoke release unregister uninstall discard trash unsubscribe stop terminate deactivate end kill unassign unlink detach',
+  // Stopping something (a timer, a call, a server) changes its state; it does not delete it (STOPPING below).
+  update: 'update change edit modify rename set adjust replace mark move configure enable disable turn toggle switch reschedule correct fix patch reorder rearrange stop end pause halt finish suspend resume',
+  delete: 'delete remove cancel erase destroy drop clear purge revoke release unregister uninstall discard trash unsubscribe terminate deactivate kill unassign unlink detach',
 };
 
 const BY_STEM = new Map<string, ActClass>();
 for (const [cls, list] of Object.entries(CLASSES) as Array<[ActClass, string]>) for (const w of list.split(' ')) if (!BY_STEM.has(stem(w))) BY_STEM.set(stem(w), cls);
+
+/** Verbs that stop something going on: the thing's own stop, end or pause (an action of its own) fits them too. */
+export const STOPPING: ReadonlySet<string> = new Set('stop end pause halt finish suspend'.split(' ').map(stem));
+/** A tool's own verbs that stop something (its path's action or its title's verb), compounds of phrasal verbs too. */
+export const STOP_ACTIONS: ReadonlySet<string> = new Set([...STOPPING, ...'cancel abort terminate kill interrupt shutdown poweroff hangup'.split(' ').map(stem)]);
 
 /** The class of a verb (given stemmed), or undefined when the table does not know it. */
 export function verbClass(verbStem: string | undefined): ActClass | undefined {

@@ -37,15 +37,36 @@ const NOISE = [
   /^Fine-grained access tokens/i,
 ];
 
-/** The first meaningful paragraph of a description, minus a leading line that repeats the title, links reduced to their text. */
-export function compactDescription(description: string, title: string, max: number): string {
+/**
+ * The first meaningful paragraph of a description, links reduced to their text. A leading sentence that says what the
+ * tool does in its title's words (the generator's lead, scripts/catalog/description-lead.ts, or a spec's summary that
+ * repeats the title) is kept before it, so a description begins with the action: unless `lead` is false, where the
+ * title is shown beside it (search hits).
+ */
+export function compactDescription(description: string, title: string, max: number, lead = true): string {
   const paragraphs = description
     .split(/\n\s*\n/)
     .map((p) => (p.includes('](') ? p.replace(LINK, '$1') : p).replace(/\s+/g, ' ').trim())
     .filter(Boolean);
-  if (paragraphs[0] && sameText(paragraphs[0], title) && paragraphs.length > 1) paragraphs.shift();
+  let opening = '';
+  if (paragraphs.length > 1 && isLead(paragraphs[0]!, title)) {
+    const line = paragraphs.shift()!;
+    if (lead) opening = /[.!?]$/.test(line) ? line : `${line}.`;
+  }
   const first = paragraphs.find((p) => !NOISE.some((re) => re.test(p))) ?? paragraphs[0] ?? '';
-  return clip(first, max);
+  return clip(opening ? `${opening} ${first}` : first, max);
+}
+
+/** The description without its lead sentence (what the title already says), when it has more than that. */
+export function withoutLead(description: string, title: string): string {
+  const at = description.search(/\n\s*\n/);
+  return at > 0 && isLead(description.slice(0, at).trim(), title) ? description.slice(at).trim() : description;
+}
+
+/** One sentence that begins with the title's words. */
+function isLead(paragraph: string, title: string): boolean {
+  const n = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
+  return n(paragraph).startsWith(n(title)) && !/[.!?]\s/.test(paragraph) && paragraph.length <= title.length + 60;
 }
 
 function clip(text: string, max: number): string {
@@ -58,11 +79,6 @@ function clip(text: string, max: number): string {
   if (sentence >= max * 0.5) return cut.slice(0, sentence + 1);
   const space = cut.lastIndexOf(' ');
   return `${(space >= max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:(-]+$/, '')}…`;
-}
-
-function sameText(a: string, b: string): boolean {
-  const n = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
-  return n(a) === n(b);
 }
 
 const DROP_IN_INPUT = new Set(['examples', 'example', '$comment', 'title', 'deprecated', 'readOnly', 'writeOnly']);

@@ -78,7 +78,11 @@ describe('clause intents', () => {
     expect(clauseIntent('who am i', undefined, false)).toEqual({ cls: 'get' });
     expect(clauseIntent('show me the open issues', stem('show'), true)).toEqual({ cls: 'list' });
     expect(clauseIntent('set up a webhook endpoint', stem('set'), false)).toEqual({ cls: 'create' });
-    expect(clauseIntent('hang up a call', stem('hang'), false)).toEqual({ cls: 'delete' });
+    // Stopping what goes on changes its state; ending a session deletes it.
+    expect(clauseIntent('hang up a call', stem('hang'), false)).toEqual({ cls: 'update', stops: true });
+    expect(clauseIntent('stop the running timer', stem('stop'), false)).toEqual({ cls: 'update', stops: true });
+    expect(clauseIntent('shut down a server', stem('shut'), false)).toEqual({ cls: 'update', stops: true });
+    expect(clauseIntent('log a user out of every session', stem('log'), false)).toEqual({ cls: 'delete' });
     expect(clauseIntent('stop sharing the file with Bob', stem('stop'), false)).toEqual({ cls: 'delete' });
     expect(clauseIntent('merge this pull request', stem('merge'), false)).toEqual({ writes: true });
     expect(clauseIntent('pull request files', undefined, true)).toEqual({});
