@@ -2,8 +2,9 @@
 // sucrase strips the types (it keeps every line where it was, so error lines match the model's code), acorn
 // parses the result, and the walk refuses imports and reserved names and instruments the program:
 //   - every loop body and function body starts with a step guard (`__cm_g`);
-//   - every spread, every `+`, `+=` and template literal goes through a charge (`__cm_s`, `__cm_c`), so the strings
-//     a program builds count against its memory even while V8 holds them as ropes;
+//   - every spread, the object of every for-in, every `+`, `+=` and template literal goes through a charge (`__cm_s`,
+//     `__cm_c`), so the strings a program builds count against its memory even while V8 holds them as ropes, and a
+//     copy is charged before it is made;
 //   - every regular-expression literal becomes the sandbox's linear-time RegExp (`__cm_x`).
 // Local workerd enforces no CPU or memory limit, so these are the local guards (docs/code-mode.md).
 // This module is bundled with sucrase and acorn into src/codemode/generated/compiler.txt (npm run build:codemode),
@@ -118,15 +119,27 @@ function instrument(js: string, main: AnyNode, regex: boolean, clampLine: (line:
   };
   // A tagged template hands its parts to the tag: it builds no string itself.
   const tagged = new Set<AnyNode>();
-  simple(main, { TaggedTemplateExpression: (node) => void tagged.add(node.quasi) });
+  // `{...x}` copies properties; `[...x]` and `f(...x)` iterate: the spread guard charges them differently.
+  const propertySpreads = new Set<AnyNode>();
+  simple(main, {
+    TaggedTemplateExpression: (node) => void tagged.add(node.quasi),
+    ObjectExpression: (node) => {
+      for (const p of node.properties) if (p.type === 'SpreadElement') propertySpreads.add(p);
+    },
+  });
   full(main, (node) => {
     if (refused) return;
     switch (node.type) {
       case 'WhileStatement':
       case 'DoWhileStatement':
       case 'ForStatement':
-      case 'ForInStatement':
       case 'ForOfStatement':
+        guardBody(node.body);
+        break;
+      case 'ForInStatement':
+        // for-in lists every key before its first iteration: a key string per character of a string.
+        open(node.right.start, `${SPREAD}(`, node.right);
+        close(node.right.end, ', 2)', node.right);
         guardBody(node.body);
         break;
       case 'FunctionDeclaration':
@@ -141,7 +154,11 @@ function instrument(js: string, main: AnyNode, regex: boolean, clampLine: (line:
         }
         break;
       case 'SpreadElement':
-        wrap(node.argument, SPREAD);
+        if (propertySpreads.has(node)) wrap(node.argument, SPREAD);
+        else {
+          open(node.argument.start, `${SPREAD}(`, node.argument);
+          close(node.argument.end, ', 1)', node.argument);
+        }
         break;
       case 'BinaryExpression':
         if (node.operator === '+') wrap(node, CONCAT);

@@ -100,6 +100,8 @@ export function regexEngine({ steps, mark, charge, maxString }) {
       if (big) mark();
       if (!found || (this.sticky && m.start() !== from)) return null;
       const n = m.groupCount();
+      // The match array with its index, input and groups: a spread of matchAll keeps every one.
+      charge(64 + 16 * n);
       const out = [];
       for (let i = 0; i <= n; i++) { const g = m.group(i); apply(arrayPush, out, [g === null ? undefined : g]); }
       out.index = m.start();

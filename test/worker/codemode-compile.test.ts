@@ -36,15 +36,19 @@ describe('code mode compiler', () => {
     expect(module).not.toMatch(/interface|: Counts|as Issue|satisfies|<T extends/);
   });
 
-  it('puts a guard in every loop body and function body, and wraps every spread', () => {
+  it('puts a guard in every loop body and function body, and wraps every spread and for-in object', () => {
     const module = compiled(
       'for (let i = 0; i < 3; i++) {}\nwhile (false) x();\ndo {} while (false);\nfor (const a of [...b]) {}\nfor (const k in {}) ;\nfunction f() {}\nconst g = () => 1;\nconst h = async () => { return 2; };\nclass C { m() {} get v() { return 1; } }\nconst o = { ...p, q() {} };\nf(...args);',
     );
     expect(count(module, '__cm_g()')).toBe(5 + 6);
-    expect(count(module, '__cm_s(')).toBe(3);
+    expect(count(module, '__cm_s(')).toBe(4);
+    // Iterated spreads and for-in say so: they are charged per element and per key, {...p} per property.
+    expect(module).toContain('[...__cm_s(b, 1)]');
+    expect(module).toContain('f(...__cm_s(args, 1))');
+    expect(module).toContain('{ ...__cm_s(p), q()');
+    expect(module).toContain('for (const k in __cm_s({}, 2)) {__cm_g();;}');
     expect(module).toContain('while (false) {__cm_g();x();}');
     expect(module).toContain('const g = () => (__cm_g(), 1);');
-    expect(module).toContain('for (const k in {}) {__cm_g();;}');
   });
 
   it('keeps nested and concise forms valid', async () => {
