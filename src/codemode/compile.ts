@@ -108,7 +108,7 @@ function instrument(js: string, main: AnyNode, regex: boolean, clampLine: (line:
   // A body that makes many objects, arrays or closures per run charges them with its step (see allocationWeights).
   const guardCall = (body: AnyNode) => {
     const w = weights.get(body) ?? 0;
-    return w >= FREE_ALLOCATIONS ? `${GUARD}(${w * BYTES_PER_ALLOCATION})` : `${GUARD}()`;
+    return w > 0 ? `${GUARD}(${w * BYTES_PER_ALLOCATION})` : `${GUARD}()`;
   };
   const guardBody = (body: AnyNode) => {
     if (body.type === 'BlockStatement') open(body.start + 1, `${guardCall(body)};`, body);
@@ -191,15 +191,17 @@ function instrument(js: string, main: AnyNode, regex: boolean, clampLine: (line:
   return { ok: true, module: applyEdits(js, edits), regex };
 }
 
-const FREE_ALLOCATIONS = 8;
 const BYTES_PER_ALLOCATION = 16;
 const LOOPS = new Set(['WhileStatement', 'DoWhileStatement', 'ForStatement', 'ForInStatement', 'ForOfStatement']);
 const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
 
 /**
  * For each loop or function body, the objects, arrays, elements, properties and closures its literals make each time
- * it runs (nested bodies count for themselves). Memory the program's own syntax allocates is invisible to the
- * built-in meters: a loop pushing a 30,000-element array literal would hold gigabytes within the step limit.
+ * it runs, and the property a computed assignment (\`o[k] = v\`) may add (nested bodies count for themselves). Memory
+ * the program's own syntax allocates is invisible to the built-in meters: a loop pushing a 30,000-element array
+ * literal would hold gigabytes within the step limit, and 5 M iterations of \`out.push({ i, s })\` or
+ * \`o["k" + i] = i\` held more than a production isolate's 128 MB and crashed workerd. Every such body is charged,
+ * however small: the step limit times a few dozen bytes is more than the memory budget.
  */
 function allocationWeights(main: AnyNode): Map<AnyNode, number> {
   const weights = new Map<AnyNode, number>();
@@ -209,6 +211,8 @@ function allocationWeights(main: AnyNode): Map<AnyNode, number> {
     else if (node.type === 'ObjectExpression') w = node.properties.length + 1;
     else if (FUNCTIONS.has(node.type) || node.type === 'ClassExpression') w = 4;
     else if (node.type === 'NewExpression') w = 2;
+    else if (node.type === 'AssignmentExpression' && node.left.type === 'MemberExpression' && node.left.computed) w = 2;
+    else if (node.type === 'UpdateExpression' && node.argument.type === 'MemberExpression' && node.argument.computed) w = 2;
     if (!w) return;
     for (let i = ancestors.length - 2; i > 0; i--) {
       const body = ancestors[i]!;

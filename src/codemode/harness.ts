@@ -96,7 +96,7 @@ const mb = (bytes) => mathRound(bytes / 1048576);
 const charge = (bytes) => {
   if (st.tripped) throw st.tripped;
   st.bytes += bytes > 0 ? bytes : 0;
-  if (st.bytes > L.memoryBytes) trip('Memory limit: the program allocated more than ' + mb(L.memoryBytes) + ' MB (arrays, strings, buffers and api results).');
+  if (st.bytes > L.memoryBytes) trip('Memory limit: the program allocated more than ' + mb(L.memoryBytes) + ' MB (arrays, objects, strings, buffers and api results; what loops make counts too).');
 };
 // Strings built with +, += and templates: V8 keeps them as ropes, which cost their full length once anything reads
 // them, so each one counts its length when it is made.

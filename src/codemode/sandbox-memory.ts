@@ -63,6 +63,13 @@ export function meter(budget, writeJson) {
     }
   };
   const strLen = (s) => (typeof s === 'string' ? s.length : len(s));
+  // For what the runtime's own code uses too (iterators, push, Map and Set): once a limit tripped they no longer
+  // charge, since the runtime answers the host with them and must not meet the limit again where nothing catches it.
+  // Each makes one slot or entry per call, so what a program can still do with them after the trip is bounded by
+  // its length; every guard, spread and constructor keeps throwing.
+  const soft = (bytes) => {
+    if (!tripped()) charge(bytes);
+  };
   const checkElements = (n) => {
     if (n > maxElements) trip('Memory limit: ' + n + ' elements are over the ' + maxElements + '-element limit.');
     return n;
@@ -84,7 +91,9 @@ export function meter(budget, writeJson) {
   // Arrays: every method.
   const ArrayProto = Array.prototype;
   const spreadable = (x) => isArray(x) || (x !== null && typeof x === 'object' && Boolean(x[Symbol.isConcatSpreadable]));
-  const ELEMENTS = { concat: (a, args) => (len(a) + args.reduce((n, x) => n + (spreadable(x) ? len(x) : 1), 0)) * 8, slice: (a) => len(a) * 8, fill: (a) => len(a) * 8, map: (a) => len(a) * 8, toSorted: (a) => len(a) * 8, toReversed: (a) => len(a) * 8, toSpliced: (a) => len(a) * 8, with: (a) => len(a) * 8, flat: (a, args) => flatSize(a, args[0]) * 8 };
+  // push and unshift grow the array by a slot each; map makes its result up front and a callback may make a value
+  // per element that no guard sees (\`a.map(Object)\` boxes every number).
+  const ELEMENTS = { concat: (a, args) => (len(a) + args.reduce((n, x) => n + (spreadable(x) ? len(x) : 1), 0)) * 8, slice: (a) => len(a) * 8, fill: (a) => len(a) * 8, map: (a) => len(a) * 24, toSorted: (a) => len(a) * 8, toReversed: (a) => len(a) * 8, toSpliced: (a) => len(a) * 8, with: (a) => len(a) * 8, flat: (a, args) => flatSize(a, args[0]) * 8 };
   const RESULT = { filter: 1 };
   const CONSTANT_TIME = new Set(['push', 'pop', 'at', 'keys', 'values', 'entries', Symbol.iterator]);
   for (const name of ownKeys(ArrayProto)) {
@@ -97,6 +106,7 @@ export function meter(budget, writeJson) {
     const pre = ELEMENTS[name];
     const post = RESULT[name] === 1;
     const joins = name === 'join' || name === 'toString' || name === 'toLocaleString';
+    const grows = name === 'push' || name === 'unshift';
     define(ArrayProto, name, function (...args) {
       const n = len(this);
       if (n > maxElements) trip('Memory limit: an array of ' + n + ' elements is over the ' + maxElements + '-element limit.');
@@ -105,6 +115,7 @@ export function meter(budget, writeJson) {
       // numbers under load): charged 8 times a comparator's, whose calls the guards see.
       if (big) steps(sorts ? mathCeil((n * mathLog2(n)) / (args[0] === undefined ? 4 : 32)) : mathCeil(n / 64));
       if (pre) charge(pre(this, args));
+      if (grows) soft(args.length * 8);
       if (joins) charge(checkLength(joinedLength(this, n, args[0] === undefined ? 1 : toStr(args[0]).length, name === 'toLocaleString')));
       if (name === 'flatMap' && typeof args[0] === 'function') args[0] = flattened(args[0], args[1]);
       const r = call(original, this, args, big ? n : 0);
@@ -156,7 +167,7 @@ export function meter(budget, writeJson) {
   const from = Array.from;
   define(Array, 'from', function (...args) {
     const src = args[0];
-    charge((len(src) || (src && typeof src.size === 'number' ? src.size : 0)) * 8);
+    charge((len(src) || (src && typeof src.size === 'number' ? src.size : 0)) * (typeof args[1] === 'function' ? 24 : 8));
     const r = apply(from, this, args);
     charge(isArray(r) ? r.length * 8 : 0);
     return r;
@@ -170,15 +181,13 @@ export function meter(budget, writeJson) {
     const next = proto && proto.next;
     if (typeof next !== 'function') return;
     define(proto, 'next', function () {
-      // Once a limit tripped, iterators no longer charge: the runtime's own code iterates too (answering the host),
-      // and must not meet the limit again where nothing catches it.
       if (tripped()) return apply(next, this, []);
       if ((++walked & 15) === 0) {
         steps(1);
         if ((walked & 4095) === 0) mark();
       }
       const r = apply(next, this, []);
-      charge(8 + extra(r));
+      soft(8 + extra(r));
       return r;
     });
   };
@@ -218,6 +227,16 @@ export function meter(budget, writeJson) {
     });
     define(globalThis, name, Wrapped);
     define(Original.prototype, 'constructor', Wrapped);
+  }
+
+  // A new entry of a Map or Set (hash table slots, growth): a loop of set() calls makes one per step otherwise unseen.
+  for (const [Ctor, name, per] of [[Map, 'set', 32], [Set, 'add', 24], [WeakMap, 'set', 32], [WeakSet, 'add', 24]]) {
+    const original = Ctor.prototype[name];
+    const has = Ctor.prototype.has;
+    define(Ctor.prototype, name, function (...args) {
+      if (!apply(has, this, [args[0]])) soft(per);
+      return apply(original, this, args);
+    });
   }
 
   // Typed arrays and buffers: copies charge their bytes; sorting and joining walk every element.

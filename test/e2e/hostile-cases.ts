@@ -42,6 +42,9 @@ export const HOSTILE_CASES: HostileCase[] = [
   program('join of 60 references to a 4 MB string', 'return Array(60).fill("x".repeat(4e6)).join("").length'),
   program('flat and flatMap of shared rows', `const rows = ${SHARED};\nconst a = rows.flat().length;\nreturn a + rows.flatMap((r) => r).length;`),
   program('iterables of unknown size: toArray, Set, Map entries', 'const m = new Map(Array.from({ length: 4e5 }, (_, i) => [i, i]));\nconst k = [];\nfor (;;) { k.push([...m.entries()]); k.push(new Set(new Intl.Segmenter().segment("ab".repeat(1e6)))); }'),
+  program('five million small objects pushed one a step', 'const out = [];\nfor (let i = 0; i < 4.9e6; i++) out.push({ i, s: "x" + i });\nreturn out.length;'),
+  program('a Map, a Set and an object grown one entry a step', 'const m = new Map();\nconst s = new Set();\nconst o = {};\nfor (let i = 0; i < 4.9e6; i++) { m.set(i, [i]); s.add(i); o[i * 2] = i; }\nreturn m.size;'),
+  program('a native callback that boxes every element', 'return Array.from({ length: 3e6 }, (_, i) => i).map(Object).length;'),
   // Serialisation of big shared structures.
   program('a result of 75 M shared elements (issue 36)', `return ${SHARED};`),
   program('console.log of 75 M shared elements', `console.log(${SHARED});\nconsole.error({ rows: ${SHARED} });\nreturn 1;`),

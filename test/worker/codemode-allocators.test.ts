@@ -54,6 +54,23 @@ describe('built-ins that allocate from a small input are charged before they run
     expect((await runCode('const a = [];\na.push(a);\nreturn a.flat(Infinity).length')).error).toMatchObject({ kind: 'error', name: 'RangeError' });
   });
 
+  it('objects, entries and slots made one at a time in loops and callbacks are charged, so the memory limit ends them before the heap', async () => {
+    // A fast idle machine runs all 5 M steps within the CPU limit: memory, not time, must decide.
+    const programs = [
+      'const out = [];\nfor (let i = 0; i < 4.9e6; i++) out.push({ i, s: "x" + i });\nreturn out.length',
+      'const m = new Map();\nfor (let i = 0; i < 4.9e6; i++) m.set(i, i);\nreturn m.size',
+      'const o = {};\nfor (let i = 0; i < 4.9e6; i++) o[i * 2] = i;\nreturn Object.keys(o).length',
+      'const a = [];\nfor (let i = 0; i < 4.9e6; i++) a[i] = i + 0.5;\nreturn a.length',
+      'const a = Array.from({ length: 3e6 }, (_, i) => i);\nreturn a.map(Object).length',
+      'return Array.from({ length: 4.9e6 }, () => ({ a: 1, b: 2, c: 3 })).length',
+      'function f(n) { return n ? { n, next: f(n - 1) } : null; }\nconst k = [];\nfor (let j = 0; j < 2000; j++) k.push(f(2000));\nreturn k.length',
+    ];
+    for (const code of programs) expect(await limited(code, { cpuMs: 120_000, timeoutMs: 120_000 }), code).toMatch(/^Memory limit: /);
+    // Updating what exists makes nothing new: a counting loop over 1 M items is not charged per update.
+    const counted = await runCode('const m = new Map();\nconst o = {};\nfor (let i = 0; i < 1e6; i++) { m.set(i % 100, (m.get(i % 100) ?? 0) + 1); }\nreturn m.get(7);', { limits: { cpuMs: 120_000 } });
+    expect(counted).toMatchObject({ ok: true, json: '10000' });
+  });
+
   it('ordinary uses of the same built-ins stay well within the budget', async () => {
     const programs: Array<[string, unknown]> = [
       ['const rows = Array.from({ length: 10000 }, (_, i) => ({ id: i, tags: ["a", "b"] }));\nreturn Object.entries(rows[7]).length + Object.keys(rows).length;', 10002],
