@@ -128,7 +128,15 @@ const spread = (x, kind) => {
 };
 
 const RegExpSafe = regexEngine(budget);
-install({ g: guard, s: spread, c: built, x: (source, flags) => new RegExpSafe(source, flags) });
+// A generator function's call makes its generator object before any guard of its body runs: charged per call.
+const perCall = (fn) => {
+  if (typeof fn !== 'function') return fn;
+  return function (...args) {
+    charge(64);
+    return apply(fn, this, args);
+  };
+};
+install({ g: guard, s: spread, c: built, x: (source, flags) => new RegExpSafe(source, flags), f: perCall });
 meter(budget, writeJson);
 lockdown({ RegExp: RegExpSafe, turn, st, L, json: writeJson, uncaught: (e) => { if (!st.uncaught) st.uncaught = { e }; if (st.stop) st.stop(); } });
 

@@ -23,7 +23,7 @@ export const SANDBOX_COMPATIBILITY_DATE = '2026-10-01';
 const HOST_GRACE_MS = 1_000;
 const MAX_MESSAGE_CHARS = 4_000;
 const PROGRAM_MODULE = 'program.js';
-const GUARDS_SOURCE = 'export let g, s, c, x;\nexport function install(o) { g = o.g; s = o.s; c = o.c; x = o.x; }\n';
+const GUARDS_SOURCE = 'export let g, s, c, x, f;\nexport function install(o) { g = o.g; s = o.s; c = o.c; x = o.x; f = o.f; }\n';
 /** Production CPU for one compile (a 100,000-character program takes well under a second). */
 const COMPILER_CPU_MS = 5_000;
 

@@ -303,6 +303,39 @@ export function meter(budget, writeJson) {
   wrap(Object, 'assign', { cost: (_, args) => args.reduce((n, x, i) => n + (i ? indexed(x, 112, 128) : 0), 0) });
   if (typeof Map.groupBy === 'function') wrap(Map, 'groupBy', { after: (r) => (r && typeof r.size === 'number' ? r.size * 48 : 0) });
 
+  // Objects with more inside than a call's 16 bytes (the compiler's charge per call): promises and their reactions,
+  // bound functions, objects without a prototype (a dictionary from the start), and Intl's formatters, which hold
+  // ICU data outside the JavaScript heap. The runtime makes promises too, so those charges are soft.
+  for (const name of ['then', 'catch', 'finally']) {
+    const original = Promise.prototype[name];
+    define(Promise.prototype, name, function (...args) {
+      soft(64);
+      return apply(original, this, args);
+    });
+  }
+  for (const name of ['resolve', 'reject', 'withResolvers']) {
+    const original = Promise[name];
+    if (typeof original !== 'function') continue;
+    define(Promise, name, function (...args) {
+      soft(48);
+      return apply(original, this, args);
+    });
+  }
+  wrap(Function.prototype, 'bind', { cost: (_, args) => 64 + args.length * 8 });
+  wrap(Object, 'create', { cost: (_, args) => 128 + (args[1] !== null && typeof args[1] === 'object' ? ownKeys(args[1]).length * 64 : 0) });
+  if (globalThis.Intl) {
+    for (const name of ownKeys(Intl)) {
+      const Original = Intl[name];
+      if (typeof Original !== 'function' || typeof name !== 'string') continue;
+      const Wrapped = new Proxy(Original, {
+        apply: (target, self, args) => { charge(4096); return apply(target, self, args); },
+        construct: (target, args, newTarget) => { charge(4096); return construct(target, args, newTarget === Wrapped ? target : newTarget); },
+      });
+      define(Intl, name, Wrapped);
+      if (Original.prototype) define(Original.prototype, 'constructor', Wrapped);
+    }
+  }
+
   // Natives that copy their input into new strings, arrays or promises: charged after, by what they made.
   wrap(Function.prototype, 'toString', { after: (r) => strLen(r) });
   wrap(String, 'raw', { cost: (_, args) => (args[0] !== null && typeof args[0] === 'object' ? checkElements(len(args[0].raw)) * 8 : 0), after: (r) => strLen(r) });
@@ -328,7 +361,8 @@ export function meter(budget, writeJson) {
     const Original = globalThis[name];
     if (typeof Original !== 'function') continue;
     const at = name === 'AggregateError' ? 1 : 0;
-    const cost = (args) => checkLength(inputSize(at ? [args[at]] : args, 1)) * factor;
+    // An Error also captures its stack (up to 20 frames), a few hundred bytes.
+    const cost = (args) => 256 + checkLength(inputSize(at ? [args[at]] : args, 1)) * factor;
     const Wrapped = new Proxy(Original, {
       apply: (target, self, args) => { charge(cost(args)); return apply(target, self, args); },
       construct: (target, args, newTarget) => { charge(cost(args)); return construct(target, args, newTarget === Wrapped ? target : newTarget); },

@@ -46,6 +46,8 @@ export function regexEngine({ steps, mark, charge, maxString }) {
     } catch (e) {
       throw construct(ErrorCtor, ['Invalid regular expression: /' + source + '/' + flags + ': ' + toStr(e && e.message) + NOTE]);
     }
+    // A compiled program is kilobytes, kept by every RegExp made from it: \`new RegExp("a" + i)\` in a loop.
+    charge(1024 + re.programSize() * 64);
     if (cache.size > 500) cache.clear();
     cache.set(key, re);
     return re;

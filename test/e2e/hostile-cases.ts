@@ -44,6 +44,8 @@ export const HOSTILE_CASES: HostileCase[] = [
   program('iterables of unknown size: toArray, Set, Map entries', 'const m = new Map(Array.from({ length: 4e5 }, (_, i) => [i, i]));\nconst k = [];\nfor (;;) { k.push([...m.entries()]); k.push(new Set(new Intl.Segmenter().segment("ab".repeat(1e6)))); }'),
   program('five million small objects pushed one a step', 'const out = [];\nfor (let i = 0; i < 4.9e6; i++) out.push({ i, s: "x" + i });\nreturn out.length;'),
   program('a Map, a Set and an object grown one entry a step', 'const m = new Map();\nconst s = new Set();\nconst o = {};\nfor (let i = 0; i < 4.9e6; i++) { m.set(i, [i]); s.add(i); o[i * 2] = i; }\nreturn m.size;'),
+  program('promises, errors, generators and formatters made one a step', 'function* g() {}\nconst k = [];\nfor (let i = 0; i < 4.9e6; i++) k.push(Promise.resolve(i), new Error(), g(), Symbol(), Object.create(null), new RegExp("a" + (i % 1000)), i % 100 ? 0 : new Intl.NumberFormat("en"));\nreturn k.length;'),
+  program('caught errors kept one a step', 'const k = [];\nfor (let i = 0; i < 4.9e6; i++) { try { null.x; } catch (e) { k.push(e); } }\nreturn k.length;'),
   program('a native callback that boxes every element', 'return Array.from({ length: 3e6 }, (_, i) => i).map(Object).length;'),
   // Serialisation of big shared structures.
   program('a result of 75 M shared elements (issue 36)', `return ${SHARED};`),

@@ -64,6 +64,17 @@ describe('built-ins that allocate from a small input are charged before they run
       'const a = Array.from({ length: 3e6 }, (_, i) => i);\nreturn a.map(Object).length',
       'return Array.from({ length: 4.9e6 }, () => ({ a: 1, b: 2, c: 3 })).length',
       'function f(n) { return n ? { n, next: f(n - 1) } : null; }\nconst k = [];\nfor (let j = 0; j < 2000; j++) k.push(f(2000));\nreturn k.length',
+      'const k = [];\nfor (let i = 0; i < 4.9e6; i++) k.push(String(i));\nreturn k.length',
+      'const k = [];\nfor (let i = 0; i < 4.9e6; i++) k.push(Promise.resolve(i));\nreturn k.length',
+      'const k = [];\nfor (let i = 0; i < 4.9e6; i++) k.push(Object.create(null));\nreturn k.length',
+      'const k = [];\nfor (let i = 0; i < 4.9e6; i++) k.push(Symbol());\nreturn k.length',
+      'const k = [];\nfor (let i = 0; i < 4.9e6; i++) k.push(new Error());\nreturn k.length',
+      'const k = [];\nfor (let i = 0; i < 4.9e6; i++) { try { null.x; } catch (e) { k.push(e); } }\nreturn k.length',
+      'function* g() {}\nconst k = [];\nfor (let i = 0; i < 4.9e6; i++) k.push(g());\nreturn k.length',
+      'async function a() {}\nconst k = [];\nfor (let i = 0; i < 4.9e6; i++) k.push(a());\nreturn k.length',
+      'function f() {}\nconst k = [];\nfor (let i = 0; i < 4.9e6; i++) k.push(f.bind(null, i));\nreturn k.length',
+      'const k = [];\nfor (let i = 0; i < 4.9e6; i++) k.push(new RegExp("a" + i));\nreturn k.length',
+      'const k = [];\nfor (let i = 0; i < 4.9e6; i++) k.push(new Intl.NumberFormat("en", { maximumFractionDigits: i % 20 }));\nreturn k.length',
     ];
     for (const code of programs) expect(await limited(code, { cpuMs: 120_000, timeoutMs: 120_000 }), code).toMatch(/^Memory limit: /);
     // Updating what exists makes nothing new: a counting loop over 1 M items is not charged per update.
