@@ -68,6 +68,16 @@ export interface Env {
   CODE_MAX_LOG_TOKENS?: string;
   /** Code mode: the largest program accepted, in characters (default 100000). */
   CODE_MAX_CODE_CHARS?: string;
+  /** Code mode, per api call: characters of JSON arguments (default 1048576), refused before they reach the host. */
+  CODE_MAX_ARG_BYTES?: string;
+  /** Code mode, per execute: characters of JSON arguments of the api calls in flight at once (default 4194304). */
+  CODE_MAX_INFLIGHT_ARG_BYTES?: string;
+  /** Code mode, per execute: api calls in flight at once (default 6); the sandbox queues the rest. */
+  CODE_MAX_PARALLEL_CALLS?: string;
+  /** Code mode: executes of one key running at once in an isolate (default 2); more are refused with a retry time. */
+  CODE_MAX_EXECUTES_PER_KEY?: string;
+  /** Code mode: executes running at once in an isolate, all keys together (default 8). */
+  CODE_MAX_EXECUTES?: string;
   /** OAuth front door (src/oauth, docs/oauth.md): `on` (default when OAUTH_KV is bound) or `off` (bearer keys only). */
   OAUTH?: string;
   /** Grants, tokens, registered clients and consent transactions (@cloudflare/workers-oauth-provider). */

@@ -28,6 +28,11 @@ export interface CodeModeVars {
   CODE_MEMORY_MB?: string;
   CODE_MAX_LOG_TOKENS?: string;
   CODE_MAX_CODE_CHARS?: string;
+  CODE_MAX_ARG_BYTES?: string;
+  CODE_MAX_INFLIGHT_ARG_BYTES?: string;
+  CODE_MAX_PARALLEL_CALLS?: string;
+  CODE_MAX_EXECUTES_PER_KEY?: string;
+  CODE_MAX_EXECUTES?: string;
   MAX_RESULT_TOKENS?: string;
 }
 
@@ -47,10 +52,24 @@ export interface CodeLimits {
   /** Characters of console output kept (the rest is dropped with a note). */
   logChars: number;
   maxCodeChars: number;
+  /**
+   * Host-side budgets, charged before the work is done (docs/code-mode.md, "Host-side budgets"). The JSON of one api
+   * call's arguments, in characters (bytes for ASCII): what the host receives and holds while the call runs.
+   */
+  maxArgBytes: number;
+  /** The JSON of the arguments of all api calls in flight at once in one execute, in characters. */
+  maxInflightArgBytes: number;
+  /** Api calls of one execute in flight at once; the sandbox queues the rest in order. */
+  maxParallelCalls: number;
+  /** Executes of one key running at once in one isolate; more are refused with a retry time. */
+  maxExecutesPerKey: number;
+  /** Executes running at once in one isolate, all keys together. */
+  maxExecutes: number;
 }
 
 export function readCodeLimits(vars: CodeModeVars): CodeLimits {
   const resultChars = positiveInt(vars.MAX_RESULT_TOKENS, LIMIT_DEFAULTS.maxResultTokens) * CHARS_PER_TOKEN;
+  const maxArgBytes = positiveInt(vars.CODE_MAX_ARG_BYTES, 1024 * 1024);
   return {
     timeoutMs: positiveInt(vars.CODE_TIMEOUT_MS, 30_000),
     cpuMs: positiveInt(vars.CODE_CPU_MS, 1_000),
@@ -60,6 +79,12 @@ export function readCodeLimits(vars: CodeModeVars): CodeLimits {
     resultChars,
     logChars: Math.min(positiveInt(vars.CODE_MAX_LOG_TOKENS, 5_000) * CHARS_PER_TOKEN, Math.floor(resultChars / 2)),
     maxCodeChars: positiveInt(vars.CODE_MAX_CODE_CHARS, 100_000),
+    maxArgBytes,
+    // A single call always fits in flight.
+    maxInflightArgBytes: Math.max(maxArgBytes, positiveInt(vars.CODE_MAX_INFLIGHT_ARG_BYTES, 4 * 1024 * 1024)),
+    maxParallelCalls: positiveInt(vars.CODE_MAX_PARALLEL_CALLS, 6),
+    maxExecutesPerKey: positiveInt(vars.CODE_MAX_EXECUTES_PER_KEY, 2),
+    maxExecutes: positiveInt(vars.CODE_MAX_EXECUTES, 8),
   };
 }
 

@@ -8,4 +8,6 @@ export interface BenchContext {
   results: BenchResults;
   http: HttpClient;
   log: (line: string) => void;
+  /** --baseline <git ref>: sections that compare against another commit serve its bench worker too. */
+  baseline?: string;
 }

@@ -95,6 +95,6 @@ export function markdown(results: BenchResults, plan: Plan, m: Record<string, st
     if (!notes?.length) continue;
     out.push(`### ${sectionTitle(id)}`, '', ...notes.flatMap((n, i) => (i ? ['', n] : [n])), '', `Reproduce: \`${plan.reproduce(id)}\`.`, '');
   }
-  out.push('## Options', '', `\`npm run bench -- [--quick] [--only ${SECTIONS.map((s) => s.id).join(',')}] [--json <file>] [--out <md file>]\`. \`--quick\` (used by CI) cuts iterations and repeats (see each section) and finishes in under 2 minutes; it never fails on figures, only when a section cannot run.`, '');
+  out.push('## Options', '', `\`npm run bench -- [--quick] [--only ${SECTIONS.map((s) => s.id).join(',')}] [--json <file>] [--out <md file>] [--baseline <git ref>]\`. \`--quick\` (used by CI) cuts iterations and repeats (see each section) and finishes in under 2 minutes; it never fails on figures, only when a section cannot run. \`--baseline\` serves that commit's bench worker beside this tree's (scripts/bench/baseline.ts) and adds rows comparing the two in the same rounds (section 10: a tools/call and a 5-call execute).`, '');
   return out.join('\n');
 }

@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--json <file>] [--only call,list,startup,client,throughput,build,large,results,modes,codemode,graph,memory] [--out <md>]
+// npm run bench [-- --quick] [--json <file>] [--only call,list,startup,client,throughput,build,large,results,modes,codemode,graph,memory] [--out <md>] [--baseline <git ref>]
 //
 // Speed, size and cost side by side against the floor and a peer. Prints one table and writes
 // docs/benchmarks.md. Every figure that matters is a ratio measured in the same run, or a median of
@@ -18,7 +18,8 @@ import { BenchResults } from './results.ts';
 import { benchBuild } from './sections/build.ts';
 import { benchCall } from './sections/call.ts';
 import { benchClient } from './sections/client.ts';
-import { benchCodeMode } from './sections/codemode.ts';
+import { benchCodeMode, type Baseline } from './sections/codemode.ts';
+import { baselineTree, type BaselineTree } from './baseline.ts';
 import { benchGraph } from './sections/graph.ts';
 import { benchLarge } from './sections/large.ts';
 import { benchList } from './sections/list.ts';
@@ -54,6 +55,8 @@ async function guard(ctx: BenchContext, s: Section, fn: () => Promise<void>): Pr
 async function runWorkerSections(ctx: BenchContext): Promise<void> {
   let upstream: Server | undefined;
   let dev: Server | undefined;
+  let baselineDev: Server | undefined;
+  let baselineTree_: BaselineTree | undefined;
   let direct: DirectWorker | undefined;
   const wanted = [...SERVER_SECTIONS, 'startup', 'graph', 'memory'] as Section[];
   try {
@@ -69,6 +72,13 @@ async function runWorkerSections(ctx: BenchContext): Promise<void> {
       const wires = new Map<string, Wire>();
       for (const mode of ['legacy', { pin: '2026-07-28' }] as const) wires.set(eraName(mode), await captureWire(dev.url, mode));
       const servers = { dev, direct };
+      let baselineServer: Baseline | undefined;
+      if (ctx.baseline && ctx.plan.want('codemode')) {
+        const tree = (baselineTree_ = await baselineTree(ctx.baseline));
+        ctx.log(`baseline ${tree.ref} (${tree.commit}): bundling its bench worker`);
+        baselineDev = await startBenchWorker(await bundleBenchWorker(undefined, tree.root), vars);
+        baselineServer = { server: baselineDev, label: tree.commit.startsWith(tree.ref) || tree.ref.startsWith(tree.commit) ? tree.commit : `${tree.ref} (${tree.commit})` };
+      }
       const w = dev;
       const d = direct;
       await guard(ctx, 'call', () => benchCall(ctx, servers, wires));
@@ -76,7 +86,7 @@ async function runWorkerSections(ctx: BenchContext): Promise<void> {
       await guard(ctx, 'client', () => benchClient(ctx, d));
       await guard(ctx, 'throughput', () => benchThroughput(ctx, servers, up, wires.get('2025 era')!));
       await guard(ctx, 'modes', () => benchModes(ctx, w));
-      await guard(ctx, 'codemode', () => benchCodeMode(ctx, w, { pin: '2026-07-28' }));
+      await guard(ctx, 'codemode', () => benchCodeMode(ctx, w, { pin: '2026-07-28' }, baselineServer));
       // Last: its 9 MB bodies churn the worker's heap, which must not colour the figures above.
       await guard(ctx, 'large', () => benchLarge(ctx, w, { pin: '2026-07-28' }));
       await direct.stop();
@@ -94,6 +104,8 @@ async function runWorkerSections(ctx: BenchContext): Promise<void> {
     ctx.http.close();
     await direct?.stop();
     await dev?.stop();
+    await baselineDev?.stop();
+    await baselineTree_?.cleanup();
     await upstream?.stop();
   }
 }
@@ -112,11 +124,12 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'string' },
       only: { type: 'string' },
       out: { type: 'string', default: 'docs/benchmarks.md' },
+      baseline: { type: 'string' },
     },
     strict: true,
   });
   const plan = makePlan(Boolean(args.quick), args.only);
-  const ctx: BenchContext = { plan, results: new BenchResults(), http: new HttpClient(), log: (line) => process.stderr.write(`[bench] ${line}\n`) };
+  const ctx: BenchContext = { plan, results: new BenchResults(), http: new HttpClient(), log: (line) => process.stderr.write(`[bench] ${line}\n`), ...(args.baseline ? { baseline: args.baseline } : {}) };
   const t0 = performance.now();
   const m = machine();
   ctx.log(`mode ${plan.mode}; sections ${[...plan.only].join(', ')}; ${m.cpu}; node ${m.node}`);
@@ -134,7 +147,8 @@ async function main(argv: string[]): Promise<number> {
   // --only on an existing report refreshes those sections and keeps the others (scripts/bench/merge.ts).
   if (args.only && existsSync(outFile)) {
     const rerun = [...plan.only].map(sectionNumber);
-    const stamp = `${rerun.length === 1 ? 'Section' : 'Sections'} ${rerun.join(',')} rerun on ${m.date} with \`${plan.reproduce([...plan.only].join(',') as Section)}\` (commit ${m.commit}, load ${m.load}); every other figure is from the run above.`;
+    const command = `${plan.reproduce([...plan.only].join(',') as Section)}${ctx.baseline ? ` --baseline ${ctx.baseline}` : ''}`;
+    const stamp = `${rerun.length === 1 ? 'Section' : 'Sections'} ${rerun.join(',')} rerun on ${m.date} with \`${command}\` (commit ${m.commit}, load ${m.load}); every other figure is from the run above.`;
     text = mergeMarkdown(await readFile(outFile, 'utf8'), text, rerun, stamp);
   }
   await writeFile(outFile, text);

@@ -42,9 +42,10 @@ export interface BenchBundle {
  * Bundles scripts/bench/worker.ts (production entry + bench routes) with a copy of the catalogue (other engineers
  * regenerating catalog/ mid-run must not change what is measured). Served with `no_bundle`, the code is a snapshot:
  * edits to src/ mid-run cannot trigger a rebuild and reload (a reload stalls requests for seconds). The config is the
- * repo's wrangler.toml (read by wrangler's own parser) with `main` swapped.
+ * repo's wrangler.toml (read by wrangler's own parser) with `main` swapped; `root` is the tree whose bench worker (and
+ * src/) is bundled: this checkout, or a baseline commit's (scripts/bench/baseline.ts).
  */
-export async function bundleBenchWorker(catalogueDir = join(repoRoot, 'catalog')): Promise<BenchBundle> {
+export async function bundleBenchWorker(catalogueDir = join(repoRoot, 'catalog'), root = repoRoot): Promise<BenchBundle> {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-bench-worker-'));
   await cp(join(catalogueDir, 'catalog.txt'), join(dir, 'catalog.txt'));
   if (existsSync(join(catalogueDir, 'shards'))) await cp(join(catalogueDir, 'shards'), join(dir, 'shards'), { recursive: true });
@@ -52,7 +53,7 @@ export async function bundleBenchWorker(catalogueDir = join(repoRoot, 'catalog')
   if (existsSync(join(catalogueDir, 'declarations.txt'))) await cp(join(catalogueDir, 'declarations.txt'), join(dir, 'declarations.txt'));
   const configPath = await writeCatalogueConfig(dir);
   const config = JSON.parse(await readFile(configPath, 'utf8')) as Record<string, unknown>;
-  config.main = join(repoRoot, 'scripts/bench/worker.ts');
+  config.main = join(root, 'scripts/bench/worker.ts');
   config.name = 'mcp-catalogue-bench';
   const buildConfig = join(dir, 'wrangler.build.json');
   await writeFile(buildConfig, JSON.stringify(config, null, 2));

@@ -2,14 +2,17 @@
 // sucrase strips the types (it keeps every line where it was, so error lines match the model's code), acorn
 // parses the result, and the walk refuses imports and reserved names and instruments the program:
 //   - every loop body and function body starts with a step guard (`__cm_g`);
-//   - every spread, every `+`, `+=` and template literal goes through a charge (`__cm_s`, `__cm_c`), so the strings
-//     a program builds count against its memory even while V8 holds them as ropes;
-//   - every regular-expression literal becomes the sandbox's linear-time RegExp (`__cm_x`).
+//   - every spread, the object of every for-in, every `+`, `+=` and template literal goes through a charge (`__cm_s`,
+//     `__cm_c`), so the strings a program builds count against its memory even while V8 holds them as ropes, and a
+//     copy is charged before it is made;
+//   - every regular-expression literal becomes the sandbox's linear-time RegExp (`__cm_x`);
+//   - every generator function is wrapped so each call is charged (`__cm_f`), and each catch charges the error it
+//     may have caught.
 // Local workerd enforces no CPU or memory limit, so these are the local guards (docs/code-mode.md).
 // This module is bundled with sucrase and acorn into src/codemode/generated/compiler.txt (npm run build:codemode),
 // which runs in its own Dynamic Worker: the Worker script itself carries no compiler.
 import { parse, tokenizer, type AnyNode, type Program, type Token } from 'acorn';
-import { full, fullAncestor, simple } from 'acorn-walk';
+import { ancestor, full, fullAncestor, simple } from 'acorn-walk';
 import { transform } from 'sucrase';
 
 export const PROGRAM_MODULE = 'program.js';
@@ -21,9 +24,10 @@ const GUARD = '__cm_g';
 const SPREAD = '__cm_s';
 const CONCAT = '__cm_c';
 const REGEX = '__cm_x';
+const PER_CALL = '__cm_f';
 // The user's first line shares line 1 with this head, so line N of the module is line N of the program. The guards
 // are imports, not parameters: `arguments` must not hand them to the program.
-const HEAD = `import { g as ${GUARD}, s as ${SPREAD}, c as ${CONCAT}, x as ${REGEX} } from "./${GUARDS_MODULE}"; export default async function (api) {`;
+const HEAD = `import { g as ${GUARD}, s as ${SPREAD}, c as ${CONCAT}, x as ${REGEX}, f as ${PER_CALL} } from "./${GUARDS_MODULE}"; export default async function (api) {`;
 const TAIL = '\n}\n';
 
 export interface CodeError {
@@ -107,7 +111,7 @@ function instrument(js: string, main: AnyNode, regex: boolean, clampLine: (line:
   // A body that makes many objects, arrays or closures per run charges them with its step (see allocationWeights).
   const guardCall = (body: AnyNode) => {
     const w = weights.get(body) ?? 0;
-    return w >= FREE_ALLOCATIONS ? `${GUARD}(${w * BYTES_PER_ALLOCATION})` : `${GUARD}()`;
+    return w > 0 ? `${GUARD}(${w * BYTES_PER_ALLOCATION})` : `${GUARD}()`;
   };
   const guardBody = (body: AnyNode) => {
     if (body.type === 'BlockStatement') open(body.start + 1, `${guardCall(body)};`, body);
@@ -118,20 +122,54 @@ function instrument(js: string, main: AnyNode, regex: boolean, clampLine: (line:
   };
   // A tagged template hands its parts to the tag: it builds no string itself.
   const tagged = new Set<AnyNode>();
-  simple(main, { TaggedTemplateExpression: (node) => void tagged.add(node.quasi) });
+  // `{...x}` copies properties; `[...x]` and `f(...x)` iterate: the spread guard charges them differently.
+  const propertySpreads = new Set<AnyNode>();
+  // Methods keep their syntax: a generator method cannot be wrapped where it is written.
+  const methods = new Set<AnyNode>();
+  simple(main, {
+    TaggedTemplateExpression: (node) => void tagged.add(node.quasi),
+    ObjectExpression: (node) => {
+      for (const p of node.properties) if (p.type === 'SpreadElement') propertySpreads.add(p);
+    },
+    Property: (node) => {
+      if (node.method || node.kind !== 'init') methods.add(node.value);
+    },
+    MethodDefinition: (node) => void methods.add(node.value),
+  });
+  // A generator object is made by the call, before its body (and its guard) runs: generator functions are wrapped so
+  // that each call is charged. A declaration keeps its hoisting: its name is rebound at the top of its block.
+  ancestor(main, {
+    FunctionDeclaration: (node, _state, ancestors) => {
+      const parent = ancestors[ancestors.length - 2];
+      if (!node.generator || !node.id || parent?.type !== 'BlockStatement') return;
+      open(parent.start + 1, `${node.id.name} = ${PER_CALL}(${node.id.name});`, parent);
+    },
+  });
   full(main, (node) => {
     if (refused) return;
     switch (node.type) {
       case 'WhileStatement':
       case 'DoWhileStatement':
       case 'ForStatement':
-      case 'ForInStatement':
       case 'ForOfStatement':
         guardBody(node.body);
         break;
+      case 'ForInStatement':
+        // for-in lists every key before its first iteration: a key string per character of a string.
+        open(node.right.start, `${SPREAD}(`, node.right);
+        close(node.right.end, ', 2)', node.right);
+        guardBody(node.body);
+        break;
       case 'FunctionDeclaration':
-      case 'FunctionExpression':
         if (node !== main) guardBody(node.body);
+        break;
+      case 'FunctionExpression':
+        guardBody(node.body);
+        if (node.generator && !methods.has(node)) wrap(node, PER_CALL);
+        break;
+      case 'CatchClause':
+        // A caught error may be new, with its stack: charged when it is caught, not each time the try runs.
+        open(node.body.start + 1, `${GUARD}(${CAUGHT_BYTES});`, node.body);
         break;
       case 'ArrowFunctionExpression':
         if (node.body.type === 'BlockStatement') guardBody(node.body);
@@ -141,7 +179,11 @@ function instrument(js: string, main: AnyNode, regex: boolean, clampLine: (line:
         }
         break;
       case 'SpreadElement':
-        wrap(node.argument, SPREAD);
+        if (propertySpreads.has(node)) wrap(node.argument, SPREAD);
+        else {
+          open(node.argument.start, `${SPREAD}(`, node.argument);
+          close(node.argument.end, ', 1)', node.argument);
+        }
         break;
       case 'BinaryExpression':
         if (node.operator === '+') wrap(node, CONCAT);
@@ -174,15 +216,20 @@ function instrument(js: string, main: AnyNode, regex: boolean, clampLine: (line:
   return { ok: true, module: applyEdits(js, edits), regex };
 }
 
-const FREE_ALLOCATIONS = 8;
 const BYTES_PER_ALLOCATION = 16;
+const CAUGHT_BYTES = 256;
 const LOOPS = new Set(['WhileStatement', 'DoWhileStatement', 'ForStatement', 'ForInStatement', 'ForOfStatement']);
 const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
 
 /**
- * For each loop or function body, the objects, arrays, elements, properties and closures its literals make each time
- * it runs (nested bodies count for themselves). Memory the program's own syntax allocates is invisible to the
- * built-in meters: a loop pushing a 30,000-element array literal would hold gigabytes within the step limit.
+ * For each loop or function body, what it may allocate each time it runs (nested bodies count for themselves): the
+ * objects, arrays, elements, properties and closures of its literals, the property a computed assignment
+ * (`o[k] = v`) may add, 16 bytes per call (a small string or object a built-in returns: `String(i)`, `s.slice(1)`,
+ * `Symbol()`), and an async function's promise. Memory the program's own syntax allocates is invisible to the
+ * built-in meters: a loop pushing a 30,000-element array literal would hold gigabytes within the step limit, and
+ * 5 M iterations of `out.push({ i, s })` or `o["k" + i] = i` held more than a production isolate's 128 MB and crashed
+ * workerd. Every such body is charged, however small: the step limit times a few dozen bytes is more than the
+ * memory budget.
  */
 function allocationWeights(main: AnyNode): Map<AnyNode, number> {
   const weights = new Map<AnyNode, number>();
@@ -192,6 +239,15 @@ function allocationWeights(main: AnyNode): Map<AnyNode, number> {
     else if (node.type === 'ObjectExpression') w = node.properties.length + 1;
     else if (FUNCTIONS.has(node.type) || node.type === 'ClassExpression') w = 4;
     else if (node.type === 'NewExpression') w = 2;
+    else if (node.type === 'CallExpression') w = 1;
+    // A new property of a dictionary object: its entry and, for a string key, the key itself.
+    else if (node.type === 'AssignmentExpression' && node.left.type === 'MemberExpression' && node.left.computed) w = 3;
+    else if (node.type === 'UpdateExpression' && node.argument.type === 'MemberExpression' && node.argument.computed) w = 3;
+    // An async function's call makes its promise before the first await: its own body pays for it.
+    if (FUNCTIONS.has(node.type) && node !== main && (node as AnyNode & { async?: boolean }).async) {
+      const body = (node as AnyNode & { body: AnyNode }).body;
+      weights.set(body, (weights.get(body) ?? 0) + 4);
+    }
     if (!w) return;
     for (let i = ancestors.length - 2; i > 0; i--) {
       const body = ancestors[i]!;

@@ -38,6 +38,6 @@ function lineExcerpt(code: string, line: number): string {
 
 function logBlock(outcome: ExecuteOutcome, title: string): Array<{ type: 'text'; text: string }> {
   if (!outcome.logs && !outcome.droppedLogChars) return [];
-  const dropped = outcome.droppedLogChars ? `\n[${outcome.droppedLogChars} more characters of console output were dropped]` : '';
+  const dropped = outcome.droppedLogChars ? `\n[${outcome.droppedAtLeast ? 'at least ' : ''}${outcome.droppedLogChars} more characters of console output were dropped]` : '';
   return [{ type: 'text', text: `${title}\n${outcome.logs}${dropped}` }];
 }

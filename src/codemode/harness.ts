@@ -18,8 +18,10 @@ export const HARNESS_SOURCE = String.raw`
 import { WorkerEntrypoint } from 'cloudflare:workers';
 import LIMITS from './limits.js';
 import { install } from './guards.js';
+import { jsonWriter } from './json.js';
 import { lockdown, safeError } from './lockdown.js';
 import { meter } from './memory.js';
+import { apiCalls } from './calls.js';
 import { regexEngine } from './regex.js';
 import program from './program.js';
 
@@ -45,7 +47,7 @@ const realSetTimeout = setTimeout;
 
 const st = Object.assign(Object.create(null), {
   steps: 0, calls: 0, bytes: 0, built: 0, tripped: null, stop: null, start: 0, last: 0, cpu: 0, due: false,
-  logs: [], logChars: 0, dropped: 0, uncaught: null,
+  logs: [], logChars: 0, dropped: 0, cut: false, uncaught: null,
 });
 
 const limitError = (message) => safeError('LimitError', message);
@@ -94,7 +96,7 @@ const mb = (bytes) => mathRound(bytes / 1048576);
 const charge = (bytes) => {
   if (st.tripped) throw st.tripped;
   st.bytes += bytes > 0 ? bytes : 0;
-  if (st.bytes > L.memoryBytes) trip('Memory limit: the program allocated more than ' + mb(L.memoryBytes) + ' MB (arrays, strings, buffers and api results).');
+  if (st.bytes > L.memoryBytes) trip('Memory limit: the program allocated more than ' + mb(L.memoryBytes) + ' MB (arrays, objects, strings, buffers and api results; what loops make counts too).');
 };
 // Strings built with +, += and templates: V8 keeps them as ropes, which cost their full length once anything reads
 // them, so each one counts its length when it is made.
@@ -109,20 +111,34 @@ const built = (x) => {
   if (st.built > BUILT_LIMIT) trip('Memory limit: the program built more than ' + mb(BUILT_LIMIT) + ' MB of strings with + and templates (each new string counts its whole length); collect parts in an array and join them once.');
   return x;
 };
-const budget = { charge, steps, mark, trip, maxString: MAX_STRING, maxElements: L.memoryBytes / 8 };
-const spread = (x) => {
-  if (typeof x === 'string') charge(x.length * 2);
-  else if (x !== null && typeof x === 'object') {
-    const n = typeof x.length === 'number' ? x.length : typeof x.size === 'number' ? x.size : 0;
-    charge(n * 8);
-  }
+const budget = { charge, steps, mark, trip, tripped: () => st.tripped !== null, maxString: MAX_STRING, maxElements: L.memoryBytes / 8 };
+const writeJson = jsonWriter(budget);
+// Spreads, charged before they copy: \`[...x]\` and \`f(...x)\` (kind 1) a slot per element, \`{...x}\` (kind 0) a
+// property per index of a string, array or typed array, \`for (k in x)\` (kind 2) a key string per index, strings
+// for the time V8 takes to list their characters as well (memory.js, indexed). An iterable of unknown size is
+// charged by its iterator as it goes (memory.js).
+const spread = (x, kind) => {
+  if (st.tripped) throw st.tripped;
+  if (kind === 1) {
+    if (typeof x === 'string') charge(x.length * 8);
+    else if (x !== null && typeof x === 'object') charge((typeof x.size === 'number' ? x.size : budget.indexed(x, 1, 1)) * 8);
+  } else if (kind === 2) charge(budget.indexed(x, 32, 96));
+  else charge(budget.indexed(x, 112, 128));
   return x;
 };
 
 const RegExpSafe = regexEngine(budget);
-install({ g: guard, s: spread, c: built, x: (source, flags) => new RegExpSafe(source, flags) });
-meter(budget);
-lockdown({ RegExp: RegExpSafe, turn, st, L, uncaught: (e) => { if (!st.uncaught) st.uncaught = { e }; if (st.stop) st.stop(); } });
+// A generator function's call makes its generator object before any guard of its body runs: charged per call.
+const perCall = (fn) => {
+  if (typeof fn !== 'function') return fn;
+  return function (...args) {
+    charge(64);
+    return apply(fn, this, args);
+  };
+};
+install({ g: guard, s: spread, c: built, x: (source, flags) => new RegExpSafe(source, flags), f: perCall });
+meter(budget, writeJson);
+lockdown({ RegExp: RegExpSafe, turn, st, L, json: writeJson, uncaught: (e) => { if (!st.uncaught) st.uncaught = { e }; if (st.stop) st.stop(); } });
 
 let ran = false;
 
@@ -130,24 +146,7 @@ export default class Sandbox extends WorkerEntrypoint {
   run() {
     if (ran) return { ok: false, error: { kind: 'internal', message: 'This sandbox has already run its program.' } };
     ran = true;
-    const binding = this.env.API;
-    const callApi = async (name, args) => {
-      guard();
-      if (st.calls >= L.maxCalls) trip('Call limit: more than ' + L.maxCalls + ' api calls in one execute.');
-      st.calls++;
-      let reply;
-      try {
-        reply = await binding.call(name, args === undefined ? {} : args);
-      } catch (e) {
-        turn();
-        throw safeError('ApiError', 'api.' + name + ' could not be called: ' + (e && typeof e.message === 'string' ? e.message : 'the call failed'), name);
-      }
-      turn();
-      if (reply && reply.limit) trip(toStr(reply.error));
-      if (!reply || !reply.ok) throw safeError('ApiError', toStr(reply && reply.error), name);
-      charge(typeof reply.size === 'number' ? reply.size : 0);
-      return reply.value;
-    };
+    const callApi = apiCalls({ binding: this.env.API, L, st, guard, steps, charge, trip, turn, safeError });
     const NOT_TOOLS = new Set(['then', 'toJSON', 'toString', 'valueOf', 'constructor']);
     const api = new Proxy(Object.create(null), {
       get: (_, key) => (typeof key === 'string' && !NOT_TOOLS.has(key) ? (args) => callApi(key, args) : undefined),
@@ -181,15 +180,18 @@ export default class Sandbox extends WorkerEntrypoint {
 
 // The outcome as plain data. Everything the program left behind (getters, toJSON, proxies) is still guarded here.
 function settle(ok, value) {
-  const logs = { logs: apply(arrayJoin, st.logs, ['\n']), dropped: st.dropped, calls: st.calls, steps: st.steps };
+  const logs = { logs: apply(arrayJoin, st.logs, ['\n']), dropped: st.dropped, cut: st.cut === true, calls: st.calls, steps: st.steps };
   if (!st.tripped && st.uncaught) return { ok: false, error: describe(st.uncaught.e, 'error'), ...logs };
   if (!st.tripped && ok && value !== undefined) {
     try {
       const problem = notJson(value);
       if (problem) return { ok: false, error: { kind: 'error', name: 'TypeError', message: problem }, ...logs };
-      const json = stringify(value, jsonReplacer);
-      // Oversized values stay here: the host only needs their size to refuse them.
-      if (!st.tripped && json !== undefined) return json.length > L.resultChars ? { ok: true, oversize: json.length, ...logs } : { ok: true, json, ...logs };
+      // Written within the result budget, under the guards: the walk stops one character past it.
+      const out = writeJson(value, jsonReplacer, undefined, L.resultChars);
+      const json = out.json;
+      // Oversized values stay here: the host only needs to know they are over the budget to refuse them.
+      if (!st.tripped && out.over) return { ok: true, oversize: L.resultChars + 1, ...logs };
+      if (!st.tripped && json !== undefined) return { ok: true, json, ...logs };
       if (!st.tripped) return { ok: false, error: { kind: 'error', name: 'TypeError', message: 'The return value cannot be sent as JSON.' }, ...logs };
     } catch (e) {
       if (!st.tripped) return { ok: false, error: { kind: 'error', name: 'TypeError', message: 'The return value cannot be sent as JSON: ' + messageOf(e) }, ...logs };
@@ -237,6 +239,7 @@ function messageOf(e) {
   try { return e && typeof e.message === 'string' ? e.message : toStr(e); } catch { return 'unknown error'; }
 }
 
+const MAX_THROWN = 4000;
 function describe(e, kind) {
   const out = { kind, name: 'Error', message: 'Uncaught exception' };
   try {
@@ -248,9 +251,10 @@ function describe(e, kind) {
       const m = apply(regexExec, PROGRAM_LINE, [stack]);
       if (m) out.line = Number(m[1]);
       if (kind === 'api' && typeof e.tool === 'string') out.tool = e.tool;
-    } else {
-      const s = typeof e === 'string' ? e : stringify(e);
-      out.message = 'Uncaught ' + (s === undefined ? toStr(e) : s);
+    } else if (typeof e === 'string') out.message = 'Uncaught ' + e;
+    else {
+      const s = writeJson(e, undefined, undefined, MAX_THROWN);
+      out.message = 'Uncaught ' + (s.json === undefined ? toStr(e) : s.over ? s.json + '…' : s.json);
     }
   } catch { /* a hostile getter: keep what we have */ }
   return out;

@@ -5,12 +5,15 @@ import { exports } from 'cloudflare:workers';
 import { countRequest } from '../auth/rate-limit.ts';
 import { assetShards } from '../catalogue/asset-shards.ts';
 import type { Env } from '../config.ts';
+import { sha256Hex } from '../lib/bytes.ts';
 import { log } from '../lib/log.ts';
+import { errorResult } from '../lib/tool-result.ts';
 import type { CodeModeHost, RequestScope } from '../tools/scope.ts';
 import type { UsageEvent } from '../usage/rows.ts';
 import { apiCaller, type ChargeCall } from './api-call.ts';
 import { executeCode } from './run-program.ts';
 import { executeResult } from './execute-result.ts';
+import { takeSlot } from './execute-slots.ts';
 import type { CodeModeApiProps } from './runs.ts';
 
 type ApiEntrypoint = (options: { props: CodeModeApiProps }) => Fetcher;
@@ -29,6 +32,14 @@ export function codeModeHost(env: Env, declarations: string): CodeModeHost | und
     declarations,
     ...(env.ASSETS ? { readAsset: assetShards(env.ASSETS) } : {}),
     async execute(program, scope) {
+      // A slot before anything is compiled or loaded: one key cannot hold more sandboxes than its cap, nor all keys
+      // together more than the isolate's, whatever a batch or a burst of requests asks for.
+      const key = await slotKey(scope);
+      const slot = takeSlot(key, scope.config.code);
+      if ('refused' in slot) {
+        log('codemode_refused', { caller: scope.caller.id, limit: slot.limit });
+        return errorResult(slot.refused);
+      }
       // Api calls run inside the sandbox's RPC calls back into this Worker, and a usage flush scheduled there (a
       // timer) would die with that call and hold the request's waitUntil open. Their usage is gathered here and
       // handed to the request's meter once the execute is back in the request that made it.
@@ -44,12 +55,23 @@ export function codeModeHost(env: Env, declarations: string): CodeModeHost | und
         });
         return executeResult(outcome, program);
       } finally {
+        slot.release();
         for (const e of metered) scope.meter?.(e);
       }
     },
   };
   hosts.set(env, host);
   return host;
+}
+
+/**
+ * Whose executes count together: the key (its public id). In passthrough mode every customer is the caller
+ * "passthrough", so the credential they present tells them apart, by its digest (never kept or logged).
+ */
+async function slotKey(scope: RequestScope): Promise<string> {
+  const { caller } = scope;
+  if (caller.id !== 'passthrough' || !caller.secrets?.[0]) return caller.id;
+  return `passthrough:${(await sha256Hex(caller.secrets[0])).slice(0, 32)}`;
 }
 
 /**

@@ -22,6 +22,8 @@ export interface ExecuteOutcome {
   logs: string;
   /** Characters of console output dropped over the log budget. */
   droppedLogChars: number;
+  /** A logged value was cut where it passed the budget, so more than droppedLogChars were dropped. */
+  droppedAtLeast?: boolean;
   calls: number;
   ms: number;
 }

@@ -8,6 +8,8 @@ import type { ToolCall } from './api-reply.ts';
 import type { CompileResult } from './compile.ts';
 import { COMPILER_SOURCE, RE2_SOURCE } from '../codemode-sources.ts';
 import { HARNESS_MODULE, HARNESS_SOURCE } from './harness.ts';
+import { CALLS_MODULE, CALLS_SOURCE } from './sandbox-calls.ts';
+import { JSON_MODULE, JSON_SOURCE } from './sandbox-json.ts';
 import type { ExecError, ExecErrorKind, ExecuteOutcome } from './outcome.ts';
 import { estimateTokens, fitTokens } from './result-tokens.ts';
 import { closeRun, openRun, type CodeModeApiProps } from './runs.ts';
@@ -21,7 +23,7 @@ export const SANDBOX_COMPATIBILITY_DATE = '2026-10-01';
 const HOST_GRACE_MS = 1_000;
 const MAX_MESSAGE_CHARS = 4_000;
 const PROGRAM_MODULE = 'program.js';
-const GUARDS_SOURCE = 'export let g, s, c, x;\nexport function install(o) { g = o.g; s = o.s; c = o.c; x = o.x; }\n';
+const GUARDS_SOURCE = 'export let g, s, c, x, f;\nexport function install(o) { g = o.g; s = o.s; c = o.c; x = o.x; f = o.f; }\n';
 /** Production CPU for one compile (a 100,000-character program takes well under a second). */
 const COMPILER_CPU_MS = 5_000;
 
@@ -45,6 +47,8 @@ interface SandboxReply {
   error?: { kind?: unknown; name?: unknown; message?: unknown; line?: unknown; tool?: unknown };
   logs?: unknown;
   dropped?: unknown;
+  /** Console output was cut inside a value, so `dropped` is a lower bound. */
+  cut?: unknown;
 }
 
 export async function executeCode(code: string, opts: ExecuteCodeOptions): Promise<ExecuteOutcome> {
@@ -65,7 +69,7 @@ export async function executeCode(code: string, opts: ExecuteCodeOptions): Promi
   }
   if (!compiled.ok) return finish({ ok: false, error: compiled.error, logs: '', droppedLogChars: 0, calls: 0 });
 
-  const run = openRun(opts.call, limits.maxCalls);
+  const run = openRun(opts.call, limits);
   let reply: SandboxReply | 'timeout';
   try {
     const worker = opts.loader.load({
@@ -92,7 +96,7 @@ export async function executeCode(code: string, opts: ExecuteCodeOptions): Promi
   const rawLogs = typeof reply.logs === 'string' ? reply.logs.slice(0, limits.logChars) : '';
   const logs = fitTokens(rawLogs, logTokens);
   const droppedLogChars = (typeof reply.dropped === 'number' ? reply.dropped : 0) + (typeof reply.logs === 'string' ? reply.logs.length - logs.length : 0);
-  const base = { logs, droppedLogChars, calls: closed.calls };
+  const base = { logs, droppedLogChars, ...(reply.cut === true ? { droppedAtLeast: true } : {}), calls: closed.calls };
   const sandboxError = reply.ok === true ? undefined : readError(reply.error);
   // The host's own record is authoritative: a call refused for a limit (calls, the key's rate) fails the execution
   // even if the program caught the refusal or reached the binding some other way.
@@ -103,10 +107,11 @@ export async function executeCode(code: string, opts: ExecuteCodeOptions): Promi
   // Tokens, as every result of this server is budgeted; CJK text counts about one token per character.
   const budget = Math.floor(limits.resultChars / CHARS_PER_TOKEN);
   const room = budget - estimateTokens(logs);
-  const tokens = json === undefined ? Math.ceil((reply.oversize as number) / CHARS_PER_TOKEN) : estimateTokens(json);
+  // An oversized value was not written to its end: the sandbox stopped one character past the budget.
+  const tokens = json === undefined ? budget : estimateTokens(json);
   if (json === undefined || tokens > room) {
     const message =
-      `Result limit: the return value is about ${tokens} tokens of JSON, over the ${room} tokens left in the result budget ` +
+      `Result limit: the return value is ${json === undefined ? 'more than' : 'about'} ${tokens} tokens of JSON, over the ${room} tokens left in the result budget ` +
       `(${budget} tokens in all, console output included). Return only what you need: pick fields, slice arrays or return counts.`;
     return finish({ ok: false, error: limitError(message), ...base });
   }
@@ -122,6 +127,8 @@ export function sandboxModules(program: string, regex: boolean, limits: CodeLimi
     [HARNESS_MODULE]: HARNESS_SOURCE,
     [LOCKDOWN_MODULE]: LOCKDOWN_SOURCE,
     [MEMORY_MODULE]: MEMORY_SOURCE,
+    [JSON_MODULE]: JSON_SOURCE,
+    [CALLS_MODULE]: CALLS_SOURCE,
     [REGEX_MODULE]: REGEX_SOURCE,
     [ENGINE_MODULE]: engineSource(regex),
     ...(regex ? { [RE2_MODULE]: RE2_SOURCE } : {}),

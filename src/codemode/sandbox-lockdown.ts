@@ -23,9 +23,9 @@ export const LOCKDOWN_SOURCE = String.raw`
 const { apply, construct, defineProperty, deleteProperty, ownKeys, getPrototypeOf } = Reflect;
 const ErrorCtor = Error;
 const PromiseCtor = Promise;
-const stringify = JSON.stringify;
 const toStr = String;
 const arrayPush = Array.prototype.push;
+const stringSlice = String.prototype.slice;
 const realSetTimeout = setTimeout;
 const realClearTimeout = clearTimeout;
 const realSetInterval = setInterval;
@@ -52,7 +52,7 @@ const remove = (target, name) => {
   try { target[name] = undefined; } catch {}
 };
 
-export function lockdown({ RegExp, turn, st, L, uncaught }) {
+export function lockdown({ RegExp, turn, st, L, json, uncaught }) {
   // Stack traces: no program-defined formatter (it would see call sites, and run inside the harness).
   defineProperty(ErrorCtor, 'prepareStackTrace', { value: undefined, writable: false, configurable: false });
   defineProperty(ErrorCtor, 'stackTraceLimit', { value: 20, writable: false, configurable: false });
@@ -113,23 +113,46 @@ export function lockdown({ RegExp, turn, st, L, uncaught }) {
     randomUUID: () => apply(randomUUID, realCrypto, []),
     getRandomValues: (array) => apply(getRandomValues, realCrypto, [array]),
   }));
-  define(globalThis, 'console', console(st, L));
+  define(globalThis, 'console', console(st, L, json));
 }
 
-function console(st, L) {
-  const text = (a) => {
+// Console output is kept up to the log budget. Values other than strings are written by json.js's walker, which stops
+// one character past the room left (a value of 75 M elements costs no more than the room), so a cut line records
+// that the dropped count is a lower bound.
+function console(st, L, json) {
+  const text = (a, limit) => {
     if (typeof a === 'string') return a;
-    try { const s = stringify(a); return s === undefined ? toStr(a) : s; } catch { return toStr(a); }
+    try {
+      const r = json(a, undefined, undefined, limit);
+      if (r.over) st.cut = true;
+      return r.json === undefined ? toStr(a) : r.json;
+    } catch (e) {
+      if (st.tripped) throw st.tripped;
+      return toStr(a);
+    }
   };
   const write = (prefix) => (...args) => {
-    let line = prefix;
-    for (let i = 0; i < args.length; i++) line += (i ? ' ' : '') + text(args[i]);
-    const room = L.logChars - st.logChars;
-    if (room <= 0) { st.dropped += line.length; return; }
-    const kept = line.length <= room ? line : line.slice(0, room);
-    apply(arrayPush, st.logs, [kept]);
-    st.logChars += kept.length + 1;
-    st.dropped += line.length - kept.length;
+    let room = L.logChars - st.logChars;
+    const open = room > 0;
+    let line = '';
+    let seen = 0;
+    const add = (piece) => {
+      seen += piece.length;
+      if (room <= 0) return;
+      const kept = piece.length <= room ? piece : apply(stringSlice, piece, [0, room]);
+      line += kept;
+      room -= kept.length;
+    };
+    add(prefix);
+    for (let i = 0; i < args.length; i++) {
+      if (i) add(' ');
+      add(text(args[i], (room > 0 ? room : 0) + 1));
+    }
+    if (open) {
+      apply(arrayPush, st.logs, [line]);
+      st.logChars += line.length + 1;
+    }
+    st.dropped += seen - line.length;
   };
   return Object.freeze({ log: write(''), info: write(''), debug: write(''), trace: write(''), dir: write(''), table: write(''), warn: write('[warn] '), error: write('[error] ') });
 }

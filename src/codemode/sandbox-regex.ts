@@ -46,6 +46,8 @@ export function regexEngine({ steps, mark, charge, maxString }) {
     } catch (e) {
       throw construct(ErrorCtor, ['Invalid regular expression: /' + source + '/' + flags + ': ' + toStr(e && e.message) + NOTE]);
     }
+    // A compiled program is kilobytes, kept by every RegExp made from it: \`new RegExp("a" + i)\` in a loop.
+    charge(1024 + re.programSize() * 64);
     if (cache.size > 500) cache.clear();
     cache.set(key, re);
     return re;
@@ -100,6 +102,8 @@ export function regexEngine({ steps, mark, charge, maxString }) {
       if (big) mark();
       if (!found || (this.sticky && m.start() !== from)) return null;
       const n = m.groupCount();
+      // The match array with its index, input and groups: a spread of matchAll keeps every one.
+      charge(64 + 16 * n);
       const out = [];
       for (let i = 0; i <= n; i++) { const g = m.group(i); apply(arrayPush, out, [g === null ? undefined : g]); }
       out.index = m.start();

@@ -35,6 +35,8 @@ type LogEvent =
   | 'codemode_execute'
   /** A code-mode api call failed inside the host (a bug; the program saw a generic error). */
   | 'codemode_call_error'
+  /** A code-mode execute refused for a concurrency cap (per key or per isolate), with which. */
+  | 'codemode_refused'
   /** catalog/declarations.txt was built from another catalogue than the one served; once per isolate. */
   | 'declarations_stale'
   /** A sharded catalogue's declarations asset could not be read; code mode's search answers untyped meanwhile. */

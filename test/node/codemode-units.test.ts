@@ -28,9 +28,14 @@ describe('code mode tool definitions', () => {
 
 describe('code mode limits', () => {
   it('have defaults and read every var; bad values fall back', () => {
-    expect(DEFAULT_CODE_LIMITS).toEqual({ timeoutMs: 30_000, cpuMs: 1_000, maxCalls: 50, maxSteps: 5_000_000, memoryBytes: 64 << 20, resultChars: 100_000, logChars: 20_000, maxCodeChars: 100_000 });
+    const hostBudgets = { maxArgBytes: 1 << 20, maxInflightArgBytes: 4 << 20, maxParallelCalls: 6, maxExecutesPerKey: 2, maxExecutes: 8 };
+    expect(DEFAULT_CODE_LIMITS).toEqual({ timeoutMs: 30_000, cpuMs: 1_000, maxCalls: 50, maxSteps: 5_000_000, memoryBytes: 64 << 20, resultChars: 100_000, logChars: 20_000, maxCodeChars: 100_000, ...hostBudgets });
     const limits = readCodeLimits({ CODE_TIMEOUT_MS: '5000', CODE_CPU_MS: '50', CODE_MAX_CALLS: '3', CODE_MAX_STEPS: '1000', CODE_MEMORY_MB: '8', CODE_MAX_LOG_TOKENS: '100', CODE_MAX_CODE_CHARS: '500', MAX_RESULT_TOKENS: '1000' });
-    expect(limits).toEqual({ timeoutMs: 5000, cpuMs: 50, maxCalls: 3, maxSteps: 1000, memoryBytes: 8 << 20, resultChars: 4000, logChars: 400, maxCodeChars: 500 });
+    expect(limits).toEqual({ timeoutMs: 5000, cpuMs: 50, maxCalls: 3, maxSteps: 1000, memoryBytes: 8 << 20, resultChars: 4000, logChars: 400, maxCodeChars: 500, ...hostBudgets });
+    const host = readCodeLimits({ CODE_MAX_ARG_BYTES: '2000', CODE_MAX_INFLIGHT_ARG_BYTES: '5000', CODE_MAX_PARALLEL_CALLS: '2', CODE_MAX_EXECUTES_PER_KEY: '1', CODE_MAX_EXECUTES: '3' });
+    expect(host).toMatchObject({ maxArgBytes: 2000, maxInflightArgBytes: 5000, maxParallelCalls: 2, maxExecutesPerKey: 1, maxExecutes: 3 });
+    // One call always fits in flight.
+    expect(readCodeLimits({ CODE_MAX_ARG_BYTES: '9000', CODE_MAX_INFLIGHT_ARG_BYTES: '5000' }).maxInflightArgBytes).toBe(9000);
     expect(readCodeLimits({ CODE_MAX_CALLS: '-1', CODE_TIMEOUT_MS: 'soon', CODE_CPU_MS: '1.5', CODE_MEMORY_MB: '' })).toEqual(DEFAULT_CODE_LIMITS);
     // Console output never takes more than half of the result budget.
     expect(readCodeLimits({ CODE_MAX_LOG_TOKENS: '1000000' }).logChars).toBe(50_000);

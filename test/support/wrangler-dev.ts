@@ -32,6 +32,8 @@ export interface WranglerDevOptions {
   usage?: boolean;
   /** Local state directory (keys, usage); a fresh temp dir, removed on stop, when omitted. */
   persistTo?: string;
+  /** Isolates sized as in production (128 MB heap), as `npm start` runs them (scripts/lib/wrangler.ts). */
+  workersHeap?: boolean;
 }
 
 export interface WranglerDev {
@@ -66,7 +68,7 @@ export async function startWorker(opts: WranglerDevOptions): Promise<WranglerDev
   if (mode === 'key') vars.API_KEY = apiKey;
   let running;
   try {
-    running = await startWranglerDev({ port: opts.port, catalogueDir: dir, vars, migrateUsage: opts.usage === true, ...(opts.persistTo ? { persistTo: opts.persistTo } : {}), ...(opts.env ? { env: opts.env } : {}) });
+    running = await startWranglerDev({ port: opts.port, catalogueDir: dir, vars, migrateUsage: opts.usage === true, ...(opts.persistTo ? { persistTo: opts.persistTo } : {}), ...(opts.env ? { env: opts.env } : {}), ...(opts.workersHeap ? { workersHeap: true } : {}) });
   } catch (err) {
     if (ownDir) await rm(ownDir, { recursive: true, force: true });
     throw err;

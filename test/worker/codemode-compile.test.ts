@@ -36,15 +36,22 @@ describe('code mode compiler', () => {
     expect(module).not.toMatch(/interface|: Counts|as Issue|satisfies|<T extends/);
   });
 
-  it('puts a guard in every loop body and function body, and wraps every spread', () => {
+  it('puts a guard in every loop body and function body, and wraps every spread and for-in object', () => {
     const module = compiled(
       'for (let i = 0; i < 3; i++) {}\nwhile (false) x();\ndo {} while (false);\nfor (const a of [...b]) {}\nfor (const k in {}) ;\nfunction f() {}\nconst g = () => 1;\nconst h = async () => { return 2; };\nclass C { m() {} get v() { return 1; } }\nconst o = { ...p, q() {} };\nf(...args);',
     );
-    expect(count(module, '__cm_g()')).toBe(5 + 6);
-    expect(count(module, '__cm_s(')).toBe(3);
-    expect(module).toContain('while (false) {__cm_g();x();}');
+    // Bodies that call something or are async are charged for what a call or a promise makes.
+    expect(count(module, '__cm_g(')).toBe(5 + 6);
+    expect(count(module, '__cm_g()')).toBe(5 + 6 - 2);
+    expect(count(module, '__cm_s(')).toBe(4);
+    // Iterated spreads and for-in say so: they are charged per element and per key, {...p} per property.
+    expect(module).toContain('[...__cm_s(b, 1)]');
+    expect(module).toContain('f(...__cm_s(args, 1))');
+    expect(module).toContain('{ ...__cm_s(p), q()');
+    expect(module).toContain('for (const k in __cm_s({}, 2)) {__cm_g();;}');
+    expect(module).toContain('while (false) {__cm_g(16);x();}');
+    expect(module).toContain('const h = async () => {__cm_g(64); return 2; };');
     expect(module).toContain('const g = () => (__cm_g(), 1);');
-    expect(module).toContain('for (const k in {}) {__cm_g();;}');
   });
 
   it('keeps nested and concise forms valid', async () => {
@@ -98,9 +105,20 @@ describe('code mode compiler', () => {
     }
   });
 
+  it('charges a generator per call and a catch per caught error; literals and calls in a body with its step', () => {
+    const module = compiled('function* gen() { yield 1; }\nconst e = function* () {};\nconst o = { *m() {} };\ntry { x(); } catch (err) { y(); }\nfor (;;) out.push({ a: 1, b: [2] });');
+    // A declaration keeps its hoisting: its name is rebound to the wrapper at the top of its block.
+    expect(module).toContain('export default async function (api) {gen = __cm_f(gen);function* gen() {__cm_g(); yield 1; }');
+    expect(module).toContain('const e = __cm_f(function* () {__cm_g();})');
+    expect(module).toContain('const o = { *m() {__cm_g();} }');
+    expect(module).toContain('catch (err) {__cm_g(256); y(); }');
+    // { a, b: [2] } is 2 + 2 + 1 allocations of 16 bytes, push a call of 16.
+    expect(module).toContain('for (;;) {__cm_g(96);out.push({ a: 1, b: [2] });}');
+  });
+
   it('hands the guards over as imports, not parameters, and refuses BigInt literals', () => {
     const module = compiled('return arguments.length;');
-    expect(module).toMatch(/^import \{ g as __cm_g, s as __cm_s, c as __cm_c, x as __cm_x \} from "\.\/guards\.js"; export default async function \(api\) \{return arguments\.length;/);
+    expect(module).toMatch(/^import \{ g as __cm_g, s as __cm_s, c as __cm_c, x as __cm_x, f as __cm_f \} from "\.\/guards\.js"; export default async function \(api\) \{return arguments\.length;/);
     expect(compileProgram('const x = 1;\nreturn 2n ** 64n;', MAX)).toMatchObject({ ok: false, error: { kind: 'forbidden', line: 2 } });
   });
 

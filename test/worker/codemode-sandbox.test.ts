@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { executeResult } from '../../src/codemode/execute-result.ts';
 import { callInRun, closeRun, openRun, openRunCount } from '../../src/codemode/runs.ts';
+import { DEFAULT_CODE_LIMITS } from '../../src/limit-defaults.ts';
 import { apiEntrypoint, COMMENTS, fakeGitHub, ISSUES, NOT_FOUND, runCode, warmUp } from './fixtures/codemode.ts';
 
 const MULTI_STEP = `// Open bugs and how many comments each has.
@@ -112,7 +113,7 @@ describe('code mode sandbox', () => {
   });
 
   it('closes the execution: a call through its stub after the end is refused, and nothing leaks', async () => {
-    const run = openRun(fakeGitHub().call, 5);
+    const run = openRun(fakeGitHub().call, { ...DEFAULT_CODE_LIMITS, maxCalls: 5 });
     const stub = apiEntrypoint({ props: { run } }) as unknown as { call(name: string, args: unknown): Promise<unknown> };
     expect(await stub.call('echo', { a: 1 })).toEqual({ ok: true, value: { a: 1 }, size: 7 });
     closeRun(run);
@@ -122,7 +123,7 @@ describe('code mode sandbox', () => {
   });
 
   it('counts calls on the host as well: the call after the limit is refused and marks the execution failed', async () => {
-    const run = openRun(fakeGitHub().call, 1);
+    const run = openRun(fakeGitHub().call, { ...DEFAULT_CODE_LIMITS, maxCalls: 1 });
     expect(await callInRun(run, 'echo', {})).toMatchObject({ ok: true });
     expect(await callInRun(run, 'echo', {})).toEqual({ ok: false, limit: true, error: 'Call limit: more than 1 api calls in one execute.' });
     expect(closeRun(run)).toEqual({ calls: 1, limitHit: 'Call limit: more than 1 api calls in one execute.' });
