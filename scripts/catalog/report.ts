@@ -14,6 +14,7 @@ export function reportMarkdown(r: BuildReport): string {
   out.push(`- layout: ${where}; index ${l.indexBytes} bytes; ${l.tableEntries} shared subtrees; largest record ${l.largestRecord.bytes} bytes (${l.largestRecord.tool})`);
   out.push(`- search index: ${r.search.bytes} bytes (${((100 * r.search.bytes) / Math.max(1, r.bytes - r.search.bytes)).toFixed(1)}% on top of the rest of the catalogue)`, '');
   out.push(...namesSection(r.names));
+  out.push(...securitySection(r.security));
   if (r.changes) {
     out.push('## Changes since the previous catalogue', '', '```', changeSummaryText(r.changes, 100), '```', '');
   }
@@ -35,5 +36,16 @@ function namesSection(n: import('./build.ts').BuildReport['names']): string[] {
   if (n.hashed.length) out.push('### Hashed names', '', ...n.hashed.map((h) => `- ${h}`), '');
   if (n.deprecated.length) out.push('### Renames kept as deprecated aliases', '', ...n.deprecated.map((d) => `- ${d.from} -> ${d.to} (${d.op})`), '');
   if (n.skipped.length) out.push('### Renames without an alias (the old name now belongs to another tool)', '', ...n.skipped.map((d) => `- ${d.from} -> ${d.to} (${d.op})`), '');
+  return out;
+}
+
+/** The spec's security schemes, what the Worker sends for each, and those it cannot (docs/upstream-auth.md). */
+function securitySection(s: BuildReport['security']): string[] {
+  const out = ['## Upstream security', ''];
+  if (!s.schemes.length) return [...out, '- the spec declares no security scheme: the upstream gets the deployment\'s one credential, if any (UPSTREAM_TOKEN)', ''];
+  out.push(`- schemes (configure each by name: UPSTREAM_CREDENTIALS, --credential NAME=VALUE): ${s.schemes.length}`, ...s.schemes.map((x) => `  - ${x}`));
+  out.push(`- operations that need no credential (security: []): ${s.publicOperations}; with requirements of their own: ${s.ownRequirements}`);
+  if (s.inferredDefault) out.push('- the spec declares schemes but no security requirement: each configured scheme is sent, and no call is refused for want of one');
+  out.push(`- unsupported (calls that need only these are refused, naming the scheme): ${s.unsupported.length ? '' : 'none'}`, ...s.unsupported.map((u) => `  - ${u.scheme}: ${u.reason}`), '');
   return out;
 }

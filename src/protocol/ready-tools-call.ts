@@ -14,6 +14,7 @@ import { hybridListing } from '../discovery/hybrid.ts';
 import { log } from '../lib/log.ts';
 import { contentOnly } from '../profiles/profiles.ts';
 import { viewOf } from '../profiles/view.ts';
+import { listingNotes } from '../tools/listing-notes.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import type { ToolAnswer } from '../tools/surface.ts';
 import { fitted, serverInfo, surfaceOf, type ViaSdk } from './mcp-server.ts';
@@ -36,7 +37,7 @@ export function readyToolsCall(scope: RequestScope, req: Request, message: unkno
   if (typeof name !== 'string' || Object.keys(rest).length || (args !== undefined && !isObj(args))) return undefined;
   if (plain.era === '2026' && req.headers.get('mcp-name') !== name) return undefined;
   // The listing the client was served is the proof's key: the same tool may be answered differently in another.
-  const listing = scope.mode === 'hybrid' ? hybridListing(scope.catalogue, scope.slice, scope.profile) : viewOf(scope.catalogue, scope.slice, scope.profile);
+  const listing = scope.mode === 'hybrid' ? hybridListing(scope.catalogue, scope.slice, scope.profile, listingNotes(scope)) : viewOf(scope.catalogue, scope.slice, scope.profile, listingNotes(scope));
   return answer(scope, listing, plain, name, args ?? {}, viaSdk);
 }
 
