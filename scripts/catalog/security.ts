@@ -6,8 +6,9 @@
 import type { CatalogueSecurity, OAuthFlows, SecurityRequirement, SecurityScheme } from '../../src/catalogue/types.ts';
 import { describeScheme } from '../../src/auth/upstream-schemes.ts';
 import { isObj } from '../lib/is-object.ts';
-import type { Operation } from './operations.ts';
-import type { SchemaConverter } from './schema-converter.ts';
+import { collectOperations, type Operation } from './operations.ts';
+import { SchemaConverter } from './schema-converter.ts';
+import { loadSpec } from './spec-loader.ts';
 
 /** What report.md and the build's stderr say about the spec's security. */
 export interface SecurityReport {
@@ -163,4 +164,11 @@ function oauthFlows(s: Record<string, any>): OAuthFlows {
   const password = flows.password;
   if (isObj(password) && str(password.tokenUrl)) out.password = { tokenUrl: password.tokenUrl };
   return out;
+}
+
+/** The security a spec (file or URL) declares, without building its catalogue: what the keys CLI checks names against. */
+export async function securityOfSpec(spec: string): Promise<CatalogueSecurity | undefined> {
+  const { doc } = await loadSpec(spec);
+  const conv = new SchemaConverter(doc, () => {});
+  return readSecurity(doc, conv, collectOperations(doc, conv)).catalogue;
 }
