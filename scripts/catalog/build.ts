@@ -138,7 +138,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     if (++i % 200 === 0) progress(`[catalog] ${i}/${ops.length} operations`);
     const name = names.get(o.key)!;
     const requirements = security.forOperation(o);
-    const tool = buildTool(conv, o, name, toolText(o, titles.get(o.key)!, scopes.get(o.key), descMax), warn, { ...(requirements ? { requirements } : {}), slots: security.credentialSlots(o) });
+    const tool = buildTool(conv, o, name, toolText(o, titles.get(o.key)!, scopes.get(o.key), descMax), warn, { ...(requirements !== undefined ? { requirements } : {}), slots: security.credentialSlots(o) });
     tool.toolsets = operationToolsets(o);
     toolsetDescriptions.add(o, tool.toolsets);
     sweep?.check(tool, warn);

@@ -1,7 +1,8 @@
 // The spec's security, read into the catalogue (src/catalogue/types.ts `CatalogueSecurity`, docs/upstream-auth.md):
 // `components.securitySchemes` (Swagger 2.0's `securityDefinitions` arrive converted by the spec loader, and their
 // 2.0 shapes are read here too), the global `security` and each operation's own. The catalogue stays small: schemes
-// once in the header, and a tool carries `security` only where its requirements differ from the catalogue's default.
+// once in the header with every distinct list of requirements, and a tool carries the index of its list only where
+// it differs from the catalogue's default.
 // Nothing here fails the build: a scheme this server cannot send is recorded as unsupported and reported by name.
 import type { CatalogueSecurity, OAuthFlows, SecurityRequirement, SecurityScheme } from '../../src/catalogue/types.ts';
 import { describeScheme } from '../../src/auth/upstream-schemes.ts';
@@ -26,8 +27,8 @@ export interface SecurityReport {
 export interface SpecSecurity {
   /** Absent: the spec declares no scheme and names none. */
   catalogue?: CatalogueSecurity;
-  /** An operation's own requirements for its tool, undefined when the default applies. */
-  forOperation(o: Operation): SecurityRequirement[] | undefined;
+  /** The index in `catalogue.sets` of an operation's own requirements, undefined when the default applies. */
+  forOperation(o: Operation): number | undefined;
   /** The `in:name` slots (lower-cased names) of the apiKey schemes an operation's requirements use: not tool arguments. */
   credentialSlots(o: Operation): ReadonlySet<string>;
   report: SecurityReport;
@@ -76,16 +77,19 @@ export function readSecurity(doc: any, conv: SchemaConverter, ops: readonly Oper
     if (!e.length) report.publicOperations++;
     if (own.has(o.key) && j !== JSON.stringify(global ?? [])) report.ownRequirements++;
   }
-  // Ties go to the spec's own global requirement, then to the first in JSON order.
+  // Ties go to the spec's own global requirement, then to the first in JSON order. The default comes first in `sets`;
+  // `[]` (none needed) is left out when it is the default, since nothing refers to it then.
   const globalJson = JSON.stringify(fallback ?? []);
-  const defaultJson = [...byJson.entries()].sort((a, b) => b[1] - a[1] || Number(b[0] === globalJson) - Number(a[0] === globalJson) || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '[]';
-  const defaultReqs = JSON.parse(defaultJson) as SecurityRequirement[];
-  const catalogue: CatalogueSecurity = { schemes, ...(defaultReqs.length ? { default: defaultReqs } : {}) };
+  const ranked = [...byJson.entries()].sort((a, b) => b[1] - a[1] || Number(b[0] === globalJson) - Number(a[0] === globalJson) || (a[0] < b[0] ? -1 : 1)).map(([j]) => j);
+  const defaultJson = ranked[0] ?? '[]';
+  const listed = defaultJson === '[]' ? ranked.slice(1) : ranked;
+  const index = new Map(listed.map((j, i) => [j, i]));
+  const catalogue: CatalogueSecurity = { schemes, sets: listed.map((j) => JSON.parse(j) as SecurityRequirement[]), ...(defaultJson !== '[]' ? { default: 0 } : {}) };
   return {
     catalogue,
     forOperation(o) {
-      const e = effective(o);
-      return JSON.stringify(e) === defaultJson ? undefined : e;
+      const j = JSON.stringify(effective(o));
+      return j === defaultJson ? undefined : index.get(j);
     },
     credentialSlots(o) {
       const slots = new Set<string>();

@@ -1,6 +1,6 @@
 // One tool from one operation: its input arguments (parameters, then body), HTTP binding, outputSchema and
 // annotations. Name, title and description come from the caller (build.ts), where naming happens.
-import type { CatalogueTool, HttpBinding, JsonSchema, SecurityRequirement } from '../../src/catalogue/types.ts';
+import type { CatalogueTool, HttpBinding, JsonSchema } from '../../src/catalogue/types.ts';
 import { ArgNames } from './arg-names.ts';
 import type { Operation } from './operations.ts';
 import { parameterBindings } from './parameters.ts';
@@ -13,8 +13,8 @@ export interface ToolText {
   description: string;
 }
 
-/** `security`: the operation's own requirements (absent: the catalogue's default) and the API-key slots they fill. */
-export function buildTool(conv: SchemaConverter, o: Operation, name: string, text: ToolText, warn: Warn, security?: { requirements?: SecurityRequirement[]; slots: ReadonlySet<string> }): CatalogueTool {
+/** `security`: the operation's own requirements (an index into the catalogue's sets; absent: the default) and the API-key slots they fill. */
+export function buildTool(conv: SchemaConverter, o: Operation, name: string, text: ToolText, warn: Warn, security?: { requirements?: number; slots: ReadonlySet<string> }): CatalogueTool {
   const args = new ArgNames(o.key, warn);
   const params = parameterBindings(conv, o, args, warn, security?.slots);
   const body = requestBodyBinding(conv, o, args, warn);
@@ -40,7 +40,7 @@ export function buildTool(conv: SchemaConverter, o: Operation, name: string, tex
     toolsets: [],
     http: { method: M, path: o.path, params: params.params, accept: response.accept, ...(body.body ? { body: body.body } : {}) },
   };
-  if (security?.requirements) tool.security = security.requirements;
+  if (security?.requirements !== undefined) tool.security = security.requirements;
   if (response.outputSchema) {
     tool.outputSchema = response.outputSchema;
     if (response.outputWrapped) tool.outputWrapped = true;

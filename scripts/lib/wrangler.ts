@@ -79,7 +79,7 @@ export async function writeCatalogueConfig(dir: string, baseConfig = REPO_WRANGL
   for (const [k, v] of Object.entries(alias)) if (v.startsWith('.')) alias[k] = abs(v);
   const data = resolve(catalogueDir);
   await ensureDeclarations(data);
-  const from = (file: string) => JSON.stringify(data === resolve(dir) ? `./${file}` : join(data, file));
+  const from = (file: string) => (data === resolve(dir) ? `'./${file}'` : JSON.stringify(join(data, file)));
   const catalogueShim = join(resolve(dir), 'catalogue-module.js');
   await writeFile(catalogueShim, `export { default } from ${from('catalog.txt')};\n`);
   alias['catalog-data'] = catalogueShim;

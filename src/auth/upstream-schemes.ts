@@ -1,7 +1,15 @@
 // What a credential for each kind of security scheme looks like, in words for the operator: the one place that checks a
 // configured value against its scheme (the Worker at call time, `npm run serve`/`npm start` and the keys CLI before
 // anything starts), describes a scheme, and says how it is configured. No values ever appear in what it returns.
-import type { CatalogueSecurity, SecurityScheme } from '../catalogue/types.ts';
+import type { CatalogueSecurity, CatalogueTool, SecurityRequirement, SecurityScheme } from '../catalogue/types.ts';
+
+const NONE: SecurityRequirement[] = [];
+
+/** A tool's security requirements: its own set, or the catalogue's default, or none (`[]`). */
+export function requirementsOf(security: CatalogueSecurity, tool: Pick<CatalogueTool, 'security'>): SecurityRequirement[] {
+  const i = tool.security ?? security.default;
+  return (i !== undefined ? security.sets[i] : undefined) ?? NONE;
+}
 
 /** "API key in query parameter circle-token", "HTTP basic", "OAuth 2 (clientCredentials)", "OpenID Connect". */
 export function describeScheme(s: SecurityScheme): string {

@@ -8,7 +8,7 @@ import type { CatalogueSecurity, CatalogueTool, SecurityRequirement, SecuritySch
 import type { Config } from '../config.ts';
 import { bytesToBase64 } from '../lib/bytes.ts';
 import { accessToken, dropToken, TokenError, type TokenSource } from './oauth-tokens.ts';
-import { configureHint, credentialProblem, describeScheme, READY_TOKEN, runsClientCredentials } from './upstream-schemes.ts';
+import { configureHint, credentialProblem, describeScheme, READY_TOKEN, requirementsOf, runsClientCredentials } from './upstream-schemes.ts';
 
 /** What a caller brings for the upstream, besides the operator's UPSTREAM_CREDENTIALS (src/auth/upstream-credential.ts). */
 export interface CallerCredentials {
@@ -66,7 +66,7 @@ interface Slot {
 export function credentialsFor(security: CatalogueSecurity | undefined, tool: CatalogueTool, has: CallerCredentials, config: Config): CredentialOutcome | Promise<CredentialOutcome> {
   if (!security) return fixedHeader(has, NO_SPEC_SECURITY);
   if (config.upstreamSecurity === 'ignore') return fixedHeader(has, 'no credential: this server applies none of the spec\'s security schemes (UPSTREAM_SECURITY=ignore, for a local mock)');
-  const requirements = tool.security ?? security.default ?? [];
+  const requirements = requirementsOf(security, tool);
   if (!requirements.length) return none('no credential: the spec says this operation needs none');
   // UPSTREAM_AUTH_HEADER names where the one credential goes, whatever the scheme: the operator's word wins.
   if (has.singleHeader && has.single !== undefined) return fixedHeader(has, '');
@@ -90,12 +90,12 @@ export function credentialsFor(security: CatalogueSecurity | undefined, tool: Ca
  */
 export function unavailableNote(security: CatalogueSecurity | undefined, tool: CatalogueTool, has: CallerCredentials, config: Config): string | undefined {
   if (!security || config.upstreamSecurity === 'ignore') return undefined;
-  const requirements = tool.security ?? security.default ?? [];
+  const requirements = requirementsOf(security, tool);
   if (!requirements.length || (has.singleHeader && has.single !== undefined)) return undefined;
   if (requirements.some((r) => !Object.keys(r).length || slotsFor(r, security, has, config))) return undefined;
-  const first = requirements[0]!;
-  const names = Object.keys(first).map((n) => `${n} (${security.schemes[n] ? describeScheme(security.schemes[n]!) : 'undeclared'})`).join(' and ');
-  return `Unavailable on this server: needs the upstream credential ${names}${requirements.length > 1 ? ' or another the spec allows' : ''}, which is not configured.`;
+  // Scheme names only: the call's refusal says what each is and how to configure it (12 tokens for one scheme).
+  const options = requirements.map((r) => Object.keys(r).join(' and ')).filter(Boolean);
+  return `Unavailable here: no upstream credential configured for ${options.join(' or ')}.`;
 }
 
 /** What decides `unavailableNote` for a caller, as a short key (the listing caches one variant per key). */
@@ -216,7 +216,7 @@ function httpAuthorization(scheme: string, value: string): string {
 function valueProblem(slot: Slot, config: Config): string | undefined {
   // A caller's own token (passthrough) is a bearer token for oauth2 and openIdConnect: no client credentials to check.
   if (slot.from === 'single' && (slot.scheme.type === 'oauth2' || slot.scheme.type === 'openIdConnect')) return undefined;
-  const problem = credentialProblem({ schemes: { [slot.name]: slot.scheme } }, slot.name, slot.value);
+  const problem = credentialProblem({ schemes: { [slot.name]: slot.scheme }, sets: [] }, slot.name, slot.value);
   if (!problem) return undefined;
   const whose = slot.from === 'single' ? 'the one credential this server sends (UPSTREAM_TOKEN, the key’s stored credential or the caller’s token)' : 'the configured credential';
   return `Cannot call the API: ${whose} does not fit ${problem}. Nothing was sent; the server operator must fix it.${config.upstreamCredentialsError ? ` (${config.upstreamCredentialsError}.)` : ''}`;

@@ -52,10 +52,15 @@ export interface CatalogueSecurity {
   /** Every scheme the spec declares (or a requirement names), by its name in the spec. Sorted by name. */
   schemes: Record<string, SecurityScheme>;
   /**
-   * The requirements of a tool without its own `security`: the spec's global `security`, or, when the spec declares
-   * schemes but no operation or global requirement names any, each scheme alone or none (`{}`). Absent: none.
+   * Every distinct list of requirements the operations have, numbered: a tool names one by its index, so a list is
+   * written once however many tools share it. A list is OR of requirements; `[]` is "none needed".
    */
-  default?: SecurityRequirement[];
+  sets: SecurityRequirement[][];
+  /**
+   * The set (index into `sets`) of a tool without its own `security`: the most common one. When the spec declares
+   * schemes but no operation or global requirement names any, each scheme alone or none (`{}`). Absent: none needed.
+   */
+  default?: number;
 }
 
 /**
@@ -122,11 +127,8 @@ export interface CatalogueTool {
   /** Old names that still resolve to this tool (renames from overrides). */
   aliases?: string[];
   http: HttpBinding;
-  /**
-   * The operation's own security requirements when they differ from the catalogue's default (`[]`: none needed).
-   * Absent: `Catalogue.security.default` applies.
-   */
-  security?: SecurityRequirement[];
+  /** The operation's security requirements, an index into `Catalogue.security.sets`, when not the default's. */
+  security?: number;
   /** Present when the operation returns JSON: the projection argument, where a list keeps its items, its paging. */
   result?: ResultShape;
 }

@@ -1,7 +1,7 @@
 // What the catalogue page says about upstream credentials (docs/upstream-auth.md): each security scheme of the spec,
 // whether this deployment has a credential for it, and per tool which scheme it needs. Scheme names and kinds only:
 // never a value, and nothing about a customer's own credentials beyond "per customer key".
-import { describeScheme } from '../auth/upstream-schemes.ts';
+import { describeScheme, requirementsOf } from '../auth/upstream-schemes.ts';
 import type { CatalogueSecurity, CatalogueTool } from '../catalogue/types.ts';
 import { esc } from './escape.ts';
 
@@ -44,7 +44,7 @@ export function schemeStatuses(security: CatalogueSecurity | undefined, config: 
 /** One tool's need, for its JSON on the page: "headerKey (API key in header X-Api-Key): configured on this server". */
 export function toolAuth(tool: CatalogueTool, security: CatalogueSecurity | undefined, statuses: SchemeStatuses | undefined): string | null {
   if (!security || !statuses) return null;
-  const requirements = tool.security ?? security.default ?? [];
+  const requirements = requirementsOf(security, tool);
   if (!requirements.length) return 'none: the spec says this operation needs no credential';
   const options = requirements.map((r) => {
     const names = Object.keys(r);

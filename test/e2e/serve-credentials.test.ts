@@ -70,7 +70,7 @@ describe('npm run serve --credential', () => {
       expect(missing.isError).toBe(true);
       expect(textOf(missing)).toMatch(/needs an upstream credential this server does not have: cookieKey/);
       const listed = (await client.listTools()).tools.find((t) => t.name === 'cookie_key');
-      expect(listed?.description).toMatch(/Unavailable on this server: needs the upstream credential cookieKey/);
+      expect(listed?.description).toMatch(/Unavailable here: no upstream credential configured for cookieKey\.$/);
     } finally {
       await client.close();
     }

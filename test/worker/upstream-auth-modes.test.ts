@@ -96,8 +96,9 @@ describe('what tools/list and the page say', () => {
   it('a tool whose credential is missing is listed, with one line naming the scheme; configured tools get nothing', async () => {
     const tools = await list(envWith({ credentials: { headerKey: AUTH_VALUES.headerKey } }));
     const byName = new Map(tools.map((t) => [t.name, t.description]));
-    expect(byName.get('cookie_key')).toMatch(/\n\nUnavailable on this server: needs the upstream credential cookieKey \(API key in cookie session\), which is not configured\.$/);
-    expect(byName.get('bearer_or_query')).toMatch(/needs the upstream credential bearerAuth \(HTTP bearer\) or another the spec allows/);
+    expect(byName.get('cookie_key')).toMatch(/\n\nUnavailable here: no upstream credential configured for cookieKey\.$/);
+    expect(byName.get('bearer_or_query')).toMatch(/\n\nUnavailable here: no upstream credential configured for bearerAuth or queryKey\.$/);
+    expect(byName.get('key_and_basic')).toMatch(/\n\nUnavailable here: no upstream credential configured for basicAuth and headerKey\.$/);
     expect(byName.get('header_key')).not.toMatch(/Unavailable/);
     expect(byName.get('public_status')).not.toMatch(/Unavailable/);
     expect(byName.get('optional_bearer')).not.toMatch(/Unavailable/);
