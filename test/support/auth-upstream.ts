@@ -31,6 +31,8 @@ const ROUTES: Record<string, Check[][]> = {
   '/optional': [['bearerAuth'], []],
   '/public': [[]],
   '/user': [['userCode']],
+  // Answers with the request as received, credentials included: what an API that echoes them would do.
+  '/echo': [['queryKey']],
 };
 
 interface Issued {
@@ -77,6 +79,7 @@ export async function startAuthUpstream(): Promise<{ url: string; close: () => P
       if (!alternatives) return json(res, 404, { error: `no route ${path}` });
       const problem = checkRequest(req, url, alternatives);
       if (problem) return json(res, 401, { error: 'unauthorized', problem }, { 'www-authenticate': 'Bearer' });
+      if (path === '/echo') return json(res, 200, { url: req.url, headers: req.headers });
       return json(res, 200, { ok: true, accepted: path });
     });
   });

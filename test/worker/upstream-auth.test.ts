@@ -51,6 +51,13 @@ describe('each scheme, placed where the spec says', () => {
     expect(Object.keys(listed.properties)).not.toContain('api_key');
   });
 
+  it('an upstream that echoes the credential back: the result has it redacted', async () => {
+    const r = await call(env, 'echo_request');
+    expect(r.isError).toBeFalsy();
+    expect(JSON.stringify(r)).not.toContain(AUTH_VALUES.queryKey);
+    expect((r.structuredContent as { url: string }).url).toBe('/echo?api_key=[redacted]');
+  });
+
   it('security: [] sends nothing, though every credential is configured', async () => {
     const r = await call(env, 'public_status');
     expect(r.isError).toBeFalsy();
