@@ -124,6 +124,17 @@ describe('what tools/list and the page say', () => {
     expect(open.auth).toMatch(/^none/);
   });
 
+  it('code mode: api calls get their credentials in the host; the program sees only the (redacted) result', async () => {
+    const env = envWith({ LOADER: bindings.LOADER, credentials: { queryKey: AUTH_VALUES.queryKey } });
+    const code = 'const echoed = await api.echo_request();\nconst refused = await api.cookie_key().catch((e) => String(e.message ?? e));\nreturn { echoed, refused };';
+    const { body } = await rpc(env, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { code } } }, undefined, '/mcp/code');
+    const text = JSON.stringify(body);
+    expect(body.result.isError, text).toBeFalsy();
+    expect(text).toContain('/echo?api_key=[redacted]');
+    expect(text).toContain('needs an upstream credential this server does not have: cookieKey');
+    expect(text).not.toContain(AUTH_VALUES.queryKey);
+  });
+
   it('a refused call is logged and metered as no_credential, naming no value', async () => {
     logs.length = 0;
     const r = await call(envWith(), 'cookie_key');
