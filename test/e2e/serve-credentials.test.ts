@@ -4,7 +4,11 @@
 // one that cannot work, stops serve before anything starts, naming the scheme.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { dotenvJsonLine } from '../../scripts/lib/credential-args.ts';
 import { freePort, spawnChild, childEnv } from '../../scripts/lib/proc.ts';
+import { startWranglerDev } from '../../scripts/lib/wrangler.ts';
 import { startAuthUpstream } from '../support/auth-upstream.ts';
 import { AUTH_VALUES, clientSecretOf } from '../support/auth-values.ts';
 import { connectV1, npmUntilBanner, textOf, type BannerChild } from './helpers.ts';
@@ -95,5 +99,32 @@ describe('npm run serve refuses a credential that cannot work, by scheme name', 
     expect(code).toBe(2);
     expect(output).toContain('--credential basicAuth: scheme basicAuth is HTTP basic: its credential is user:password, with a colon');
     expect(output.replace(/basicAuth=passwordonly9x/g, '')).not.toContain('passwordonly9x');
+  });
+});
+
+describe('npm start --credential', () => {
+  it('is checked against catalog/catalog.txt: GitHub’s declares no scheme', async () => {
+    const child = spawnChild('start', 'npm', ['start', '--', '--credential', 'apikey=abc'], { env: childEnv({}) });
+    expect(await child.exited).toBe(2);
+    expect(child.tail()).toContain('--credential apikey: the spec declares no security scheme named "apikey"; it declares none');
+  });
+
+  it('its wrangler dev gets the secret from a private .dev.vars beside a temp config that serves the repo catalogue', async () => {
+    const worker = await startWranglerDev({ devVars: [dotenvJsonLine('UPSTREAM_CREDENTIALS', { nosuch: "v-'$x`-123" })], logLevel: 'log' });
+    const configDir = dirname(worker.configPath);
+    try {
+      expect(((await (await fetch(`${worker.url}/healthz`)).json()) as { catalogue: { tools: number } }).catalogue.tools).toBe(1223);
+      expect(existsSync(`${configDir}/.dev.vars`)).toBe(true);
+      // The first MCP request reads the config: the secret arrived as JSON (quotes, $ and a backtick intact), and its
+      // scheme name, not its value, is logged as a problem.
+      await (await fetch(worker.endpoint, { method: 'POST', body: '{}' })).text();
+      for (let i = 0; i < 50 && !worker.child.tail().includes('config_error'); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(worker.child.tail()).toContain('UPSTREAM_CREDENTIALS: the spec declares no security scheme named \\"nosuch\\"');
+      expect(worker.child.tail()).not.toContain('`-123');
+      for (const l of commandLines()) expect(l.cmd).not.toContain('-123');
+    } finally {
+      await worker.stop();
+    }
+    expect(existsSync(configDir)).toBe(false);
   });
 });
