@@ -219,7 +219,7 @@ function valueProblem(slot: Slot, config: Config): string | undefined {
   const problem = credentialProblem({ schemes: { [slot.name]: slot.scheme }, sets: [] }, slot.name, slot.value);
   if (!problem) return undefined;
   const whose = slot.from === 'single' ? 'the one credential this server sends (UPSTREAM_TOKEN, the key’s stored credential or the caller’s token)' : 'the configured credential';
-  return `Cannot call the API: ${whose} does not fit ${problem}. Nothing was sent; the server operator must fix it.${config.upstreamCredentialsError ? ` (${config.upstreamCredentialsError}.)` : ''}`;
+  return `Cannot call the API with ${whose}: ${problem}. Nothing was sent; the server operator must fix it.${config.upstreamCredentialsError ? ` (${config.upstreamCredentialsError}.)` : ''}`;
 }
 
 /** The isError text for a tool whose every requirement lacks a credential: which schemes, and how to configure them. */
@@ -232,8 +232,9 @@ function missingMessage(tool: string, requirements: SecurityRequirement[], secur
 }
 
 /** Credentials outside the spec's schemes: the one credential in UPSTREAM_AUTH_HEADER, or "Authorization: Bearer". */
-function fixedHeader({ single, singleHeader }: CallerCredentials, none: string): CredentialOutcome {
-  if (single === undefined) return { ok: true, credentials: { headers: {}, query: [], cookies: [], sent: none }, secrets: [] };
+function fixedHeader({ single, singleHeader }: CallerCredentials, sent: string): CredentialOutcome {
+  // The common case of a catalogue without schemes in key mode: one shared answer, nothing allocated per call.
+  if (single === undefined) return sent === NO_SPEC_SECURITY ? NOTHING_NO_SPEC : none(sent);
   const header = singleHeader ?? 'authorization';
   const value = header === 'authorization' ? `Bearer ${single}` : single;
   return { ok: true, credentials: { headers: { [header]: value }, query: [], cookies: [], sent: `the credential in the ${header} header` }, secrets: [single] };
@@ -242,6 +243,9 @@ function fixedHeader({ single, singleHeader }: CallerCredentials, none: string):
 function none(sent: string): CredentialOutcome {
   return { ok: true, credentials: { headers: {}, query: [], cookies: [], sent }, secrets: [] };
 }
+
+// Never changed by its users (src/upstream reads credentials, src/tools/call.ts reads secrets), so it can be shared.
+const NOTHING_NO_SPEC = none(NO_SPEC_SECURITY);
 
 function absolute(url: string, base: string): string {
   try {
