@@ -3,11 +3,12 @@
 // (PDFBroker, Lyft), AND (NBG), OR and `security: []` with the API key declared as a parameter too (Trello), an
 // unsupported scheme (Conjur's HTTP mutual), Swagger 2.0 (Netlify and a fixture of every 2.0 shape). Schemes are
 // stored once in the header; a tool carries `security` only where it differs from the default.
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildCatalogue } from '../../scripts/catalog/build.ts';
+import { main as catalogCli } from '../../scripts/catalog/cli.ts';
 import { reportMarkdown } from '../../scripts/catalog/report.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { requirementsOf } from '../../src/auth/upstream-schemes.ts';
@@ -79,6 +80,19 @@ describe('the spec’s security in the catalogue', () => {
     expect(md).toContain('## Upstream security');
     expect(md).toContain('  - conjurKubernetesMutualTls: HTTP mutual authentication is a challenge-response exchange this server does not perform');
     expect(catalogue.tools.length).toBe(report.tools);
+  });
+
+  it('the CLI names an unsupported scheme on stderr and in report.md, and writes the catalogue (exit 0)', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'security-cli-'));
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    try {
+      expect(await catalogCli(['--spec', `${DIR}/conjur.local.json`, '--out', out, '--quiet', '--no-toolsnaps'])).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines.join('')).toContain('catalog: security scheme conjurKubernetesMutualTls is not supported: HTTP mutual authentication is a challenge-response exchange this server does not perform');
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('  - conjurKubernetesMutualTls: HTTP mutual');
   });
 
   it('Netlify (Swagger 2.0): an implicit-flow OAuth scheme, and the one operation that needs none', async () => {
