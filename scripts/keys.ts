@@ -2,7 +2,8 @@
 //
 //   npm run keys -- create --name <customer> [--customer <id>] [--toolsets a,b] [--tools x,y] [--readonly]
 //                          [--rate <n>/<sec|min|hour>] [--expires <date|30d|12h>]
-//                          [--upstream-credential-env <VAR>] [--live|--test] [--local|--remote]
+//                          [--upstream-credential-env <VAR>] [--credential NAME=VALUE]... [--credential-env NAME=VAR]...
+//                          [--live|--test] [--local|--remote]
 //   npm run keys -- list [--all] [--grants] [--json] [--local|--remote]
 //   npm run keys -- update <id|prefix> [--rate <n>/<unit>|none] [--toolsets a,b|all] [--tools x,y|all]
 //                          [--readonly|--no-readonly] [--expires <date|30d|12h>|never] [--local|--remote]
@@ -18,7 +19,6 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   formatRate,
-  importEncryptionKey,
   metadataOf,
   newKey,
   parseRate,
@@ -38,6 +38,7 @@ import { WranglerD1 } from './keys/d1.ts';
 import { serveState, startState } from './lib/local-state.ts';
 import { findKey, KeyCommandError, updateKey, type KeyChanges } from './keys/update.ts';
 import { usageCommand } from './keys/usage.ts';
+import { CredentialOptionError, keyCredentials } from './keys/credentials.ts';
 import { UsageQueryError } from '../src/usage/query.ts';
 
 const USAGE = `Usage:
@@ -50,6 +51,9 @@ const USAGE = `Usage:
       --expires <when>             ISO date/time (2027-01-31, 2027-01-31T12:00Z) or 30d / 12h from now
       --upstream-credential-env V  read this key's upstream credential from env var V (CREDENTIAL_MODE=customer);
                                    encrypted with CREDENTIAL_ENCRYPTION_KEY (env, or .dev.vars for --local)
+      --credential NAME=VALUE      this key's credential for the spec's security scheme NAME (repeatable; customer
+                                   mode): the key or token, user:password (basic), client_id:client_secret (OAuth 2)
+      --credential-env NAME=VAR    the same, read from env var VAR; names are checked against --spec or --catalogue
       --live | --test              key prefix mcp_live_ / mcp_test_ (default: --test locally, --live remote)
       --catalogue <file>           catalogue to check names against (default catalog/catalog.txt)
   npm run keys -- list [--all] [--grants] [--json]
@@ -89,6 +93,8 @@ async function main(argv: string[]): Promise<void> {
       rate: { type: 'string' },
       expires: { type: 'string' },
       'upstream-credential-env': { type: 'string' },
+      credential: { type: 'string', multiple: true },
+      'credential-env': { type: 'string', multiple: true },
       live: { type: 'boolean' },
       test: { type: 'boolean' },
       catalogue: { type: 'string' },
@@ -159,6 +165,9 @@ interface CreateOptions {
   rate?: string;
   expires?: string;
   'upstream-credential-env'?: string;
+  credential?: string[];
+  'credential-env'?: string[];
+  spec?: string;
   live?: boolean;
   test?: boolean;
   catalogue?: string;
@@ -181,25 +190,9 @@ async function create(kv: WranglerKv, o: CreateOptions, remote: boolean): Promis
   }
   const expiresAt = o.expires ? parseExpiry(o.expires) : undefined;
 
-  let upstreamCredential: string | undefined;
-  let encryptionKey: CryptoKey | undefined;
-  const credVar = o['upstream-credential-env'];
-  if (credVar) {
-    upstreamCredential = process.env[credVar];
-    if (!upstreamCredential) throw new UsageError(`environment variable ${credVar} is empty or unset`);
-    const secret = process.env.CREDENTIAL_ENCRYPTION_KEY ?? (remote ? undefined : devVar('CREDENTIAL_ENCRYPTION_KEY'));
-    if (!secret) {
-      throw new UsageError(
-        'an upstream credential needs CREDENTIAL_ENCRYPTION_KEY (the same value as the Worker secret) in the environment' +
-          (remote ? '' : ' or in .dev.vars'),
-      );
-    }
-    try {
-      encryptionKey = await importEncryptionKey(secret);
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-  }
+  const sealed = await keyCredentials(o, remote).catch((e: unknown) => {
+    throw e instanceof CredentialOptionError ? new UsageError(e.message) : e;
+  });
 
   const prefix = o.live ? 'mcp_live_' : o.test ? 'mcp_test_' : remote ? 'mcp_live_' : 'mcp_test_';
   const made = await newKey({
@@ -210,7 +203,7 @@ async function create(kv: WranglerKv, o: CreateOptions, remote: boolean): Promis
     readOnly: Boolean(o.readonly),
     ...(rate ? { rate } : {}),
     ...(expiresAt ? { expiresAt } : {}),
-    ...(upstreamCredential !== undefined ? { upstreamCredential, encryptionKey } : {}),
+    ...sealed,
   });
   await kv.put(RECORD_PREFIX + made.hash, JSON.stringify(made.record), metadataOf(made.record));
   const r = made.record;
@@ -222,6 +215,7 @@ async function create(kv: WranglerKv, o: CreateOptions, remote: boolean): Promis
     `rate: ${r.rate ? formatRate(r.rate) : 'unlimited'}`,
     `expires: ${r.expiresAt ?? 'never'}`,
     ...(r.upstreamCredential ? ['upstream credential: stored encrypted'] : []),
+    ...(sealed.upstreamCredentials ? [`upstream credentials: stored encrypted, for ${Object.keys(sealed.upstreamCredentials).join(', ')}`] : []),
     `stored in: ${remote ? 'remote KEYS namespace' : `local state ${kv.target.persistTo}`}`,
     '',
     'This is the only time the key is shown. Give it to the customer now; only its hash is stored.',
@@ -342,17 +336,6 @@ function parseExpiry(raw: string): string {
   if (!Number.isFinite(t)) throw new UsageError(`--expires: "${raw}" is not a date (2027-01-31, 2027-01-31T12:00Z) or a duration (30d, 12h)`);
   if (t <= Date.now()) throw new UsageError(`--expires: ${new Date(t).toISOString()} is in the past`);
   return new Date(t).toISOString();
-}
-
-/** A value from .dev.vars (the file wrangler dev reads local secrets from). */
-function devVar(name: string): string | undefined {
-  const file = join(repoRoot, '.dev.vars');
-  if (!existsSync(file)) return undefined;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
-    if (m && m[1] === name) return m[2]!.replace(/^(["'])(.*)\1$/, '$2');
-  }
-  return undefined;
 }
 
 /** The local state directory the flags name: --state/--persist-to, else --spec's (as npm run serve), else npm start's. */

@@ -22,8 +22,16 @@ export interface Env {
   KEY_CACHE_TTL_SECONDS?: string;
   /** gateway mode: the operator's upstream secret. */
   UPSTREAM_TOKEN?: string;
-  /** gateway/customer modes: header carrying the upstream credential (default authorization, sent as "Bearer <value>"). */
+  /**
+   * gateway/customer modes: the header that carries the one upstream credential on every call (UPSTREAM_TOKEN, a key's
+   * single stored credential), whatever the spec's schemes say. Unset: as the operation's scheme says, or
+   * "Authorization: Bearer <value>" for a spec without schemes (docs/upstream-auth.md).
+   */
   UPSTREAM_AUTH_HEADER?: string;
+  /** Secret: credentials by security scheme name, a JSON object {"scheme": "value"} (docs/upstream-auth.md). */
+  UPSTREAM_CREDENTIALS?: string;
+  /** `spec` (default): credentials as the spec's security says; `ignore`: the upstream takes none (a local mock). */
+  UPSTREAM_SECURITY?: string;
   /** customer mode: base64 of 32 bytes; decrypts the upstream credential stored with each key. */
   CREDENTIAL_ENCRYPTION_KEY?: string;
   /** Holds the runtime schema drop list (src/schema-health/drops.ts); KEYS is used when absent. */
@@ -134,8 +142,14 @@ export interface Config {
   credentialMode: CredentialMode;
   apiKey: string | undefined;
   keyCacheTtlMs: number;
-  /** Lower-case header name for the upstream credential in gateway/customer modes. */
-  upstreamAuthHeader: string;
+  /** Lower-case header name for the one upstream credential (UPSTREAM_AUTH_HEADER); undefined: placed by scheme. */
+  upstreamAuthHeader: string | undefined;
+  /** The operator's credentials by scheme name (UPSTREAM_CREDENTIALS); never logged or shown. */
+  upstreamCredentials: Readonly<Record<string, string>>;
+  /** Why UPSTREAM_CREDENTIALS could not be read (said at call time, logged once); undefined when it could. */
+  upstreamCredentialsError: string | undefined;
+  /** `ignore`: the spec's security is not applied (a local mock needs no credential), as for a spec without schemes. */
+  upstreamSecurity: 'spec' | 'ignore';
   allowedHosts: string[];
   /** Toolsets served at bare /mcp; undefined = the whole catalogue. */
   defaultToolsets: string[] | undefined;
@@ -159,12 +173,18 @@ export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultTo
   if (!(MODES as readonly string[]).includes(mode)) {
     throw new Error(`CREDENTIAL_MODE must be one of ${MODES.join(', ')}; got "${mode}"`);
   }
+  const security = (env.UPSTREAM_SECURITY ?? '').trim().toLowerCase() || 'spec';
+  if (security !== 'spec' && security !== 'ignore') throw new Error(`UPSTREAM_SECURITY must be spec or ignore; got "${security.slice(0, 40)}"`);
+  const credentials = parseCredentialsJson(env.UPSTREAM_CREDENTIALS);
   return {
     upstreamUrl: (env.UPSTREAM_URL ?? '').trim() || defaultUpstream,
     credentialMode: mode as CredentialMode,
     apiKey: env.API_KEY || undefined,
     keyCacheTtlMs: positiveInt(env.KEY_CACHE_TTL_SECONDS, 30) * 1000,
-    upstreamAuthHeader: (env.UPSTREAM_AUTH_HEADER ?? '').trim().toLowerCase() || 'authorization',
+    upstreamAuthHeader: (env.UPSTREAM_AUTH_HEADER ?? '').trim().toLowerCase() || undefined,
+    upstreamCredentials: credentials.credentials,
+    upstreamCredentialsError: credentials.error,
+    upstreamSecurity: security as 'spec' | 'ignore',
     allowedHosts: list(env.ALLOWED_HOSTS)?.map((h) => h.toLowerCase()) ?? [],
     defaultToolsets: list(env.DEFAULT_TOOLSETS) ?? catalogueDefaultToolsets,
     timeoutMs: positiveInt(env.UPSTREAM_TIMEOUT_MS, LIMIT_DEFAULTS.timeoutMs),
@@ -197,4 +217,23 @@ function readConfirmSettings(env: Env): ConfirmSettings {
 function list(raw: string | undefined): string[] | undefined {
   const items = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   return items.length ? items : undefined;
+}
+
+/** The secret UPSTREAM_CREDENTIALS: a JSON object of scheme name -> credential string. */
+export function parseCredentialsJson(text: string | undefined): { credentials: Record<string, string>; error?: string } {
+  if (!text?.trim()) return { credentials: {} };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { credentials: {}, error: 'UPSTREAM_CREDENTIALS is not valid JSON; it must be an object like {"scheme_name": "value"}' };
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { credentials: {}, error: 'UPSTREAM_CREDENTIALS must be a JSON object like {"scheme_name": "value"}' };
+  const credentials: Record<string, string> = Object.create(null);
+  const wrong: string[] = [];
+  for (const [k, v] of Object.entries(parsed)) {
+    if (typeof v === 'string') credentials[k] = v;
+    else wrong.push(k);
+  }
+  return wrong.length ? { credentials, error: `UPSTREAM_CREDENTIALS: the value of ${wrong.join(', ')} is not a string` } : { credentials };
 }

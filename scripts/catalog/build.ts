@@ -18,6 +18,7 @@ import { compactRules } from '../../src/results/options.ts';
 import { responseExample } from './examples.ts';
 import { addResultShape, resultRules } from './result-shape.ts';
 import { loadSpec, type LoadOptions } from './spec-loader.ts';
+import { readSecurity, type SecurityReport } from './security.ts';
 import { scopesOf, withScopeLine } from './titles.ts';
 import { buildTool, type ToolText } from './tool.ts';
 import { annotate } from './annotations.ts';
@@ -71,6 +72,8 @@ export interface BuildReport {
   withoutOutputSchema: number;
   dropped: { tool: string; reason: string }[];
   warnings: Record<string, WarningGroup>;
+  /** The spec's security schemes, and those this server cannot send (docs/upstream-auth.md). */
+  security: SecurityReport;
   /** Differences against `options.previous`, when given. */
   changes?: ChangeSummary;
   /** Tool names (docs/naming.md): the budget, how many were shortened, the hashed ones, deprecated aliases kept. */
@@ -124,6 +127,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
   const conv = new SchemaConverter(doc, warn);
 
   const ops = collectOperations(doc, conv);
+  const security = readSecurity(doc, conv, ops);
   const { naming, titles } = nameOperations(ops, maxName);
   const names = naming.names;
   const scopes = scopesOf(ops);
@@ -140,7 +144,8 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     const name = names.get(o.key)!;
     const text = toolText(o, titles.get(o.key)!, scopes.get(o.key), descMax);
     const annotated = annotate(o, text.title);
-    const tool = buildTool(conv, o, name, text, warn, annotated.annotations);
+    const requirements = security.forOperation(o);
+    const tool = buildTool(conv, o, name, text, warn, annotated.annotations, { ...(requirements !== undefined ? { requirements } : {}), slots: security.credentialSlots(o) });
     bases.set(tool, annotated.basis);
     tool.toolsets = operationToolsets(o);
     toolsetDescriptions.add(o, tool.toolsets);
@@ -166,6 +171,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     ...(defaultToolsets ? { defaultToolsets } : {}),
     tools: visible.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     results,
+    ...(security.catalogue ? { security: security.catalogue } : {}),
   };
   let previous: Catalogue | undefined;
   if (options.previous) {
@@ -193,6 +199,7 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
     wrappedOutputs: visible.filter((t) => t.outputWrapped).length,
     withoutOutputSchema: visible.filter((t) => !t.outputSchema).length,
     dropped: visible.filter((t) => t.outputSchemaDropped).map((t) => ({ tool: t.name, reason: t.outputSchemaDropped! })),
+    security: security.report,
     warnings: Object.fromEntries(Object.entries(warnings).sort(([a], [b]) => (a < b ? -1 : 1))),
     changes,
     names: { budget: maxName, shortened: naming.shortened.length, hashed: hashedNames, deprecated: aliases.deprecated, skipped: aliases.skipped },

@@ -108,6 +108,7 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const { text, shards, report, catalogue } = result;
+  for (const u of report.security.unsupported) process.stderr.write(`catalog: security scheme ${u.scheme} is not supported: ${u.reason} (calls that need only it are refused; see report.md)\n`);
   // Code mode's declarations, from the catalogue exactly as written (docs/code-mode.md, "Declarations").
   const declarations = serializeDeclarations(buildDeclarations(await expandCatalogue({ text, shards })));
   const declared = declarationFiles(declarations, { hash: report.hash, shards });

@@ -20,13 +20,21 @@ interface ParameterInputs {
   params: ParamBinding[];
 }
 
-export function parameterBindings(conv: SchemaConverter, o: Operation, args: ArgNames, warn: Warn): ParameterInputs {
+/**
+ * `credentialSlots`: `in:name` (name lower-cased) of the API keys the operation's security places; a parameter in such
+ * a slot is the credential itself, which the server sends, so it is no argument for the model to fill.
+ */
+export function parameterBindings(conv: SchemaConverter, o: Operation, args: ArgNames, warn: Warn, credentialSlots: ReadonlySet<string> = new Set()): ParameterInputs {
   const where = o.key;
   const pmap = new Map<string, Record<string, any>>();
   for (const p0 of [...o.pathParams, ...(Array.isArray(o.op.parameters) ? o.op.parameters : [])]) {
     const p = conv.deref(p0);
     if (!isObj(p) || typeof p.name !== 'string' || !LOC_ORDER.includes(p.in)) continue;
     if (p.in === 'header' && IGNORED_HEADERS.has(p.name.toLowerCase())) continue;
+    if (credentialSlots.has(`${p.in}:${p.name.toLowerCase()}`)) {
+      warn('credential-parameter', `${where}: ${p.in} parameter ${p.name} is the API key of a security scheme; the server sends it, so it is not an argument`);
+      continue;
+    }
     pmap.set(`${p.in}:${p.name}`, p);
   }
   for (const m of o.path.matchAll(/\{([^}]+)\}/g)) {

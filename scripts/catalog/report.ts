@@ -15,6 +15,7 @@ export function reportMarkdown(r: BuildReport): string {
   out.push(`- search index: ${r.search.bytes} bytes (${((100 * r.search.bytes) / Math.max(1, r.bytes - r.search.bytes)).toFixed(1)}% on top of the rest of the catalogue)`, '');
   out.push(...annotationsSection(r.annotations));
   out.push(...namesSection(r.names));
+  out.push(...securitySection(r.security));
   if (r.changes) {
     out.push('## Changes since the previous catalogue', '', '```', changeSummaryText(r.changes, 100), '```', '');
   }
@@ -46,5 +47,16 @@ function annotationsSection(a: BuildReport['annotations']): string[] {
   out.push(`- read-only: ${a.readOnly}; writes: ${writes.map(([m, [keep, destroy]]) => `${m} ${keep + destroy} (${destroy} destructive)`).join(', ') || 'none'}`);
   out.push(`- writes read against their method (a POST destructive, a PUT or PATCH not): ${a.againstMethod.length}`, '');
   if (a.againstMethod.length) out.push(...a.againstMethod.map((w) => `- ${w.tool} (${w.method}): ${w.destructive ? 'destructive' : 'not destructive'}, by ${w.basis}`), '');
+  return out;
+}
+
+/** The spec's security schemes, what the Worker sends for each, and those it cannot (docs/upstream-auth.md). */
+function securitySection(s: BuildReport['security']): string[] {
+  const out = ['## Upstream security', ''];
+  if (!s.schemes.length) return [...out, '- the spec declares no security scheme: the upstream gets the deployment\'s one credential, if any (UPSTREAM_TOKEN)', ''];
+  out.push(`- schemes (configure each by name: UPSTREAM_CREDENTIALS, --credential NAME=VALUE): ${s.schemes.length}`, ...s.schemes.map((x) => `  - ${x}`));
+  out.push(`- operations that need no credential (security: []): ${s.publicOperations}; with requirements of their own: ${s.ownRequirements}`);
+  if (s.inferredDefault) out.push('- the spec declares schemes but no security requirement: each configured scheme is sent, and no call is refused for want of one');
+  out.push(`- unsupported (calls that need only these are refused, naming the scheme): ${s.unsupported.length ? '' : 'none'}`, ...s.unsupported.map((u) => `  - ${u.scheme}: ${u.reason}`), '');
   return out;
 }

@@ -14,10 +14,14 @@ export interface ToolText {
   description: string;
 }
 
-/** `annotations`: the operation's hints (annotations.ts), read by the caller, which reports how they were decided. */
-export function buildTool(conv: SchemaConverter, o: Operation, name: string, text: ToolText, warn: Warn, annotations: Annotations): CatalogueTool {
+/**
+ * `annotations`: the operation's hints (annotations.ts), read by the caller, which reports how they were decided.
+ * `security`: the operation's own requirements (an index into the catalogue's sets; absent: the default) and the
+ * API-key slots they fill.
+ */
+export function buildTool(conv: SchemaConverter, o: Operation, name: string, text: ToolText, warn: Warn, annotations: Annotations, security?: { requirements?: number; slots: ReadonlySet<string> }): CatalogueTool {
   const args = new ArgNames(o.key, warn);
-  const params = parameterBindings(conv, o, args, warn);
+  const params = parameterBindings(conv, o, args, warn, security?.slots);
   const body = requestBodyBinding(conv, o, args, warn);
   const response = responseBinding(conv, o, warn);
 
@@ -35,6 +39,7 @@ export function buildTool(conv: SchemaConverter, o: Operation, name: string, tex
     toolsets: [],
     http: { method: M, path: o.path, params: params.params, accept: response.accept, ...(body.body ? { body: body.body } : {}) },
   };
+  if (security?.requirements !== undefined) tool.security = security.requirements;
   if (response.outputSchema) {
     tool.outputSchema = response.outputSchema;
     if (response.outputWrapped) tool.outputWrapped = true;

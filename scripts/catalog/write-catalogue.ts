@@ -97,6 +97,7 @@ export async function writeCatalogue(cat: Catalogue, options: WriteOptions = {})
     defaultUpstream: cat.defaultUpstream,
     index: indexLines.map((l) => l.length),
     ...(cat.results ? { results: sortKeys(cat.results) as Header['results'] } : {}),
+    ...(cat.security ? { security: sortKeys(cat.security) as Header['security'] } : {}),
     ...(plan ? { shards: plan.names } : {}),
     source: sortKeys(cat.source) as Header['source'],
     table: lines.table.length,

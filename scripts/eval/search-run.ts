@@ -62,7 +62,7 @@ function scopeOf(loaded: LoadedCatalogue, mode: RequestScope['mode']): RequestSc
   return {
     catalogue: loaded,
     config: readConfig({}, loaded.catalogue.defaultUpstream),
-    caller: { id: 'eval', scope: {}, upstreamHeaders: {} },
+    caller: { id: 'eval', scope: {}, upstream: {} },
     slice: sliceOf(loaded, {}),
     profile: PROFILES.default,
     mode,

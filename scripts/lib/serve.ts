@@ -9,6 +9,7 @@ import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { readSpecDocument, startExamplesFirst } from './examples-first.ts';
 import { mockableSpec, startPrism, type Running } from './prism.ts';
 import { isPortFree, onShutdown, repoRoot, StartError, type Child } from './proc.ts';
+import { dotenvJsonLine } from './credential-args.ts';
 import { startWranglerDev } from './wrangler.ts';
 
 /** The documented local key: `mcp_test_` + 32 characters. Only ever accepted by a local `npm start`/`serve`. */
@@ -32,6 +33,8 @@ interface ServeOptions {
   vars?: Record<string, string>;
   /** Local state directory (scripts/lib/local-state.ts), and the keys CLI flags that reach it. */
   state: { dir: string; keysFlags: string };
+  /** Upstream credentials by scheme name (--credential), handed to the worker as the secret UPSTREAM_CREDENTIALS in a file. */
+  credentials?: Record<string, string>;
 }
 
 interface Banner {
@@ -98,10 +101,15 @@ export async function serve(opts: ServeOptions): Promise<void> {
     log(`starting wrangler dev on 127.0.0.1:${opts.port} (${what}) …`);
     const vars: Record<string, string> = { ...opts.vars, UPSTREAM_URL: upstream, CREDENTIAL_MODE: opts.credentialMode };
     if (opts.credentialMode === 'key') vars.API_KEY = opts.key;
+    // The mock takes any request: no call is refused, or sent a credential, for the spec's security schemes.
+    if (!opts.upstream) vars.UPSTREAM_SECURITY = 'ignore';
+    const names = Object.keys(opts.credentials ?? {}).sort();
+    if (names.length && !opts.upstream) log(`credentials for ${names.join(', ')} are not used: the mock needs none (give --upstream to call the real API)`);
+    const devVars = names.length && opts.upstream ? [dotenvJsonLine('UPSTREAM_CREDENTIALS', opts.credentials)] : undefined;
     // This catalogue's own local state, where `npm run keys -- … --local` (with the same --spec, or none for
     // npm start) writes keys and reads usage; the usage tables are created there (docs/keys.md, docs/usage.md).
     const persistTo = opts.state.dir;
-    const worker = await startWranglerDev({ port: opts.port, vars, catalogueDir: opts.catalogueDir, persistTo, migrateUsage: true, log, workersHeap: true });
+    const worker = await startWranglerDev({ port: opts.port, vars, catalogueDir: opts.catalogueDir, persistTo, migrateUsage: true, log, workersHeap: true, ...(devVars ? { devVars } : {}) });
     running.push(worker);
     log(`wrangler dev ready in ${(worker.startMs / 1000).toFixed(1)} s`);
     // A first drift check, so /healthz describes the spec as it is now rather than a check kept in the local state
@@ -123,6 +131,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
       '',
       `MCP server ready: ${what}`,
       `upstream: ${upstream}${opts.upstream ? '' : " (Prism mock: the spec's examples, generated data where it has none)"}`,
+      ...(devVars ? [`upstream credentials: ${names.join(', ')} (by security scheme; values are not shown)`] : []),
       `endpoint: ${b.endpoint}`,
       `key: ${b.key}`,
       `local state: ${shownPath(persistTo)} (keys and usage: npm run keys -- list${opts.state.keysFlags}, npm run keys -- usage${opts.state.keysFlags})`,

@@ -44,6 +44,12 @@ export interface WranglerDevOptions {
   log?: (line: string) => void;
   /** Run the worker with WORKERS_HEAP_V8_FLAGS (unless MINIFLARE_WORKERD_V8_FLAGS is set already). */
   workersHeap?: boolean;
+  /**
+   * Secrets as dotenv lines (`NAME='value'`), handed to the worker through a private .dev.vars beside its config,
+   * never on wrangler's command line. Without a catalogueDir the config moves to a temp directory for it, serving
+   * the repo's catalogue, and the repo's own .dev.vars is copied in first.
+   */
+  devVars?: string[];
 }
 
 export interface RunningWorker extends Running {
@@ -61,7 +67,7 @@ export interface RunningWorker extends Running {
  * src/catalogue/embedded-catalogue.ts does for the embedded one; declarations are generated when the directory has none), and
  * the static assets (a sharded catalogue's shards) read from `<dir>/shards`.
  */
-export async function writeCatalogueConfig(dir: string, baseConfig = REPO_WRANGLER_CONFIG): Promise<string> {
+export async function writeCatalogueConfig(dir: string, baseConfig = REPO_WRANGLER_CONFIG, catalogueDir = dir): Promise<string> {
   const { experimental_readRawConfig } = await import('wrangler');
   const { rawConfig } = experimental_readRawConfig({ config: baseConfig });
   const baseDir = dirname(baseConfig);
@@ -71,19 +77,21 @@ export async function writeCatalogueConfig(dir: string, baseConfig = REPO_WRANGL
   if (typeof config.tsconfig === 'string') config.tsconfig = abs(config.tsconfig);
   const alias = { ...((config.alias as Record<string, string> | undefined) ?? {}) };
   for (const [k, v] of Object.entries(alias)) if (v.startsWith('.')) alias[k] = abs(v);
-  await ensureDeclarations(resolve(dir));
+  const data = resolve(catalogueDir);
+  await ensureDeclarations(data);
+  const from = (file: string) => (data === resolve(dir) ? `'./${file}'` : JSON.stringify(join(data, file)));
   const catalogueShim = join(resolve(dir), 'catalogue-module.js');
-  await writeFile(catalogueShim, "export { default } from './catalog.txt';\n");
+  await writeFile(catalogueShim, `export { default } from ${from('catalog.txt')};\n`);
   alias['catalog-data'] = catalogueShim;
   const declarationsShim = join(resolve(dir), 'declarations-module.js');
-  await writeFile(declarationsShim, "export { default } from './declarations.txt';\n");
+  await writeFile(declarationsShim, `export { default } from ${from('declarations.txt')};\n`);
   alias['declarations-data'] = declarationsShim;
   config.alias = alias;
   // Migrations are found relative to the config, which now lives in `dir`.
   if (Array.isArray(config.d1_databases)) {
     config.d1_databases = (config.d1_databases as Array<Record<string, unknown>>).map((d) => ({ ...d, migrations_dir: abs(typeof d.migrations_dir === 'string' ? d.migrations_dir : 'migrations') }));
   }
-  const shards = join(resolve(dir), 'shards');
+  const shards = join(data, 'shards');
   await mkdir(shards, { recursive: true });
   if (config.assets && typeof config.assets === 'object') config.assets = { ...(config.assets as Record<string, unknown>), directory: shards };
   // The repo's module rules: data files as Text modules, and the OAuth library as a module of its own.
@@ -91,6 +99,13 @@ export async function writeCatalogueConfig(dir: string, baseConfig = REPO_WRANGL
   const path = join(dir, 'wrangler.json');
   await writeFile(path, JSON.stringify(config, null, 2) + '\n');
   return path;
+}
+
+/** `<dir>/.dev.vars`, readable by its owner only: the repo's own first (when the config replaces the repo's), then `lines`. */
+async function writeDevVars(dir: string, lines: string[], withRepoVars: boolean): Promise<void> {
+  const repoVars = join(repoRoot, '.dev.vars');
+  const own = withRepoVars && existsSync(repoVars) ? (await readFile(repoVars, 'utf8')).replace(/\n?$/, '\n') : '';
+  await writeFile(join(dir, '.dev.vars'), own + lines.join('\n') + '\n', { mode: 0o600 });
 }
 
 /** `<dir>/declarations.txt`, written from `<dir>/catalog.txt` when missing (a catalogue built without them). */
@@ -119,11 +134,15 @@ export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<R
   if (!(await isPortFree(port))) {
     throw new StartError(`port ${port} on 127.0.0.1 is already in use; stop whatever holds it or choose another (PORT=… / --port …)`);
   }
-  const configPath = opts.catalogueDir ? await writeCatalogueConfig(opts.catalogueDir) : REPO_WRANGLER_CONFIG;
+  const configDir = opts.catalogueDir ?? (opts.devVars ? await mkdtemp(join(tmpdir(), 'mcp-wrangler-config-')) : undefined);
+  const configPath = configDir ? await writeCatalogueConfig(configDir, REPO_WRANGLER_CONFIG, opts.catalogueDir ?? join(repoRoot, 'catalog')) : REPO_WRANGLER_CONFIG;
+  if (configDir && opts.devVars) await writeDevVars(configDir, opts.devVars, !opts.catalogueDir);
   const ownState = opts.persistTo === undefined;
   const persistTo = opts.persistTo ?? (await mkdtemp(join(tmpdir(), 'mcp-wrangler-state-')));
   const cleanup = async () => {
     if (ownState) await rm(persistTo, { recursive: true, force: true });
+    // The secrets file goes with the server; a config directory of our own goes whole.
+    if (configDir && opts.devVars) await rm(opts.catalogueDir ? join(configDir, '.dev.vars') : configDir, { recursive: true, force: true });
   };
   if (opts.migrateUsage) {
     const d1 = new WranglerD1({ remote: false, persistTo, config: configPath });

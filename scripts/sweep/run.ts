@@ -175,8 +175,9 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
     log('starting wrangler dev …');
     const worker = await startWranglerDev({
       ...(catalogueDir ? { catalogueDir } : {}),
-      // The sweep measures the catalogue as built: the worker must not drop failing schemas by itself mid-run.
-      vars: { UPSTREAM_URL: proxy.url, CREDENTIAL_MODE: 'key', API_KEY: SWEEP_KEY, SCHEMA_AUTODROP_THRESHOLD: '0' },
+      // The sweep measures the catalogue as built: the worker must not drop failing schemas by itself mid-run. The
+      // mock takes no credentials, so the spec's security schemes are not applied (no call refused for want of one).
+      vars: { UPSTREAM_URL: proxy.url, CREDENTIAL_MODE: 'key', API_KEY: SWEEP_KEY, SCHEMA_AUTODROP_THRESHOLD: '0', UPSTREAM_SECURITY: 'ignore' },
     });
     running.push(worker);
     log(`worker ready at ${worker.endpoint} in ${(worker.startMs / 1000).toFixed(1)} s`);

@@ -12,6 +12,7 @@ import { refuse } from './challenge.ts';
 import { callerForKey, isOperatorDigest, keyStatus } from './key-caller.ts';
 import { isWellFormedKey } from './keys-core.ts';
 import { tokenDigest } from './token-digest.ts';
+import { passthroughUpstream } from './upstream-credential.ts';
 
 export type { AuthContext, AuthOutcome, Caller } from './caller.ts';
 
@@ -27,7 +28,8 @@ export async function authenticate(request: Request, config: Config, ctx: AuthCo
 
   if (config.credentialMode === 'passthrough') {
     // The upstream is the authority: it sees the caller's own token and answers 401 itself if it is wrong.
-    return { ok: true, caller: { id: 'passthrough', scope: {}, upstreamHeaders: { authorization: `Bearer ${token}` }, secrets: [token] } };
+    const upstream = passthroughUpstream(token);
+    return { ok: true, caller: { id: 'passthrough', scope: {}, upstream: upstream.upstream, secrets: upstream.secrets } };
   }
 
   const digest = await tokenDigest(token);

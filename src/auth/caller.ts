@@ -3,6 +3,7 @@
 import type { SliceSpec } from '../catalogue/slices.ts';
 import type { Env } from '../config.ts';
 import type { KeyRecord, Rate } from './keys-core.ts';
+import type { CallerCredentials } from './upstream-security.ts';
 
 export interface Caller {
   /** Stable, non-secret id for logs: "key:<public id>" for customer keys, "key:<8 hex>" for API_KEY, or "passthrough". */
@@ -11,8 +12,8 @@ export interface Caller {
   customerId?: string;
   /** What this key may use; intersected with the slice the URL asks for. Empty spec = everything. */
   scope: SliceSpec;
-  /** Headers to send upstream on the caller's behalf (per CREDENTIAL_MODE). */
-  upstreamHeaders: Record<string, string>;
+  /** What the caller brings for the upstream (per CREDENTIAL_MODE); each call places it as its tool's security says. */
+  upstream: CallerCredentials;
   /** The presented key and upstream credentials: redacted from tool results (src/auth/redact.ts). Never log. */
   secrets?: string[];
   /** The key's rate limit, for counting more than the HTTP request (each api call of a code-mode execute). */

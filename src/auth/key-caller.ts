@@ -55,14 +55,14 @@ export async function callerForKey(ref: KeyRef, status: { ok: true; record?: Key
   if (!record) {
     const upstream = operatorUpstream(config, env);
     if (!upstream.ok) return upstream;
-    return { ok: true, caller: { id: `key:${ref.id}`, scope: narrow({}), upstreamHeaders: upstream.headers, secrets: [opts.token, ...upstream.secrets] }, key: { ref } };
+    return { ok: true, caller: { id: `key:${ref.id}`, scope: narrow({}), upstream: upstream.upstream, secrets: [opts.token, ...upstream.secrets] }, key: { ref } };
   }
   const limited = await enforceRate(record, env);
   if (limited) return limited;
   const upstream = await customerUpstream(config, env, record);
   if (!upstream.ok) return upstream;
   touchLastUsed(env.KEYS!, record.hash, new Date().toISOString().slice(0, 10), ctx.waitUntil ?? ((p) => void p));
-  const caller: Caller = { id: `key:${record.id}`, customerId: record.customer.id, scope: narrow(recordScope(record)), upstreamHeaders: upstream.headers, secrets: [opts.token, ...upstream.secrets] };
+  const caller: Caller = { id: `key:${record.id}`, customerId: record.customer.id, scope: narrow(recordScope(record)), upstream: upstream.upstream, secrets: [opts.token, ...upstream.secrets] };
   if (record.rate) caller.rate = { key: record.id, rate: record.rate };
   return { ok: true, caller, key: { ref, record } };
 }

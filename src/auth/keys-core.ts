@@ -50,7 +50,12 @@ export interface KeyRecord {
   revokedAt?: string;
   /** Upstream credential for CREDENTIAL_MODE=customer. */
   upstreamCredential?: EncryptedSecret;
+  /** Upstream credentials by security scheme name for CREDENTIAL_MODE=customer: a JSON object, sealed as one. */
+  upstreamCredentials?: EncryptedSecret;
 }
+
+/** Additional data of the sealed `upstreamCredentials`, beside the key hash: a ciphertext cannot move between the two fields. */
+export const NAMED_CREDENTIALS_CONTEXT = 'upstreamCredentials';
 
 /** Non-secret summary kept as KV metadata, so `keys list` needs one KV list call rather than a get per key. */
 export interface KeyMetadata {
@@ -159,14 +164,25 @@ export async function importEncryptionKey(secret: string): Promise<CryptoKey> {
   return crypto.subtle.importKey('raw', raw, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
 }
 
-export async function encryptSecret(key: CryptoKey, plaintext: string, hashHex: string): Promise<EncryptedSecret> {
+/** The additional data that binds a ciphertext to its record (the key hash) and, when given, to its field. */
+function boundTo(hashHex: string, context?: string): Uint8Array<ArrayBuffer> {
+  const hash = fromHex(hashHex);
+  if (!context) return hash;
+  const tail = new TextEncoder().encode(context);
+  const out = new Uint8Array(hash.length + tail.length);
+  out.set(hash);
+  out.set(tail, hash.length);
+  return out;
+}
+
+export async function encryptSecret(key: CryptoKey, plaintext: string, hashHex: string, context?: string): Promise<EncryptedSecret> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const ct = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: fromHex(hashHex) }, key, new TextEncoder().encode(plaintext));
+  const ct = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: boundTo(hashHex, context) }, key, new TextEncoder().encode(plaintext));
   return { alg: 'A256GCM', iv: bytesToBase64(iv), ct: bytesToBase64(new Uint8Array(ct)) };
 }
 
-export async function decryptSecret(key: CryptoKey, sealed: EncryptedSecret, hashHex: string): Promise<string> {
-  const pt = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: base64ToBytes(sealed.iv), additionalData: fromHex(hashHex) }, key, base64ToBytes(sealed.ct));
+export async function decryptSecret(key: CryptoKey, sealed: EncryptedSecret, hashHex: string, context?: string): Promise<string> {
+  const pt = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: base64ToBytes(sealed.iv), additionalData: boundTo(hashHex, context) }, key, base64ToBytes(sealed.ct));
   return new TextDecoder().decode(pt);
 }
 
@@ -180,6 +196,8 @@ export interface NewKeyOptions {
   expiresAt?: string;
   /** Plain upstream credential for CREDENTIAL_MODE=customer, sealed with `encryptionKey`. */
   upstreamCredential?: string;
+  /** Plain upstream credentials by security scheme name (CREDENTIAL_MODE=customer), sealed together with `encryptionKey`. */
+  upstreamCredentials?: Record<string, string>;
   encryptionKey?: CryptoKey;
   now?: Date;
 }
@@ -204,6 +222,10 @@ export async function newKey(opts: NewKeyOptions): Promise<{ key: string; hash: 
   if (opts.upstreamCredential !== undefined) {
     if (!opts.encryptionKey) throw new Error('an upstream credential needs CREDENTIAL_ENCRYPTION_KEY to encrypt it');
     record.upstreamCredential = await encryptSecret(opts.encryptionKey, opts.upstreamCredential, hash);
+  }
+  if (opts.upstreamCredentials && Object.keys(opts.upstreamCredentials).length) {
+    if (!opts.encryptionKey) throw new Error('upstream credentials need CREDENTIAL_ENCRYPTION_KEY to encrypt them');
+    record.upstreamCredentials = await encryptSecret(opts.encryptionKey, JSON.stringify(opts.upstreamCredentials), hash, NAMED_CREDENTIALS_CONTEXT);
   }
   return { key, hash, record };
 }

@@ -10,7 +10,7 @@
 //
 // A sharded catalogue keeps the header, the index and the shared table entries in this text and moves the records
 // (with the table entries only their shard uses) into shard files, served as static assets (docs/catalogue-format.md).
-import type { Catalogue, ResultRules } from './types.ts';
+import type { Catalogue, CatalogueSecurity, ResultRules } from './types.ts';
 
 export const FORMAT = 2;
 /** Every format-2 text starts with these bytes, so the format is known before anything is parsed. */
@@ -31,6 +31,8 @@ export interface Header {
   defaultToolsets?: string[];
   /** The catalogue's result rules (src/results), absent when the generator wrote none. */
   results?: ResultRules;
+  /** The spec's security schemes and default requirement, absent when the spec declares none. */
+  security?: CatalogueSecurity;
   /** 32 hex: SHA-256 of the header's other fields and every line after it (shard files included, in order). */
   hash: string;
   /** Tools. */

@@ -93,6 +93,7 @@ class Tools {
     const head = { source: h.source, defaultUpstream: h.defaultUpstream, hash: h.hash } as CatalogueHead;
     if (h.defaultToolsets) head.defaultToolsets = h.defaultToolsets;
     if (h.results) head.results = h.results;
+    if (h.security) head.security = h.security;
     Object.defineProperty(head, 'toolsets', { enumerable: true, get: () => file.index('toolsets') });
     this.head = head;
     this.cache = new Lru('materialised tools', h.count, TOOL_CACHE_BYTES);

@@ -40,6 +40,51 @@ export interface Catalogue {
   tools: CatalogueTool[];
   /** How JSON results are compacted (src/results, docs/results.md). Absent: built-in rules, API origin = the upstream. */
   results?: ResultRules;
+  /**
+   * The spec's security schemes and its global requirement (docs/upstream-auth.md). Absent: the spec declares no
+   * scheme, and the upstream gets the deployment's one credential as before (UPSTREAM_AUTH_HEADER).
+   */
+  security?: CatalogueSecurity;
+}
+
+/** What the upstream accepts as credentials, read from the spec by the generator (scripts/catalog/security.ts). */
+export interface CatalogueSecurity {
+  /** Every scheme the spec declares (or a requirement names), by its name in the spec. Sorted by name. */
+  schemes: Record<string, SecurityScheme>;
+  /**
+   * Every distinct list of requirements the operations have, numbered: a tool names one by its index, so a list is
+   * written once however many tools share it. A list is OR of requirements; `[]` is "none needed".
+   */
+  sets: SecurityRequirement[][];
+  /**
+   * The set (index into `sets`) of a tool without its own `security`: the most common one. When the spec declares
+   * schemes but no operation or global requirement names any, each scheme alone or none (`{}`). Absent: none needed.
+   */
+  default?: number;
+}
+
+/**
+ * One way to authenticate: every scheme it names, sent together (AND), each with the OAuth scopes it needs (empty for
+ * other schemes). A tool's requirements are alternatives (OR); `{}` is "no credential", `[]` "none needed".
+ */
+export type SecurityRequirement = Record<string, string[]>;
+
+/** A security scheme as the Worker needs it: where its credential goes, or how a token is obtained for it. */
+export type SecurityScheme =
+  | { type: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string }
+  /** `scheme`: the HTTP auth scheme, lower case: bearer, basic, or another sent as "Authorization: <Scheme> <value>". */
+  | { type: 'http'; scheme: string }
+  | { type: 'oauth2'; flows: OAuthFlows }
+  | { type: 'openIdConnect'; openIdConnectUrl: string }
+  /** A scheme this server cannot send (mutualTLS, HTTP Digest, an unknown type): `declared` is the spec's own type. */
+  | { type: 'unsupported'; declared: string; reason: string };
+
+/** The OAuth 2 flows a scheme declares, URLs only (scope descriptions are left out: requirements name the scopes). */
+export interface OAuthFlows {
+  clientCredentials?: { tokenUrl: string };
+  authorizationCode?: { authorizationUrl: string; tokenUrl: string; refreshUrl?: string };
+  implicit?: { authorizationUrl: string };
+  password?: { tokenUrl: string };
 }
 
 /** Catalogue-wide compaction rules, decided at build time from the spec and catalog/overrides.json. */
@@ -87,6 +132,8 @@ export interface CatalogueTool {
   /** Old names that still resolve to this tool (renames from overrides). */
   aliases?: string[];
   http: HttpBinding;
+  /** The operation's security requirements, an index into `Catalogue.security.sets`, when not the default's. */
+  security?: number;
   /** Present when the operation returns JSON: the projection argument, where a list keeps its items, its paging. */
   result?: ResultShape;
 }

@@ -3,6 +3,7 @@
 // the outputSchema the hybrid list advertised; an unlisted one against describe_tool's, as from call_tool.
 import { callTool } from '../tools/call.ts';
 import { typedHandle, UnknownToolError, usingTool } from '../tools/handle.ts';
+import { listingNotes } from '../tools/listing-notes.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import { keyScopeNote, refusedAnswer } from '../tools/scope-refusal.ts';
 import type { ToolSurface } from '../tools/surface.ts';
@@ -11,7 +12,7 @@ import { describedHandle, discoverySurface } from './meta-tools.ts';
 
 /** The hybrid surface: the meta-tools answer as in discovery mode; a typed tool (listed or not) runs by name. */
 export function hybridSurface(scope: RequestScope): ToolSurface {
-  const listing = hybridListing(scope.catalogue, scope.slice, scope.profile);
+  const listing = hybridListing(scope.catalogue, scope.slice, scope.profile, listingNotes(scope));
   const discovery = discoverySurface(scope);
   return {
     tools: listing.tools,

@@ -8,7 +8,7 @@ import { slicePart, type Slice } from '../catalogue/slices.ts';
 import { roughBytes } from '../lib/lru.ts';
 import type { JsonSchema } from '../catalogue/types.ts';
 import type { Profile } from '../profiles/profiles.ts';
-import { someWireTools, type WireTool } from '../profiles/view.ts';
+import { someWireTools, type ListingNotes, type WireTool } from '../profiles/view.ts';
 import { importanceOrder } from './hybrid-order.ts';
 import { discoveryTools } from './listing.ts';
 
@@ -28,16 +28,16 @@ export function overToolBudget(slice: Slice, profile: Profile): boolean {
 }
 
 /** The hybrid listing of a slice for a profile with a tool budget; computed once per (slice, profile), a part of the slice. */
-export function hybridListing(loaded: LoadedCatalogue, slice: Slice, profile: Profile): HybridListing {
+export function hybridListing(loaded: LoadedCatalogue, slice: Slice, profile: Profile, notes?: ListingNotes): HybridListing {
   // Its typed entries are its own (not the whole slice's view): their outputSchemas are charged as they are built.
-  return slicePart(slice, `hybrid ${profile.id}`, () => buildHybrid(loaded, slice, profile), (h) => 256 + 2 * h.instructions.length + roughBytes(h.tools) + 64 * h.advertised.size);
+  return slicePart(slice, notes ? `hybrid ${profile.id} ${notes.key}` : `hybrid ${profile.id}`, () => buildHybrid(loaded, slice, profile, notes), (h) => 256 + 2 * h.instructions.length + roughBytes(h.tools) + 64 * h.advertised.size);
 }
 
-function buildHybrid(loaded: LoadedCatalogue, slice: Slice, profile: Profile): HybridListing {
+function buildHybrid(loaded: LoadedCatalogue, slice: Slice, profile: Profile, notes: ListingNotes | undefined): HybridListing {
   const meta = discoveryTools(profile, slice.reach);
   const budget = Math.max(0, (profile.maxTools ?? slice.tools.length + meta.length) - meta.length);
   const keep = new Set(importanceOrder(loaded, slice, META_TOOLS).slice(0, budget).map((t) => t.name));
-  const typed = someWireTools(loaded, slice, profile, slice.tools.filter((i) => keep.has(loaded.name(i))));
+  const typed = someWireTools(loaded, slice, profile, slice.tools.filter((i) => keep.has(loaded.name(i))), notes);
   const advertised = new Map(typed.map((t) => [t.name, t.outputSchema]));
   const { source } = loaded.catalogue;
   const instructions =

@@ -13,6 +13,8 @@ export const CALL_OUTCOMES = [
   'too_large',
   'redirect_not_followed',
   'internal_error',
+  // migrations/0003: the tool needs an upstream credential the server does not have or could not obtain; nothing sent.
+  'no_credential',
 ] as const;
 
 export type CallOutcome = (typeof CALL_OUTCOMES)[number];

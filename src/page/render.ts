@@ -3,7 +3,7 @@
 // /catalogue/tools/<name>.json when its row is opened, so the page stays small at 1,000+ tools.
 // Shows nothing secret: no keys, no upstream URL, no configuration beyond the credential mode.
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
-import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
+import type { CatalogueSecurity, CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import type { ResultCatalogue } from '../results/options.ts';
 import { isJsonMediaType } from '../lib/media-type.ts';
 import { VERSION } from '../version.ts';
@@ -12,6 +12,7 @@ import { markdownToHtml } from './markdown.ts';
 import { resultSummary } from './result-summary.ts';
 import { PAGE_SCRIPT } from './script.ts';
 import { KEY_PLACEHOLDER, snippets } from './snippets.ts';
+import { toolAuth, upstreamAuthSection, type SchemeStatuses } from './upstream-auth.ts';
 
 interface PageInput {
   /** Scheme + host of the request, e.g. https://mcp.example.com. */
@@ -22,6 +23,8 @@ interface PageInput {
   compactResults?: boolean;
   /** Whether the OAuth front door is on: connectors then sign in with a key on the consent page. */
   oauth?: boolean;
+  /** Each upstream security scheme's status on this deployment (src/page/upstream-auth.ts); absent without schemes. */
+  schemes?: SchemeStatuses;
 }
 
 interface OutputStatus {
@@ -46,7 +49,7 @@ function outputStatus(tool: CatalogueTool): OutputStatus {
 }
 
 /** What /catalogue/tools/<name>.json serves: the public description of one tool. */
-export function toolDetail(tool: CatalogueTool, catalogue?: ResultCatalogue, compactResults = true): Record<string, unknown> {
+export function toolDetail(tool: CatalogueTool, catalogue?: ResultCatalogue & { security?: CatalogueSecurity }, compactResults = true, schemes?: SchemeStatuses): Record<string, unknown> {
   return {
     name: tool.name,
     title: tool.title,
@@ -61,6 +64,8 @@ export function toolDetail(tool: CatalogueTool, catalogue?: ResultCatalogue, com
     outputSchema: (tool.outputSchema ?? null) as JsonSchema | null,
     output: outputStatus(tool),
     result: catalogue ? resultSummary(tool, catalogue, compactResults) : null,
+    /** Which upstream credential the tool needs, and whether this deployment has it; null for a spec without schemes. */
+    auth: toolAuth(tool, catalogue?.security, schemes),
   };
 }
 
@@ -149,6 +154,7 @@ ${snippetHtml}
 <section id="output"><h2>Structured output</h2>
 <p><b>${withOutput}</b> of ${tools.length} tools declare an <code>outputSchema</code> (marked <i class="o">output</i>): their results carry <code>structuredContent</code> that matches it, plus the same JSON as text. The others return content blocks only; open a tool to see why.</p>
 ${withOutput > 0 ? RESULTS_NOTE(input.compactResults !== false) : ''}</section>
+${upstreamAuthSection(catalogue.security, input.schemes)}
 <section id="toolsets"><h2>Toolsets</h2><table><thead><tr><th>Toolset</th><th>Tools</th><th>About</th><th>Slice endpoint</th></tr></thead><tbody>${setRows}</tbody></table></section>
 <section id="search"><h2>Tools</h2>
 <div class="bar"><input id="q" type="search" placeholder="Search tools: what do you want to do?" aria-label="Search tools" autocomplete="off">

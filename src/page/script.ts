@@ -141,6 +141,7 @@ export const PAGE_SCRIPT = `(() => {
       const o = el('p', 'out ' + (t.output.on ? 'on' : 'off'));
       o.append(el('b', null, 'outputSchema ' + (t.output.on ? 'on' : 'off') + ': '), document.createTextNode(t.output.reason));
       body.append(o);
+      if (t.auth) body.append(el('p', 'auth', 'Upstream credential: ' + t.auth));
       if (t.result) {
         const r = el('div', 'res');
         r.append(el('b', null, 'Results: '), document.createTextNode(t.result.compaction === 'on' ? 'compacted, leaving out ' + t.result.drops.join('; ') + '.' : 'not compacted on this deployment.'));

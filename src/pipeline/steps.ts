@@ -17,6 +17,7 @@ import { readOAuthSettings, type OAuthSettings } from '../oauth/settings.ts';
 import { clientNameOf, inferProfile, PROFILE_IDS, PROFILES, profileById } from '../profiles/profiles.ts';
 import { issueSessionId, profileFromSessionId } from '../profiles/session-id.ts';
 import { countMessages } from '../auth/rate-limit.ts';
+import { operatorCredentialProblems } from '../auth/upstream-schemes.ts';
 import type { ChargeMessages } from '../protocol/batch.ts';
 import { serveMcp } from '../protocol/dispatch.ts';
 import type { SchemaHealth } from '../schema-health/health.ts';
@@ -51,6 +52,9 @@ export function configure(loaded: LoadedCatalogue): Step {
       entry = { config, oauth: readOAuthSettings(env, config.credentialMode), allowedOrigins: parseAllowedOrigins(env.ALLOWED_ORIGINS) };
       configs.set(env, entry);
       if (loaded.sharded && env.ASSETS) loaded.useShards(assetShards(env.ASSETS));
+      // A credential that cannot work is said once per isolate (by scheme name, never its value), and again by each
+      // call that needs it.
+      for (const problem of operatorCredentialProblems(loaded.catalogue.security, config)) logOnce(`credentials ${problem}`, 'config_error', { error: problem });
     }
     c.set('config', entry.config);
     c.set('oauth', entry.oauth);

@@ -33,12 +33,22 @@ export interface ProfileView {
 }
 
 
-export function viewOf(loaded: LoadedCatalogue, slice: Slice, profile: Profile = PROFILES.default): ProfileView {
-  return slicePart(slice, `view ${profile.id}`, () => buildView(loaded, slice, profile), (v) => 256 + 2 * (v.warning?.length ?? 0));
+/**
+ * A line some tools' descriptions get for one kind of caller (src/tools/listing-notes.ts: a tool this caller lacks
+ * the upstream credential for). `key` names the variant: each is a view of its own in the slice's cache.
+ */
+export interface ListingNotes {
+  readonly key: string;
+  note(tool: CatalogueTool): string | undefined;
 }
 
-export function buildView(loaded: LoadedCatalogue, slice: Slice, profile: Profile, options: CompactOptions = DEFAULT_COMPACT): ProfileView {
-  return new View(loaded, slice, profile, options);
+export function viewOf(loaded: LoadedCatalogue, slice: Slice, profile: Profile = PROFILES.default, notes?: ListingNotes): ProfileView {
+  const key = notes ? `view ${profile.id} ${notes.key}` : `view ${profile.id}`;
+  return slicePart(slice, key, () => buildView(loaded, slice, profile, DEFAULT_COMPACT, notes), (v) => 256 + 2 * (v.warning?.length ?? 0) + key.length);
+}
+
+export function buildView(loaded: LoadedCatalogue, slice: Slice, profile: Profile, options: CompactOptions = DEFAULT_COMPACT, notes?: ListingNotes): ProfileView {
+  return new View(loaded, slice, profile, options, notes);
 }
 
 class View implements ProfileView {
@@ -49,12 +59,14 @@ class View implements ProfileView {
   private readonly loaded: LoadedCatalogue;
   private readonly slice: Slice;
   private readonly options: CompactOptions;
+  private readonly notes: ListingNotes | undefined;
 
-  constructor(loaded: LoadedCatalogue, slice: Slice, profile: Profile, options: CompactOptions) {
+  constructor(loaded: LoadedCatalogue, slice: Slice, profile: Profile, options: CompactOptions, notes?: ListingNotes) {
     this.loaded = loaded;
     this.slice = slice;
     this.profile = profile;
     this.options = options;
+    this.notes = notes;
     const n = slice.tools.length;
     if (profile.maxTools !== undefined && n > profile.maxTools) {
       this.warning = `Warning: this endpoint lists ${n} tools but ${profile.label} uses at most ${profile.maxTools}. Narrow it with /mcp/x/<toolset>+<toolset> or ?tools=a,b, or drop mode=tools from the URL to get a hybrid list with search_tools, describe_tool and call_tool.`;
@@ -63,7 +75,7 @@ class View implements ProfileView {
 
   get tools(): WireTool[] {
     if (!this.wire) {
-      this.wire = this.slice.tools.map((i) => wireTool(this.loaded.tool(i), this.profile, this.options, this.advertised(i)));
+      this.wire = this.slice.tools.map((i) => wireTool(this.loaded.tool(i), this.profile, this.options, this.advertised(i), this.notes));
       // The advertised outputSchemas were charged as they were made.
       const charged = new Set<unknown>(this.outputs.values());
       chargeSlice(this.slice, roughBytes(this.wire, (o) => !charged.has(o)));
@@ -90,16 +102,18 @@ class View implements ProfileView {
  * Wire entries of a few of the slice's tools (a hybrid list's), built without the whole slice's view: a hybrid list
  * of `all` shows 40-128 tools, and keeping the view of all 1,223 for it would cost the slice's cache ~7 MB per profile.
  */
-export function someWireTools(loaded: LoadedCatalogue, slice: Slice, profile: Profile, indices: readonly number[]): WireTool[] {
+export function someWireTools(loaded: LoadedCatalogue, slice: Slice, profile: Profile, indices: readonly number[], notes?: ListingNotes): WireTool[] {
   const view = new View(loaded, slice, profile, DEFAULT_COMPACT);
-  return indices.map((i) => wireTool(loaded.tool(i), profile, DEFAULT_COMPACT, view.advertised(i)));
+  return indices.map((i) => wireTool(loaded.tool(i), profile, DEFAULT_COMPACT, view.advertised(i), notes));
 }
 
-function wireTool(tool: CatalogueTool, profile: Profile, options: CompactOptions, outputSchema: JsonSchema | undefined): WireTool {
+function wireTool(tool: CatalogueTool, profile: Profile, options: CompactOptions, outputSchema: JsonSchema | undefined, notes: ListingNotes | undefined): WireTool {
+  const note = notes?.note(tool);
+  const description = compactDescription(tool.description, tool.title, options.descriptionMax);
   const wire: WireTool = {
     name: tool.name,
     title: tool.title,
-    description: compactDescription(tool.description, tool.title, options.descriptionMax),
+    description: note ? `${description}\n\n${note}` : description,
     inputSchema: applyDialect(compactInputSchema(tool.inputSchema, options), profile),
     annotations: wireAnnotations(tool.annotations),
   };

@@ -15,6 +15,7 @@ import { log } from '../lib/log.ts';
 import { contentOnly } from '../profiles/profiles.ts';
 import { viewOf } from '../profiles/view.ts';
 import { needsConfirmation } from '../tools/confirm.ts';
+import { listingNotes } from '../tools/listing-notes.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import type { ToolAnswer } from '../tools/surface.ts';
 import { fitted, serverInfo, surfaceOf, type ViaSdk } from './mcp-server.ts';
@@ -39,7 +40,7 @@ export function readyToolsCall(scope: RequestScope, req: Request, message: unkno
   // A client that can confirm may be asked first (src/tools/confirm.ts): the SDK's path carries its capabilities.
   if (plain.canElicit && mayAsk(scope, name)) return undefined;
   // The listing the client was served is the proof's key: the same tool may be answered differently in another.
-  const listing = scope.mode === 'hybrid' ? hybridListing(scope.catalogue, scope.slice, scope.profile) : viewOf(scope.catalogue, scope.slice, scope.profile);
+  const listing = scope.mode === 'hybrid' ? hybridListing(scope.catalogue, scope.slice, scope.profile, listingNotes(scope)) : viewOf(scope.catalogue, scope.slice, scope.profile, listingNotes(scope));
   return answer(scope, listing, plain, name, args ?? {}, viaSdk);
 }
 

@@ -11,6 +11,7 @@ import { chargeSlice } from '../catalogue/slices.ts';
 import { hybridListing } from '../discovery/hybrid.ts';
 import { log } from '../lib/log.ts';
 import { viewOf } from '../profiles/view.ts';
+import { listingNotes } from '../tools/listing-notes.ts';
 import type { RequestScope } from '../tools/scope.ts';
 import { CACHE_HINTS, serverInfo, type ServerInfo } from './mcp-server.ts';
 import { envelope, ERA_HEADERS, META_SERVER, plainRequest, sameHeaders, type Era } from './plain-request.ts';
@@ -60,7 +61,7 @@ export function readyToolsList(scope: RequestScope, req: Request, message: unkno
   const key = readyListKey(req, message);
   if (!key) return undefined;
   // The listing object the SDK's server lists from (src/tools/surface.ts, src/discovery/hybrid.ts) is the proof's cache key.
-  const list = scope.mode === 'hybrid' ? hybridListing(scope.catalogue, scope.slice, scope.profile) : viewOf(scope.catalogue, scope.slice, scope.profile);
+  const list = scope.mode === 'hybrid' ? hybridListing(scope.catalogue, scope.slice, scope.profile, listingNotes(scope)) : viewOf(scope.catalogue, scope.slice, scope.profile, listingNotes(scope));
   return answerFromReadyBytes(key, (message as { id: string | number }).id, list, serverInfo(scope.catalogue), viaSdk, (bytes) => chargeSlice(scope.slice, bytes));
 }
 

@@ -3,8 +3,10 @@
 //
 // Environment:
 //   MCP_UPSTREAM_URL | UPSTREAM_URL   the API base URL (default: the catalogue's, e.g. https://api.github.com)
-//   UPSTREAM_TOKEN | API_KEY          sent upstream as `Authorization: Bearer <token>` (omitted when unset)
-//   UPSTREAM_AUTH_HEADER              another header for the token, sent as-is (e.g. x-api-key); default authorization
+//   UPSTREAM_TOKEN | API_KEY          the one upstream credential: placed as each operation's security scheme says, or
+//                                     `Authorization: Bearer <token>` for a spec without schemes (omitted when unset)
+//   UPSTREAM_AUTH_HEADER              a header for the token on every call, sent as-is (e.g. x-api-key)
+//   UPSTREAM_CREDENTIALS              credentials by security scheme name, JSON {"scheme": "value"} (docs/upstream-auth.md)
 //   MCP_TOOLSETS                      comma-separated toolsets to serve, or `all` (default: the catalogue's default
 //                                     toolsets, as bare /mcp serves; every tool when the catalogue names none)
 //   MCP_TOOLS                         comma-separated tool names to serve (default: all of the toolsets)
@@ -19,6 +21,7 @@ import type { Caller } from '../auth/bearer.ts';
 import type { ShardSource } from '../catalogue/catalogue-text.ts';
 import { loadCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { sliceOf, UnknownNamesError, validateSliceSpec, type SliceSpec } from '../catalogue/slices.ts';
+import { operatorCredentialProblems } from '../auth/upstream-schemes.ts';
 import { readConfig } from '../config.ts';
 import { PROFILES } from '../profiles/profiles.ts';
 import { buildServer } from '../protocol/mcp-server.ts';
@@ -55,15 +58,17 @@ export async function startStdio({ catalogueText, env, readShard }: StdioOptions
       MAX_RESULT_TOKENS: env.MAX_RESULT_TOKENS,
       COMPACT_RESULTS: compact ? 'on' : 'off',
       UPSTREAM_AUTH_HEADER: env.UPSTREAM_AUTH_HEADER,
+      UPSTREAM_CREDENTIALS: env.UPSTREAM_CREDENTIALS,
     },
     loaded.catalogue.defaultUpstream,
   );
   const token = pick('UPSTREAM_TOKEN', 'API_KEY');
   if (token && !/^[\x21-\x7e]+$/.test(token)) throw new UsageError('UPSTREAM_TOKEN/API_KEY must be a single token of printable characters (no spaces or "Bearer " prefix).');
   const header = config.upstreamAuthHeader;
-  if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(header)) throw new UsageError(`UPSTREAM_AUTH_HEADER is not a valid header name: ${JSON.stringify(header)}`);
-  const upstreamHeaders: Record<string, string> = !token ? {} : header === 'authorization' ? { authorization: `Bearer ${token}` } : { [header]: token };
-  const caller: Caller = { id: 'stdio', scope: {}, upstreamHeaders };
+  if (header !== undefined && !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(header)) throw new UsageError(`UPSTREAM_AUTH_HEADER is not a valid header name: ${JSON.stringify(header)}`);
+  const problems = operatorCredentialProblems(loaded.catalogue.security, config);
+  if (problems.length) throw new UsageError(problems.join('\n'));
+  const caller: Caller = { id: 'stdio', scope: {}, upstream: token ? { single: token, ...(header ? { singleHeader: header } : {}) } : {} };
 
   const spec: SliceSpec = {};
   // Same default as bare /mcp: the catalogue's default toolsets; MCP_TOOLSETS=all serves everything.

@@ -1,14 +1,17 @@
 // Running one tool call: the single path behind tools/call, discovery's call_tool, hybrid lists and code mode's api
 // calls. The surface has resolved the tool into a handle (src/tools/handle.ts); every call then takes the same steps:
 //   1. arguments as the catalogue means them: a strict caller's values mapped back, a projection list joined
-//   2. validate them against the tool's inputSchema (invalid: an isError result, nothing sent), then, for a call
-//      that needs the person's confirmation first, ask (src/tools/confirm.ts: nothing sent until an accepted retry)
-//   3. execute: the upstream request and the result in one pass (src/upstream), cancelled with the request
-//   4. redact the caller's secrets, on the result's one serialisation
-//   5. after the call: a schema mismatch reported (automatic drops), one tool_call log line, one usage count
+//   2. validate them against the tool's inputSchema (invalid: an isError result, nothing sent)
+//   3. the credentials the tool's security asks for (src/auth/upstream-security.ts; none available: an isError result
+//      naming the scheme, nothing sent), then, for a call that needs the person's confirmation first, ask
+//      (src/tools/confirm.ts: nothing sent until an accepted retry)
+//   4. execute: the upstream request and the result in one pass (src/upstream), cancelled with the request
+//   5. redact the caller's secrets and the credentials sent, on the result's one serialisation
+//   6. after the call: a schema mismatch reported (automatic drops), one tool_call log line, one usage count
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { JsonSchema } from '../catalogue/types.ts';
 import { mentionsSecret, redactSecrets } from '../auth/redact.ts';
+import { credentialsFor, type PlacedCredentials } from '../auth/upstream-security.ts';
 import { validateArguments } from '../catalogue/validator.ts';
 import { utf8Length } from '../lib/bytes.ts';
 import { log } from '../lib/log.ts';
@@ -47,14 +50,14 @@ export async function callTool(scope: RequestScope, handle: ToolHandle, given: R
   const executed = await run(scope, handle, given);
   // Asked, declined or refused before the upstream: nothing to redact, log as a call or meter (confirm.ts logs it).
   if ('held' in executed) return executed.held;
-  const answer = redacted(executed, scope.caller.secrets);
+  const answer = redacted(executed, executed.secrets ?? scope.caller.secrets);
   await afterCall(scope, handle, executed.record, answer, Date.now() - started);
   if (handle.listed) answer.shape = { outputSchema: handle.outputSchema };
   return answer;
 }
 
-/** Steps 1 to 3. */
-async function run(scope: RequestScope, handle: ToolHandle, given: Record<string, unknown>): Promise<Executed | { held: ToolAnswer }> {
+/** Steps 1 to 4; `secrets`: the caller's and those of the credentials sent. */
+async function run(scope: RequestScope, handle: ToolHandle, given: Record<string, unknown>): Promise<(Executed & { secrets?: readonly string[] }) | { held: ToolAnswer }> {
   const { tool } = handle;
   const mapped = handle.strictArguments ? fromStrictArguments(tool.inputSchema, given) : { args: given, errors: [] };
   const args = fieldsAsText(tool, mapped.args);
@@ -64,17 +67,22 @@ async function run(scope: RequestScope, handle: ToolHandle, given: Record<string
     const text = `Invalid arguments for ${tool.name}:\n${check.errors.map((e) => `- ${e}`).join('\n')}\nCheck the tool's inputSchema and call it again.`;
     return { result: errorResult(text), record: { outcome: 'invalid_arguments', validation: 'none', method: tool.http.method, argumentErrors: check.errors.length } };
   }
+  const found = credentialsFor(scope.catalogue.catalogue.security, tool, scope.caller.upstream, scope.config);
+  // Synchronous unless a token must be obtained, so a call without OAuth waits for nothing here.
+  const credentials = found instanceof Promise ? await found : found;
+  if (!credentials.ok) return { result: errorResult(credentials.message), record: { outcome: 'no_credential', validation: 'none', method: tool.http.method } };
+  // After the credential check: nobody is asked to confirm a call that would then be refused.
   const held = needsConfirmation(handle.tool, scope.config.confirm) ? await confirmGate(scope, handle, args) : undefined;
   if (held) return { held };
-  const executed = await executeTool(handle, args, limitsFor(scope));
+  const executed = await executeTool(handle, args, limitsFor(scope, credentials.credentials));
   if (executed.record.outcome === 'ok') scope.health?.sample(tool, handle.outputSchema, executed.result);
-  return executed;
+  return credentials.secrets.length ? { ...executed, secrets: [...(scope.caller.secrets ?? []), ...credentials.secrets] } : executed;
 }
 
-function limitsFor({ config, caller }: RequestScope): UpstreamLimits {
+function limitsFor({ config }: RequestScope, credentials: PlacedCredentials): UpstreamLimits {
   return {
     upstreamUrl: config.upstreamUrl,
-    headers: caller.upstreamHeaders,
+    credentials,
     timeoutMs: config.timeoutMs,
     maxResponseBytes: config.maxResponseBytes,
     maxResultTokens: config.maxResultTokens,

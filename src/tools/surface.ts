@@ -6,6 +6,7 @@ import { viewOf, type WireTool } from '../profiles/view.ts';
 import { callTool, type ToolAnswer } from './call.ts';
 import { typedHandle, UnknownToolError, usingTool } from './handle.ts';
 import { toolsInstructions } from './instructions.ts';
+import { listingNotes } from './listing-notes.ts';
 import { keyScopeNote, refusedAnswer } from './scope-refusal.ts';
 import type { RequestScope } from './scope.ts';
 
@@ -24,7 +25,7 @@ export type { ToolAnswer };
 /** tools mode: the slice's tools, as the client's profile lists them. */
 export function toolsSurface(scope: RequestScope): ToolSurface {
   // The (slice, profile) view is computed once per isolate: compacted entries in the profile's dialect.
-  const view = viewOf(scope.catalogue, scope.slice, scope.profile);
+  const view = viewOf(scope.catalogue, scope.slice, scope.profile, listingNotes(scope));
   return {
     // Read only by tools/list: other requests (initialize, tools/call) never build the slice's listing.
     get tools() {

@@ -32,7 +32,12 @@ const REASONS: Record<number, string> = {
   504: 'Gateway Timeout: a proxy in front of the upstream timed out.',
 };
 
-function reasonFor(status: number): string {
+function reasonFor(status: number, sent: string | undefined): string {
+  if (status === 401 && sent) {
+    return sent.startsWith('no credential')
+      ? `Unauthorized: the upstream wants credentials, and this server sent ${sent}. Retrying will not help; the server operator must configure one.`
+      : `Unauthorized: the upstream did not accept ${sent}. Retrying will not help; the server operator must fix that credential.`;
+  }
   return REASONS[status] ?? (status >= 500 ? 'The upstream failed to handle the request.' : 'The upstream rejected the request.');
 }
 
@@ -96,13 +101,15 @@ interface HttpErrorInfo {
   retryAfter: string | null;
   body: Uint8Array;
   bodyIncomplete?: boolean;
+  /** What credentials the request carried (schemes, never values), for a 401's text. */
+  credentialsSent?: string;
 }
 
 export function httpErrorResult(e: HttpErrorInfo): CallToolResult {
   const lines: string[] = [];
   const statusText = e.statusText ? ` ${e.statusText}` : '';
   lines.push(`Upstream error: HTTP ${e.status}${statusText} for ${e.method} ${cutQuote(e.path)}.`);
-  lines.push(reasonFor(e.status));
+  lines.push(reasonFor(e.status, e.credentialsSent));
   const retry = retryGuidance(e.status, e.retryAfter);
   if (retry) lines.push(retry);
   const problem = trimProblemBody(e.body, e.contentType);

@@ -16,6 +16,7 @@ import { SCHEMA_MISMATCH_MESSAGE, type ValidationOutcome } from './conversion.ts
 import { httpErrorResult, MAX_ERROR_BODY_BYTES } from './errors.ts';
 import { BodyAbortedError, readBodyLimited, ResponseTooLargeError } from './limits.ts';
 import { fetchWithBody } from './raw-http.ts';
+import { encodeQueryKey, encodeStrict } from './encoding.ts';
 import { ArgumentError, buildRequest, type BuiltRequest } from './request.ts';
 import { convertResponse } from './response.ts';
 
@@ -31,12 +32,28 @@ export interface UpstreamTarget {
   signal?: AbortSignal;
 }
 
+/**
+ * Credentials for one request, in HTTP terms (chosen by src/auth/upstream-security.ts from the tool's security). Never
+ * logged; headers and cookies are dropped on cross-origin redirects.
+ */
+export interface UpstreamCredentials {
+  /** Headers to set, e.g. { authorization: 'Bearer …' } or { 'x-api-key': … }: they replace any the arguments set. */
+  headers?: Record<string, string>;
+  /** Query parameters to add (apiKey in query). */
+  query?: ReadonlyArray<readonly [string, string]>;
+  /** Cookies to add beside the arguments' own (apiKey in cookie). */
+  cookies?: ReadonlyArray<readonly [string, string]>;
+  /** What was sent, schemes and places but never values: the 401 text says it ("the credential of scheme …"). */
+  sent?: string;
+  /** After a 401, fresh credentials to send the request with once more (a renewed token); undefined keeps the 401. */
+  renew?: () => Promise<UpstreamCredentials | undefined>;
+}
+
 /** The deployment's limits and the caller's credential for one call. */
 export interface UpstreamLimits {
   /** Base URL, may include a path prefix (e.g. http://127.0.0.1:4010/api/v3). */
   upstreamUrl: string;
-  /** Credential headers to add, e.g. { authorization: 'Bearer …' }. Never logged; dropped on cross-origin redirects. */
-  headers?: Record<string, string>;
+  credentials?: UpstreamCredentials;
   /** Whole-call deadline (connect, headers and body). Default LIMIT_DEFAULTS.timeoutMs. */
   timeoutMs?: number;
   /** Largest upstream body read into memory. Default LIMIT_DEFAULTS.maxResponseBytes. */
@@ -69,6 +86,8 @@ export interface CallRecord {
   message?: string;
   /** The client went away and the call was abandoned. */
   cancelled?: true;
+  /** The upstream refused the first credential (401) and the call was sent once more with a renewed token. */
+  renewed?: true;
   error?: string;
 }
 
@@ -132,10 +151,25 @@ async function execute(target: UpstreamTarget, given: Record<string, unknown>, l
   const timeoutMs = limits.timeoutMs ?? LIMIT_DEFAULTS.timeoutMs;
   const timeout = AbortSignal.timeout(timeoutMs);
   const call: InFlight = { req, record, timeout, signal: target.signal ? AbortSignal.any([timeout, target.signal]) : timeout, where: `${req.method} ${cutQuote(req.path)}`, timeoutMs };
-  const res = await send(call, limits.headers);
+  let sent = limits.credentials;
+  // Sending sets the credentials on the request's own headers: a call that may be sent again keeps them as built.
+  const asBuilt = sent?.renew ? new Headers(req.headers) : undefined;
+  let res = await send(call, sent);
   if (!(res instanceof Response)) return res;
+  if (res.status === 401 && sent?.renew) {
+    // A token the upstream refused (expired or revoked early): renewed once, and the request sent once more.
+    const fresh = await sent.renew();
+    if (fresh) {
+      await res.body?.cancel().catch(() => undefined);
+      sent = fresh;
+      call.req = { ...req, headers: asBuilt! };
+      res = await send(call, fresh);
+      if (!(res instanceof Response)) return res;
+      record.renewed = true;
+    }
+  }
   record.status = res.status;
-  if (res.status >= 400) return upstreamError(call, res, maxResponseBytes);
+  if (res.status >= 400) return upstreamError(call, res, maxResponseBytes, sent);
   if (res.status >= 300 && res.status !== 304) {
     await res.body?.cancel().catch(() => undefined);
     return failed(record, errorResult(`The upstream answered ${call.where} with HTTP ${res.status} ${res.statusText} (a redirect without a usable Location); nothing was returned.`), 'redirect_not_followed');
@@ -170,7 +204,7 @@ function converted(target: UpstreamTarget, call: InFlight, res: Response, bytes:
 }
 
 /** Sends the request; a transport failure, the deadline or the client going away is the call's result. */
-async function send(call: InFlight, credentials: Record<string, string> | undefined): Promise<Response | Executed> {
+async function send(call: InFlight, credentials: UpstreamCredentials | undefined): Promise<Response | Executed> {
   try {
     return await fetchFollowingRedirects(call.req, credentials, call.signal);
   } catch (e) {
@@ -195,7 +229,7 @@ function abandoned(call: InFlight): Executed | undefined {
 }
 
 /** 4xx/5xx: a bounded prefix of the problem body, as a text the model can act on. */
-async function upstreamError(call: InFlight, res: Response, maxResponseBytes: number): Promise<Executed> {
+async function upstreamError(call: InFlight, res: Response, maxResponseBytes: number, credentials: UpstreamCredentials | undefined): Promise<Executed> {
   let body: Uint8Array = new Uint8Array(0);
   let incomplete = false;
   try {
@@ -214,6 +248,7 @@ async function upstreamError(call: InFlight, res: Response, maxResponseBytes: nu
     retryAfter: res.headers.get('retry-after'),
     body,
     bodyIncomplete: incomplete,
+    ...(credentials?.sent ? { credentialsSent: credentials.sent } : {}),
   });
   return failed(call.record, result, res.status >= 500 ? 'upstream_5xx' : 'upstream_4xx');
 }
@@ -240,17 +275,23 @@ class RedirectError extends Error {}
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-async function fetchFollowingRedirects(req: BuiltRequest, credentials: Record<string, string> | undefined, signal: AbortSignal): Promise<Response> {
+async function fetchFollowingRedirects(req: BuiltRequest, credentials: UpstreamCredentials | undefined, signal: AbortSignal): Promise<Response> {
   let origin: string | undefined;
-  let url = req.url;
+  let url = credentials?.query?.length ? withQuery(req.url, credentials.query) : req.url;
   let method = req.method;
   let body = req.body;
   // The first request sends the built headers themselves (they are this call's own) with the credentials added; a
   // redirect starts from a copy, and to another origin the credentials and cookies are taken out again.
   const replaced = new Map<string, string | null>();
-  for (const k in credentials) {
+  const headers = credentials?.headers;
+  for (const k in headers) {
     replaced.set(k, req.headers.get(k));
-    req.headers.set(k, credentials[k]!);
+    req.headers.set(k, headers[k]!);
+  }
+  if (credentials?.cookies?.length) {
+    const mine = credentials.cookies.map(([k, v]) => `${k}=${v}`).join('; ');
+    const theirs = req.headers.get('cookie');
+    req.headers.set('cookie', theirs ? `${theirs}; ${mine}` : mine);
   }
   for (let hop = 0; ; hop++) {
     let headers = req.headers;
@@ -279,6 +320,14 @@ async function fetchFollowingRedirects(req: BuiltRequest, credentials: Record<st
       body = undefined;
     }
   }
+}
+
+/** `url` with credential query parameters added, each encoded to fill only its own slot. */
+function withQuery(url: string, pairs: ReadonlyArray<readonly [string, string]>): string {
+  const added = pairs.map(([k, v]) => `${encodeQueryKey(k)}=${encodeStrict(v)}`).join('&');
+  const hash = url.indexOf('#');
+  const base = hash < 0 ? url : url.slice(0, hash);
+  return `${base}${base.includes('?') ? '&' : '?'}${added}`;
 }
 
 /** A runtime error message as a clause of our sentence: its own closing full stop dropped ("Network connection lost."). */

@@ -82,7 +82,9 @@ describe('stdio package', () => {
       expect(result.isError).toBeFalsy();
       const structured = result.structuredContent as { method: string; url: string; headers: Record<string, string> };
       expect(structured).toMatchObject({ method: 'GET', url: '/echo/abc?limit=5' });
-      expect(structured.headers.authorization).toBe(`Bearer ${TOKEN}`);
+      // The upstream got the token; the result, which echoes it, has it redacted (credentials never reach results).
+      expect(structured.headers.authorization).toBe('Bearer [redacted]');
+      expect(((await (await fetch(`${upstream.url}/__last?path=/echo/abc`)).json()) as { headers: Record<string, string> }).headers.authorization).toBe(`Bearer ${TOKEN}`);
       const text = (result.content as Array<{ type: string; text?: string }>).find((b) => b.type === 'text')?.text;
       expect(JSON.parse(text ?? 'null')).toEqual(structured);
       // Argument errors come back as tool results the model can act on.
@@ -131,7 +133,8 @@ describe('stdio package', () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(['echo_remove']);
       const result = await client.callTool({ name: 'echo_remove', arguments: { id: 'z' } });
-      expect(result.structuredContent ?? JSON.parse((result.content as Array<{ text: string }>)[0]!.text)).toMatchObject({ method: 'DELETE', headers: { authorization: 'Bearer other_token' } });
+      expect(result.structuredContent ?? JSON.parse((result.content as Array<{ text: string }>)[0]!.text)).toMatchObject({ method: 'DELETE', headers: { authorization: 'Bearer [redacted]' } });
+      expect(((await (await fetch(`${upstream.url}/__last?path=/echo/z`)).json()) as { headers: Record<string, string> }).headers.authorization).toBe('Bearer other_token');
       // Outside the slice: refused by name, saying which toolsets this server serves.
       const outside = await client.callTool({ name: 'echo_get', arguments: { id: 'x' } });
       expect(outside.isError).toBe(true);
@@ -195,7 +198,8 @@ describe('stdio package', () => {
     const result = JSON.parse(call.stdout) as { isError?: boolean; structuredContent: { url: string; headers: Record<string, string> } };
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent.url).toBe('/echo/inspected?limit=3');
-    expect(result.structuredContent.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(result.structuredContent.headers.authorization).toBe('Bearer [redacted]');
+    expect(((await (await fetch(`${upstream.url}/__last?path=/echo/inspected`)).json()) as { headers: Record<string, string> }).headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
   it('switches take the same words as the Worker URL: MCP_READONLY=yes, on or TRUE serves read-only tools only', async () => {

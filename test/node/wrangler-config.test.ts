@@ -51,8 +51,8 @@ describe('the vars an operator sets', () => {
   it('wrangler.toml sets each var once, and every string var of Env is either set there or a secret', () => {
     expect(new Set(inToml).size).toBe(inToml.length);
     const secrets = stringVars.filter((v) => !inToml.includes(v));
-    expect(secrets.sort()).toEqual(['ADMIN_TOKEN', 'API_KEY', 'CREDENTIAL_ENCRYPTION_KEY', 'SESSION_SECRET', 'SPEC_AUTH_HEADER', 'UPSTREAM_TOKEN']);
-    expect(/^[^#\n]*(API_KEY|UPSTREAM_TOKEN|CREDENTIAL_ENCRYPTION_KEY|SESSION_SECRET|ADMIN_TOKEN|SPEC_AUTH_HEADER) = /m.test(toml)).toBe(false);
+    expect(secrets.sort()).toEqual(['ADMIN_TOKEN', 'API_KEY', 'CREDENTIAL_ENCRYPTION_KEY', 'SESSION_SECRET', 'SPEC_AUTH_HEADER', 'UPSTREAM_CREDENTIALS', 'UPSTREAM_TOKEN']);
+    expect(/^[^#\n]*(API_KEY|UPSTREAM_TOKEN|UPSTREAM_CREDENTIALS|CREDENTIAL_ENCRYPTION_KEY|SESSION_SECRET|ADMIN_TOKEN|SPEC_AUTH_HEADER) = /m.test(toml)).toBe(false);
   });
 
   it("README's configuration tables name every var and secret in exactly one row", () => {

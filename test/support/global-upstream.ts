@@ -8,6 +8,7 @@ import { buildCatalogue } from '../../scripts/catalog/build.ts';
 import { loadSpec } from '../../scripts/catalog/spec-loader.ts';
 import { encodeCatalogue } from './encode-catalogue.ts';
 import { exampleAnswer } from './example-upstream.ts';
+import { startAuthUpstream } from './auth-upstream.ts';
 import { startUpstream } from './upstream-server.ts';
 
 declare module 'vitest' {
@@ -15,6 +16,9 @@ declare module 'vitest' {
     upstreamUrl: string;
     /** Catalogue text per corpus spec (a few tools each), keyed like the /x/<spec> routes. */
     resultCatalogues: Record<string, string>;
+    /** The upstream that checks credentials (test/support/auth-upstream.ts), and the catalogue of its spec. */
+    authUpstreamUrl: string;
+    securedCatalogue: string;
   }
 }
 
@@ -36,7 +40,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     catalogues[name] = await encodeCatalogue({ ...rest, tools: catalogue.tools.filter((t) => tools.includes(t.name)) });
   }
   const upstream = await startUpstream(specs);
+  const authUpstream = await startAuthUpstream();
   project.provide('upstreamUrl', upstream.url);
   project.provide('resultCatalogues', catalogues);
-  return () => upstream.close();
+  project.provide('authUpstreamUrl', authUpstream.url);
+  project.provide('securedCatalogue', (await buildCatalogue('test/support/secured-api.json', { sweep: false })).text);
+  return async () => {
+    await upstream.close();
+    await authUpstream.close();
+  };
 }

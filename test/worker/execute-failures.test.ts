@@ -47,7 +47,7 @@ describe('upstream errors', () => {
   });
 
   it('401 does not echo credentials', async () => {
-    const r = await call(tool('unauth', { path: '/status/401' }), {}, { headers: { authorization: 'Bearer SECRET-TOKEN' } });
+    const r = await call(tool('unauth', { path: '/status/401' }), {}, { credentials: { headers: { authorization: 'Bearer SECRET-TOKEN' } } });
     expect(text(r)).toContain('HTTP 401');
     expect(JSON.stringify(r)).not.toContain('SECRET-TOKEN');
     expect(JSON.stringify(records)).not.toContain('SECRET-TOKEN');
@@ -125,14 +125,14 @@ describe('upstream errors', () => {
 
 describe('redirects', () => {
   it('same-origin redirect is followed with credentials', async () => {
-    const r = await call(tool('redir', { path: '/redirect/same' }), {}, { headers: { 'x-api-key': 'k1' } });
+    const r = await call(tool('redir', { path: '/redirect/same' }), {}, { credentials: { headers: { 'x-api-key': 'k1' } } });
     const echo = JSON.parse(text(r)) as { url: string; headers: Record<string, string> };
     expect(echo.url).toBe('/echo/redirected');
     expect(echo.headers['x-api-key']).toBe('k1');
   });
 
   it('cross-origin redirect drops credential headers', async () => {
-    const r = await call(tool('redir_x', { path: '/redirect/cross' }), {}, { headers: { 'x-api-key': 'k1', authorization: 'Bearer z' } });
+    const r = await call(tool('redir_x', { path: '/redirect/cross' }), {}, { credentials: { headers: { 'x-api-key': 'k1', authorization: 'Bearer z' } } });
     const echo = JSON.parse(text(r)) as { url: string; headers: Record<string, string> };
     expect(echo.url).toBe('/echo/cross');
     expect(echo.headers['x-api-key']).toBeUndefined();
@@ -185,7 +185,7 @@ describe('bounded resources', () => {
 
   it('the call record carries the path template, never header values or argument values', async () => {
     await call(tool('recorded', { path: '/echo/{q}', params: [{ arg: 'q', name: 'q', in: 'path', style: 'simple', explode: false, required: true }] }), { q: 'private-arg' }, {
-      headers: { 'x-api-key': 'sk_live_secret' },
+      credentials: { headers: { 'x-api-key': 'sk_live_secret' } },
     });
     const r = lastRecord();
     expect(r).toMatchObject({ method: 'GET', path: '/echo/{q}', status: 200, validation: 'none', outcome: 'ok' });

@@ -196,7 +196,7 @@ describe('headers and cookies', () => {
       accept: ['application/vnd.github+json', 'application/json'],
       params: [p('xReq', 'header', { name: 'X-Request-Id' }), p('ids', 'header', { name: 'X-Ids' }), p('session', 'cookie'), p('prefs', 'cookie', { explode: false })],
     });
-    const e = await echo(t, { xReq: 'r-1', ids: [1, 2], session: 'a b;c', prefs: ['x', 'y'] }, { headers: { authorization: 'Bearer T' } });
+    const e = await echo(t, { xReq: 'r-1', ids: [1, 2], session: 'a b;c', prefs: ['x', 'y'] }, { credentials: { headers: { authorization: 'Bearer T' } } });
     expect(e.headers['x-request-id']).toBe('r-1');
     expect(e.headers['x-ids']).toBe('1,2');
     expect(e.headers.cookie).toBe('session=a%20b%3Bc; prefs=x,y');
@@ -219,7 +219,7 @@ describe('headers and cookies', () => {
 
   it('a header param cannot override the credential header', async () => {
     const t = tool({ path: '/echo/h3', params: [p('auth', 'header', { name: 'Authorization' }), p('host', 'header', { name: 'Host' })] });
-    const e = await echo(t, { auth: 'Bearer attacker', host: 'evil.example' }, { headers: { authorization: 'Bearer real' } });
+    const e = await echo(t, { auth: 'Bearer attacker', host: 'evil.example' }, { credentials: { headers: { authorization: 'Bearer real' } } });
     expect(e.headers.authorization).toBe('Bearer real');
     expect(e.headers.host).toMatch(/^127\.0\.0\.1:\d+$/);
   });

@@ -79,7 +79,7 @@ describe('callerFromGrant', () => {
     const customer = { ...config, credentialMode: 'customer' as const };
     const made = await makeKey({ upstreamCredential: 'globex-upstream-token', encryptionKey: await importEncryptionKey(ENC_SECRET) });
     const outcome = await callerFromGrant(request(), propsFor(made), TOKEN, customer, { env });
-    expect(outcome.ok && outcome.caller.upstreamHeaders).toEqual({ authorization: 'Bearer globex-upstream-token' });
+    expect(outcome.ok && outcome.caller.upstream).toEqual({ single: 'globex-upstream-token' });
     expect(outcome.ok && outcome.caller.secrets).toEqual([TOKEN, 'globex-upstream-token']);
     const bare = await makeKey();
     const refused = await callerFromGrant(request(), propsFor(bare), TOKEN, customer, { env });

@@ -18,7 +18,7 @@ const textOf = (r: unknown) => ((r as { content?: Array<{ text?: string }> }).co
 
 const loaded = loadCatalogue(await encodeCatalogue(fixtureCatalogue()));
 const SECRET = 'upstream-secret-0123456789';
-const caller: Caller = { id: 'key:test', scope: {}, upstreamHeaders: { authorization: `Bearer ${SECRET}` }, secrets: [SECRET] };
+const caller: Caller = { id: 'key:test', scope: {}, upstream: { single: SECRET }, secrets: [SECRET] };
 const scope = (over: Partial<RequestScope> = {}): RequestScope => ({
   catalogue: loaded,
   config: readConfig({ UPSTREAM_URL: inject('upstreamUrl') }, loaded.catalogue.defaultUpstream),

@@ -159,7 +159,7 @@ describe('tools/call fast path: byte-identical to the SDK', () => {
 
   it('a template the SDK disagrees with is refused for that key: the SDK keeps answering, the tool still runs once', async () => {
     const slice = sliceOf(loaded, { toolsets: ['echo'] });
-    const scope = { catalogue: loaded, config: readConfig(env, loaded.catalogue.defaultUpstream), caller: { id: 'key:test', scope: {}, upstreamHeaders: {} }, slice, profile: PROFILES.default, mode: 'tools' as const };
+    const scope = { catalogue: loaded, config: readConfig(env, loaded.catalogue.defaultUpstream), caller: { id: 'key:test', scope: {}, upstream: {} }, slice, profile: PROFILES.default, mode: 'tools' as const };
     const params = { name: 'echo_get', arguments: { id: 'z' } };
     let sdkAnswers = 0;
     const sdk = async (answered?: { answer: Promise<unknown> }) => {

@@ -97,7 +97,8 @@ export async function benchGraph(ctx: BenchContext, upstream: Server): Promise<v
 
   // 4. Isolate heap and serving, workerd run directly on the bench bundle over the Graph catalogue.
   const bench = await bundleBenchWorker(out);
-  const vars = { UPSTREAM_URL: upstream.url, API_KEY: KEY, CREDENTIAL_MODE: 'key' };
+  // The bench upstream takes no credentials: Graph's OAuth scheme is not applied (docs/upstream-auth.md).
+  const vars = { UPSTREAM_URL: upstream.url, API_KEY: KEY, CREDENTIAL_MODE: 'key', UPSTREAM_SECURITY: 'ignore' };
   const heap = await heapAfterStartup(bench.outdir, vars);
   raw.heap = heap;
   results.row({ section: 'graph', measure: 'isolate heap after startup, Graph', result: `${fmtBytes(heap.startup)} after startup · ${fmtBytes(heap.firstRequest)} after the first request`, target: '≤ 16 MB', verdict: verdict(heap.startup / 1e6, 16, '16 MB'), reproduce });
