@@ -4,11 +4,10 @@
 // replaced by the resource then its action, both read from the method and the path's shape, with the verb the
 // summary says when it is clearer (`DELETE /v1/subscriptions/{id}` "Cancels a subscription" -> subscriptions_cancel).
 // An HTTP method that is not a verb (`post_`, `put_`, `head_`) is replaced by the action it means.
-import { canonicalVerb, isNounFirst, isVerb, leadVerb, READ_VERBS } from './name-verbs.ts';
+import { canonicalVerb, isVerb, leadVerb, READ_VERBS } from './name-verbs.ts';
+import { actionFragment, dictionary, isPlural, isVersion, METHOD_WORDS, pathPart, shapeOf, splitWord, stem, type Shape } from './name-shape.ts';
 import { snake } from './snake.ts';
 import { actionPhrase } from './title-text.ts';
-
-const METHOD_WORDS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 /** Methods that are not English action verbs ("trace" is one). */
 const HTTP_ONLY = new Set(['post', 'put', 'head', 'options']);
 const PUT_POST = new Set(['post', 'put']);
@@ -44,130 +43,6 @@ export interface NameWords {
   derived?: Derived;
 }
 
-const stem = (w: string) => (w.length > 3 ? w.replace(/ies$/, 'y').replace(/(ss|sh|ch|x)es$/, '$1').replace(/([^s])s$/, '$1') : w);
-const isVersion = (s: string) => /^v?\d+([._-]\d+)*([a-z]+\d*)?$/i.test(s);
-const isPlural = (w: string) => /[^su]s$/.test(w) || /(ies|ses|xes|ches|shes)$/.test(w) || w === 'data' || w === 'people';
-
-interface Seg {
-  param: boolean;
-  words: string[];
-  /** Written as one lowerCamelCase identifier ("listOrganisms"): an RPC method's name. */
-  camel?: boolean;
-}
-
-const pathPart = (path: string) => path.replace(/[?#].*$/, '');
-
-/**
- * A fragment that names an action (Box's /files/{file_id}#get_shared_link). Others say nothing a name needs: AWS's
- * #Action=… repeats the operationId, its #policy or #channelArn only tell paths apart.
- */
-function actionFragment(path: string): string | undefined {
-  const f = /#([A-Za-z][\w-]*)$/.exec(path.replace(/\?.*$/, ''))?.[1];
-  return f && isVerb(snake(f).split('_')[0]!) ? f : undefined;
-}
-
-/** The path's segments without query, fragment, file extensions, versions and a leading "api"/"rest"; concatenated words split by `dict`. */
-function segments(path: string, dict: Set<string>): Seg[] {
-  const out: Seg[] = [];
-  for (const raw of [...pathPart(path).split('/'), actionFragment(path) ?? '']) {
-    if (!raw) continue;
-    if (/^\{[^}]*\}$/.test(raw) || /^:\w+$/.test(raw)) {
-      out.push({ param: true, words: snake(raw.replace(/^[{:]|\}$/g, '')).split('_').filter(Boolean) });
-      continue;
-    }
-    // An identifier baked into a segment ("securityClassification-6VMVochwUWo") is no word.
-    const s = raw
-      .replace(/\{[^}]*\}/g, '')
-      .replace(/\.(json|xml|csv|txt|html|yaml|\w{0,4})$/i, '')
-      .split(/[-_.]/)
-      .filter((p) => !(p.length >= 8 && /\d/.test(p) && /[a-z]/.test(p) && /[A-Z].*[A-Z]/.test(p)))
-      .join('_');
-    if (!s || isVersion(s) || (/^(api|rest)$/i.test(s) && !out.some((x) => !x.param))) continue;
-    const words = snake(s).split('_').filter(Boolean).flatMap((w) => splitWord(w, dict));
-    if (words.length) out.push({ param: false, words, camel: /^[a-z]+[A-Z]\w*$/.test(s) });
-  }
-  return out;
-}
-
-/** "leaverequests" -> ["leave", "requests"] when the operation's own words spell it; else the word as it is. */
-function splitWord(word: string, dict: Set<string>): string[] {
-  if (word.length < 6 || dict.has(word)) return [word];
-  // best[i]: fewest dictionary words spelling word.slice(0, i), each maybe plural.
-  const best: Array<string[] | undefined> = [[]];
-  for (let i = 1; i <= word.length; i++) {
-    for (let j = 0; j < i; j++) {
-      const prev = best[j];
-      const piece = word.slice(j, i);
-      if (!prev || (piece.length < 2 && piece !== 'a')) continue;
-      const known = dict.has(piece) || dict.has(piece.replace(/s$/, '')) || dict.has(piece.replace(/es$/, ''));
-      if (known && (!best[i] || prev.length + 1 < best[i]!.length)) best[i] = [...prev, piece];
-    }
-  }
-  const found = best[word.length];
-  return found && found.length > 1 ? found : [word];
-}
-
-/** "customers" -> "customer"; "posts" stays: a name never opens with what reads as an HTTP method. */
-const singular = (w: string) => {
-  const one = isPlural(w) ? w.replace(/ies$/, 'y').replace(/(ss|sh|ch|x)es$/, '$1').replace(/s$/, '') : w;
-  return METHOD_WORDS.has(one) ? w : one;
-};
-
-interface Shape {
-  /** Parent, namespace and resource words: the name's resource. */
-  resource: string[];
-  /** The resource alone, and with its parent only: shorter resources when the whole one is too long. */
-  shorter: string[][];
-  /** Every static word of the path up to the resource: the words a collision may need. */
-  all: string[];
-  item: boolean;
-  plural: boolean;
-  action?: string[];
-}
-
-/** Resource, parent and action of a path (docs/naming.md). */
-function shapeOf(path: string, method: string, dict: Set<string>): Shape {
-  const segs = segments(path, dict);
-  let action: string[] | undefined;
-  const last = segs[segs.length - 1];
-  const first = last?.words[0] ?? '';
-  // An action sub-path (/cancel, /mark_uncollectible, /search, a ledger's /post) is the verb; a GET's only when it
-  // reads; a word as often a noun only alone (/refund, not /login_links). An RPC path (/getPathway, /upload, a
-  // GET's /search) is all action; an OPTIONS describes a resource.
-  if (last && !last.param && (segs.length > 1 || last.words.length > 1 || isVerb(first, true)) && (isVerb(first, last.words.length > 1 && !last.camel) || (first === 'post' && last.words.length === 1 && segs.length > 1))) {
-    if (method !== 'options' && (!/^(get|head)$/.test(method) || READ_VERBS.has(first))) {
-      action = last.words;
-      segs.pop();
-    }
-  }
-  // A leading verb segment before a static one (/get/delay, /validate/name/{name}, not /request/{id}) is the
-  // action when the path ends in none.
-  const lead = segs[0]?.words[0] ?? '';
-  if (!action && segs.length > 1 && !segs[0]!.param && !segs[1]!.param && segs[0]!.words.length === 1 && isVerb(lead) && !isNounFirst(lead)) action = segs.shift()!.words;
-  let r = segs.length - 1;
-  while (r >= 0 && segs[r]!.param) r--;
-  if (r < 0) return { resource: [], shorter: [], all: [], item: segs.length > 0, plural: false, action };
-  const item = r < segs.length - 1;
-  // The static segment right before the resource is its namespace ("checkout" in /checkout/sessions); the
-  // collection before the parameter they hang from is the parent ("customer" in /customers/{customer}/subscriptions).
-  const ns = r > 0 && !segs[r - 1]!.param ? segs[r - 1]!.words : [];
-  let j = r - 1 - (ns.length ? 1 : 0);
-  let parent: string[] = [];
-  if (j >= 0 && segs[j]!.param) {
-    while (j >= 0 && segs[j]!.param) j--;
-    if (j >= 0) parent = singularLast(segs[j]!.words);
-  }
-  const head = segs[r]!.words;
-  // "project_memberships" under /projects/{id} already names its parent ("large data" above "data": "large").
-  if (parent.length && stem(head[0]!) === stem(parent[parent.length - 1]!)) parent = parent.slice(0, -1);
-  // As written: GitLab serves both /merge_request/{id} and /merge_requests/{id}, and only the plural tells them apart.
-  const all = segs.slice(0, r + 1).flatMap((sg) => (sg.param ? [] : sg.words));
-  // A namespace the resource repeats (/absences/absenceprogress) is said once.
-  const space = ns.length && stem(ns[ns.length - 1]!) === stem(head[0]!) ? ns.slice(0, -1) : ns;
-  return { resource: [...parent, ...space, ...head], shorter: [[...parent, ...head], head], all, item, plural: isPlural(head[head.length - 1]!), action };
-}
-
-const singularLast = (ws: string[]) => [...ws.slice(0, -1), singular(ws[ws.length - 1]!)];
 
 /** The action words: an action sub-path, else the text's verb, else the method's; DELETE on an action path undoes it ("Unstar"). */
 function actionOf(method: string, s: Shape, text: string | undefined): string[] {
@@ -225,13 +100,6 @@ function saysOne(phrase: string): boolean {
   if (/^\S+\s+(a|an|the|this|your|my|our|one|single|specific)\s/i.test(phrase)) return true;
   const object = phrase.split(/\s+(of|for|in|on|from|by|with|to|that|which)\s/i)[0]!.split(/\s+/);
   return object.length > 1 && !isPlural(object[object.length - 1]!.toLowerCase());
-}
-
-/** The words an operation gives: its operationId's, its summary's and its parameters'. */
-function dictionary(op: NamingInput, opWords: string[], methods = false): Set<string> {
-  const words = [...opWords, ...(op.summary ?? '').split(/[^A-Za-z]+/).flatMap((w) => snake(w).split('_'))];
-  for (const m of op.path.matchAll(/\{([^}]*)\}/g)) words.push(...snake(m[1]!).split('_'));
-  return new Set(words.filter((w) => (w.length >= 2 || w === 'a') && (methods || !METHOD_WORDS.has(w))));
 }
 
 /** The operationId's words repeat the path: all but the method and filler words are path words. */

@@ -1,0 +1,171 @@
+// Name smells (docs/naming.md, "Name smells"): what a name or title still shows of the machinery that made the
+// spec rather than of what the operation does. Pure functions of one tool's name, title, operationId, method and
+// path, so the report (`npm run catalog -- --report`) and the regression set (name-framework-set.ts) count the same.
+import { isVerb, baseForm } from './name-verbs.ts';
+import { wordRank } from './name-words.ts';
+import { snake } from './snake.ts';
+
+export type NameSmell = 'framework' | 'pathEcho' | 'methodCollision' | 'cutTitle' | 'nounFirstTitle' | 'acronymSplit';
+
+export const NAME_SMELLS: ReadonlyArray<{ smell: NameSmell; label: string }> = [
+  { smell: 'framework', label: 'framework-made ids passed through' },
+  { smell: 'pathEcho', label: 'path-echo names' },
+  { smell: 'methodCollision', label: 'collisions settled by the method' },
+  { smell: 'cutTitle', label: 'cut titles' },
+  { smell: 'nounFirstTitle', label: 'noun-first titles' },
+  { smell: 'acronymSplit', label: 'split acronyms' },
+];
+
+export interface SmellInput {
+  name: string;
+  title: string;
+  operationId?: string;
+  /** Lower or upper case. */
+  method?: string;
+  path?: string;
+}
+
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+/** A framework's word for the method at the end of an id: Django REST's `read` (GET) and `partial_update` (PATCH). */
+const FRAMEWORK_TAILS: Record<string, string[][]> = { get: [['read']], patch: [['partial', 'update']] };
+const PREPOSITIONS = new Set(['by', 'for', 'with', 'of', 'from', 'and', 'or', 'in', 'to', 'on']);
+/** Parameter names that are identifiers: said in a name, they echo the path. */
+const ID_PARAM = /(^|_)(id|ids|pk|uuid|guid|key|slug|code|name|hash|index|number|no)$/;
+
+const pathPart = (path: string) => path.replace(/[?#].*$/, '');
+const pathWords = (path: string) => new Set(snake(pathPart(path)).split('_').filter(Boolean));
+const params = (path: string) => [...pathPart(path).matchAll(/\{([^}]+)\}/g)].map((m) => snake(m[1]!)).filter(Boolean);
+const endsWith = (words: string[], tail: string[]) => tail.length <= words.length && tail.every((w, i) => words[words.length - tail.length + i] === w);
+
+/** The name keeps a framework's mark: `…_using_get`, a counter (`delete_1`), or the method after a verb or an identifier. */
+function framework(t: SmellInput, words: string[]): boolean {
+  const method = (t.method ?? '').toLowerCase();
+  if (/(^|_)using_(get|post|put|patch|delete|head|options)(_\d+)?$/.test(t.name)) return true;
+  const last = words[words.length - 1]!;
+  if (/^\d+$/.test(last) && words.length > 1 && !pathWords(t.path ?? '').has(last)) return true;
+  const id = t.operationId ? snake(t.operationId).split('_') : [];
+  for (const tail of [[method], ...(FRAMEWORK_TAILS[method] ?? [])]) {
+    if (!tail[0] || !endsWith(words, tail) || !endsWith(id, tail)) continue;
+    const before = words.slice(0, -tail.length);
+    // The method after a verb ("get_secret_…_get") or an identifier ("…_discord_id_patch"); a framework's own word anywhere.
+    if (tail[0] !== method || before.some((w) => isVerb(w)) || ID_PARAM.test(before[before.length - 1] ?? '')) return true;
+  }
+  return false;
+}
+
+/** The name says the path: an identifier parameter (`app_id`), the path's version or `api`, or a noun twice in a row. */
+function pathEcho(t: SmellInput, words: string[]): boolean {
+  const name = `_${t.name}_`;
+  for (const p of params(t.path ?? '')) {
+    if (!ID_PARAM.test(p) || (p.split('_').length < 2 && !/^(id|ids|pk|uuid)$/.test(p))) continue;
+    const at = name.indexOf(`_${p}_`);
+    if (at < 0) continue;
+    const before = name.slice(0, at).split('_').filter(Boolean).pop();
+    if (!before || !PREPOSITIONS.has(before)) return true;
+  }
+  // A leading `api` segment, or a dated version ("2020_05_31"), said in the name.
+  if (/^\/api\//i.test(pathPart(t.path ?? '')) && words.includes('api')) return true;
+  if (/\d{4}_\d\d_\d\d(_|$)/.test(t.name) && /\d{4}-\d\d-\d\d/.test(t.path ?? '')) return true;
+  const stem = (w: string) => w.replace(/(ies|es|s)$/, '');
+  return words.some((w, i) => i > 0 && w.length > 2 && !METHODS.has(w) && !isVerb(w) && stem(w) === stem(words[i - 1]!));
+}
+
+/** Two operations told apart by their method alone, said after the name's own verb ("baskets_get_get", "create_pool_get"). */
+function methodCollision(t: SmellInput, words: string[]): boolean {
+  const method = (t.method ?? '').toLowerCase();
+  const id = t.operationId ? snake(t.operationId).split('_') : [];
+  if (words.length < 2 || words[words.length - 1] !== method || id[id.length - 1] === method) return false;
+  return words.slice(0, -1).some((w) => isVerb(w, true) || METHODS.has(w) || CRUD.has(w));
+}
+
+/** Actions a derived name ends in: before the method, they show the method was added to settle a collision. */
+const CRUD = new Set(['list', 'get', 'create', 'update', 'replace', 'set', 'delete', 'check', 'search', 'add', 'remove']);
+
+const ABBREVIATION_END = /\b(ie|eg|i\.e|e\.g|etc|vs|viz|cf|incl|approx|al)\.?$/i;
+const DANGLING_END = /\s(a|an|the|of|to|for|by|with|in|on|at|from|and|or|your|its|their|such as|like)$/i;
+
+/** Cut short: inside parentheses or quotes, at an abbreviation ("… (ie"), or on a word that needs another after it. */
+export function isCutTitle(title: string): boolean {
+  const t = title.trim();
+  const count = (re: RegExp) => (t.match(re) ?? []).length;
+  if (count(/\(/g) !== count(/\)/g) || count(/\[/g) !== count(/\]/g) || count(/"/g) % 2) return true;
+  return ABBREVIATION_END.test(t) || DANGLING_END.test(t);
+}
+
+/** Actions a title says last when it reads its operationId noun-first ("Care team members list"). */
+const TRAILING_ACTIONS = new Set(['list', 'create', 'read', 'retrieve', 'update', 'delete', 'destroy', 'get', 'patch', 'put', 'post', 'upsert', 'remove', 'replace']);
+const MODIFIERS = new Set(['bulk', 'batch', 'partial', 'partially', 'full', 'force', 'mass']);
+
+export function isNounFirstTitle(title: string): boolean {
+  const ws = title.toLowerCase().replace(/[^a-z0-9\s-]/g, ' ').split(/\s+/).filter(Boolean);
+  if (ws.length < 2 || !TRAILING_ACTIONS.has(ws[ws.length - 1]!)) return false;
+  const first = ws[0]!;
+  return !isVerb(first) && !baseForm(first) && !MODIFIERS.has(first);
+}
+
+/**
+ * Acronyms of the operationId that the name splits: a plural acronym ("floatingIPs" as `floating_i_ps`), a capital
+ * before a word ("OAuth2" as `o_auth2`), or a capitals run before a lower-case word ("POSTquery" as `pos_tquery`).
+ */
+export function splitAcronyms(name: string, operationId?: string): string[] {
+  const out = new Set<string>();
+  const has = (s: string) => `_${name}_`.includes(`_${s}_`) || `_${name}`.includes(`_${s}`);
+  if (!operationId) {
+    for (const m of `_${name}_`.matchAll(/_(?=([a-z]_[a-z]s)_)/g)) out.add(m[1]!);
+    return [...out];
+  }
+  for (const m of operationId.matchAll(/[A-Z]{2,}s(?![a-z])/g)) {
+    const a = m[0].toLowerCase();
+    const split = `${a.slice(0, -2)}_${a.slice(-2)}`;
+    if (`_${name}_`.includes(`_${split}_`)) out.add(split);
+  }
+  // A lone capital before a capitalised word, not the words "A" and "I".
+  for (const m of operationId.matchAll(/(?<![A-Za-z])([B-HJ-Z])([A-Z][a-z]+\d*)/g)) {
+    const split = `${m[1]!.toLowerCase()}_${m[2]!.toLowerCase()}`;
+    if (has(split)) out.add(split);
+  }
+  // "POSTquery": the capitals are one word when the lower-case rest is a word and the last capital plus it is not.
+  for (const m of operationId.matchAll(/([A-Z]{2,})([a-z]{2,})/g)) {
+    const caps = m[1]!.toLowerCase();
+    const rest = m[2]!;
+    const wrong = `${caps.slice(0, -1)}_${caps.slice(-1)}${rest}`;
+    if (has(wrong) && wordRank(rest) < wordRank(`${caps.slice(-1)}${rest}`)) out.add(wrong);
+  }
+  return [...out];
+}
+
+/** Every smell one tool carries. */
+export function nameSmells(t: SmellInput): NameSmell[] {
+  const words = t.name.split('_').filter(Boolean);
+  const out: NameSmell[] = [];
+  if (framework(t, words)) out.push('framework');
+  if (pathEcho(t, words)) out.push('pathEcho');
+  if (methodCollision(t, words)) out.push('methodCollision');
+  if (isCutTitle(t.title)) out.push('cutTitle');
+  if (isNounFirstTitle(t.title)) out.push('nounFirstTitle');
+  if (splitAcronyms(t.name, t.operationId).length) out.push('acronymSplit');
+  return out;
+}
+
+export interface SmellCount {
+  tools: number;
+  /** Tools with at least one smell. */
+  smelly: number;
+  by: Record<NameSmell, number>;
+  examples: Array<{ name: string; title: string; smells: NameSmell[] }>;
+}
+
+export function countSmells(tools: SmellInput[], examples = 5): SmellCount {
+  const by = Object.fromEntries(NAME_SMELLS.map((s) => [s.smell, 0])) as Record<NameSmell, number>;
+  const found: SmellCount['examples'] = [];
+  let smelly = 0;
+  for (const t of tools) {
+    const s = nameSmells(t);
+    if (!s.length) continue;
+    smelly++;
+    for (const k of s) by[k]++;
+    found.push({ name: t.name, title: t.title, smells: s });
+  }
+  found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { tools: tools.length, smelly, by, examples: found.slice(0, examples) };
+}
