@@ -6,6 +6,7 @@
 // An HTTP method that is not a verb (`post_`, `put_`, `head_`) is replaced by the action it means.
 import { canonicalVerb, isVerb, leadVerb, READ_VERBS } from './name-verbs.ts';
 import { actionFragment, dictionary, isPlural, isVersion, METHOD_WORDS, pathPart, shapeOf, splitWord, stem, type Shape } from './name-shape.ts';
+import { authorWords, saysNoAction } from './name-framework.ts';
 import { snake } from './snake.ts';
 import { actionPhrase } from './title-text.ts';
 /** Methods that are not English action verbs ("trace" is one). */
@@ -115,11 +116,15 @@ function echoesPath(words: string[], path: string): boolean {
 
 /**
  * A generator's mark on an operationId: the method, then only path words, with a method that is not a verb, a noun
- * said twice ("customers_customer", "leave_request_by_leave_request_id") or an identifier ("files_id").
+ * said twice ("customers_customer", "leave_request_by_leave_request_id") or an identifier ("files_id"); or the
+ * path's words, then an action (Django REST's "dcim_cables_list", "games_read").
  */
 export function pathStyleMark(operationId: string | undefined, path: string): boolean {
   const words = operationId ? snake(operationId).split('_').filter(Boolean) : [];
-  if (!words.length || !METHOD_WORDS.has(words[0]!) || !echoesPath(words, path)) return false;
+  if (!words.length) return false;
+  const a = authorWords(operationId!, '', path, true);
+  if (a.marked && !a.words.length) return true;
+  if (!METHOD_WORDS.has(words[0]!) || !echoesPath(words, path)) return false;
   if (HTTP_ONLY.has(words[0]!) || words[0] === 'patch') return true;
   const nouns = words.slice(1).filter((w) => !FILLER.has(w) && w !== 'id' && w !== 'ids').map(stem);
   if (new Set(nouns).size < nouns.length) return true;
@@ -135,14 +140,45 @@ export function namesPathsAsOperations(ops: NamingInput[]): boolean {
   return withId.length > 0 && withId.filter((o) => pathStyleMark(o.operationId, o.path)).length >= withId.length / 2;
 }
 
-/** The words of one operation's name (see the module comment). `pathStyleSpec`: from namesPathsAsOperations. */
-export function nameWords(op: NamingInput, pathStyleSpec: boolean): NameWords {
+/** How a spec names its operations, as naming needs it: a few facts read once over all of them. */
+export interface SpecStyle {
+  /** Most operationIds are the method and the path (namesPathsAsOperations). */
+  pathStyle: boolean;
+  /** Handler names that a framework numbered (`getPayments`, `getPayments_1`): they tell no operation apart. */
+  counted: ReadonlySet<string>;
+}
+
+export const PLAIN_SPEC: SpecStyle = { pathStyle: false, counted: new Set() };
+
+export function specStyle(ops: NamingInput[]): SpecStyle {
+  const pathStyle = namesPathsAsOperations(ops);
+  const family = new Map<string, number>();
+  const numbered = new Set<string>();
+  for (const o of ops) {
+    if (!o.operationId) continue;
+    const a = authorWords(o.operationId, o.method, o.path, pathStyle);
+    const k = a.words.join('_');
+    family.set(k, (family.get(k) ?? 0) + 1);
+    if (a.counter) numbered.add(k);
+  }
+  return { pathStyle, counted: new Set([...numbered].filter((k) => family.get(k)! > 1)) };
+}
+
+/** The words of one operation's name (see the module comment); `spec` from specStyle. */
+export function nameWords(op: NamingInput, spec: SpecStyle = PLAIN_SPEC): NameWords {
   const method = op.method.toLowerCase();
-  const raw = op.operationId ? operationIdWords(op.operationId, op) : [];
   const text = op.summary || op.description;
+  let raw: string[] = [];
+  if (op.operationId) {
+    const a = authorWords(op.operationId, method, op.path, spec.pathStyle);
+    const counted = spec.counted.has(a.words.join('_'));
+    // A framework's id names the operation by its handler's name, when that says an action and no other operation shares it.
+    if (counted || (a.marked && saysNoAction(a.words, op.path))) return derive(op, method, a.words, text);
+    raw = operationIdWords(a.marked ? [...a.words, ...(a.counter ? [a.counter] : [])].join('_') : op.operationId, op);
+  }
   // A lone verb ("Retrieve") says no resource: the path does.
   const lone = raw.length === 1 && (isVerb(raw[0]!) || METHOD_WORDS.has(raw[0]!));
-  if (!raw.length || lone || (pathStyleSpec && METHOD_WORDS.has(raw[0]!) && echoesPath(raw, op.path))) return derive(op, method, raw, text);
+  if (!raw.length || lone || (spec.pathStyle && METHOD_WORDS.has(raw[0]!) && echoesPath(raw, op.path))) return derive(op, method, raw, text);
   let words = raw;
   // The method in the verb's place, first, after one namespace word ("Object_POSTProduct") or last
   // ("LicenseActivations_Put", "api_transport_post"): the action it means. Past the first word only post and put:
@@ -181,7 +217,10 @@ export function operationIdWords(operationId: string, op?: NamingInput): string[
   // "accountsBalanceGet"), not a method to drop.
   const tail = /[a-z0-9](Get|Put|Post|Delete|Patch|Head)$/.exec(operationId)?.[1];
   const camelTail = tail !== undefined && (!/^(Get|Delete)$/.test(tail) || words.slice(0, -1).some((w) => isVerb(w)));
-  if (words.length > 2 && METHOD_WORDS.has(words[words.length - 1]!) && (camelTail || words.slice(1, -1).some((w) => isVerb(w, true)))) words = words.slice(0, -1);
+  // Only the operation's own method: "…DiffOrPatch" on a GET says what it gets.
+  const last = words[words.length - 1]!;
+  const own = !op || last === op.method.toLowerCase();
+  if (words.length > 2 && own && !/^(or|and|to)$/.test(words[words.length - 2]!) && METHOD_WORDS.has(last) && (camelTail || words.slice(1, -1).some((w) => isVerb(w, true)))) words = words.slice(0, -1);
   return words;
 }
 

@@ -3,6 +3,7 @@
 // split in two, and the longest names. Pure functions of the names and titles, so the report
 // (`npm run catalog -- --report`) and the corpus check (name-quality-corpus.ts) measure the same thing.
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
+import { isCutTitle } from './name-smells.ts';
 
 /** HTTP methods that are not English action verbs: a name led by one says how, not what. */
 const HTTP_ONLY = new Set(['post', 'put', 'head', 'options']);
@@ -31,7 +32,7 @@ export function titleProblem(title: string): TitleProblem | undefined {
   if (!t || /[/{}_]/.test(t) || /^(GET|PUT|POST|PATCH|DELETE|HEAD|OPTIONS|TRACE)\b/.test(t)) return 'raw';
   // An identifier, not words: a call ("DeleteActionsByIdAction()") or one camel-case token ("RetrieveOrder").
   if (/\(\)$/.test(t) || /^[A-Za-z][a-z0-9]+[A-Z][A-Za-z0-9]*$/.test(t)) return 'raw';
-  if (/(…|\.\.\.)$/.test(t)) return 'cut';
+  if (/(…|\.\.\.)$/.test(t) || isCutTitle(t)) return 'cut';
   const w = words(t);
   if (w.length > TITLE_MAX_WORDS) return 'long';
   if (SENTENCE_OPENER.test(t) || /[.!?]\s+\S/.test(t)) return 'sentence';

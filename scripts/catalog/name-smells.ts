@@ -44,11 +44,14 @@ function framework(t: SmellInput, words: string[]): boolean {
   const last = words[words.length - 1]!;
   if (/^\d+$/.test(last) && words.length > 1 && !pathWords(t.path ?? '').has(last)) return true;
   const id = t.operationId ? snake(t.operationId).split('_') : [];
+  // Springfox's `…UsingGET` gave the name its method only when a collision did (methodCollision).
+  if (endsWith(id, ['using', method])) return false;
   for (const tail of [[method], ...(FRAMEWORK_TAILS[method] ?? [])]) {
     if (!tail[0] || !endsWith(words, tail) || !endsWith(id, tail)) continue;
     const before = words.slice(0, -tail.length);
-    // The method after a verb ("get_secret_…_get") or an identifier ("…_discord_id_patch"); a framework's own word anywhere.
-    if (tail[0] !== method || before.some((w) => isVerb(w)) || ID_PARAM.test(before[before.length - 1] ?? '')) return true;
+    // The method after a verb ("get_secret_…_get") or a path parameter ("…_discord_id_patch"); a framework's own word anywhere.
+    const param = params(t.path ?? '').some((p) => endsWith(before, p.split('_')));
+    if (tail[0] !== method || before.some((w) => isVerb(w)) || param) return true;
   }
   return false;
 }
@@ -70,11 +73,17 @@ function pathEcho(t: SmellInput, words: string[]): boolean {
   return words.some((w, i) => i > 0 && w.length > 2 && !METHODS.has(w) && !isVerb(w) && stem(w) === stem(words[i - 1]!));
 }
 
-/** Two operations told apart by their method alone, said after the name's own verb ("baskets_get_get", "create_pool_get"). */
-function methodCollision(t: SmellInput, words: string[]): boolean {
+/**
+ * Two operations told apart by their method alone, said after the name's own verb ("baskets_get_get"). Not when
+ * the other is the same path on another method (AWS query APIs serve each action on GET and POST): the method is
+ * all that differs.
+ */
+function methodCollision(t: SmellInput, words: string[], pathOf?: (name: string) => string | undefined): boolean {
   const method = (t.method ?? '').toLowerCase();
   const id = t.operationId ? snake(t.operationId).split('_') : [];
-  if (words.length < 2 || words[words.length - 1] !== method || id[id.length - 1] === method) return false;
+  if (words.length < 2 || words[words.length - 1] !== method || (id[id.length - 1] === method && !endsWith(id, ['using', method]))) return false;
+  const twin = pathOf?.(words.slice(0, -1).join('_'));
+  if (twin !== undefined && twin === t.path) return false;
   return words.slice(0, -1).some((w) => isVerb(w, true) || METHODS.has(w) || CRUD.has(w));
 }
 
@@ -82,23 +91,29 @@ function methodCollision(t: SmellInput, words: string[]): boolean {
 const CRUD = new Set(['list', 'get', 'create', 'update', 'replace', 'set', 'delete', 'check', 'search', 'add', 'remove']);
 
 const ABBREVIATION_END = /\b(ie|eg|i\.e|e\.g|etc|vs|viz|cf|incl|approx|al)\.?$/i;
-const DANGLING_END = /\s(a|an|the|of|to|for|by|with|in|on|at|from|and|or|your|its|their|such as|like)$/i;
+const DANGLING_END = /\s(a|an|the|of|and|or|your|its|their|such as|like)$/i;
+/** A preposition may end a title after a clause of its own ("… an issue is blocked by"), not after a noun ("… copy to"). */
+const STRANDED_END = /\s(to|for|by|with|from|in|on|at)$/i;
+const CLAUSE_VERB = /^(is|are|was|were|be|been|has|have|had|can|will|[a-z]{3,}ed)$/i;
 
 /** Cut short: inside parentheses or quotes, at an abbreviation ("… (ie"), or on a word that needs another after it. */
 export function isCutTitle(title: string): boolean {
   const t = title.trim();
   const count = (re: RegExp) => (t.match(re) ?? []).length;
   if (count(/\(/g) !== count(/\)/g) || count(/\[/g) !== count(/\]/g) || count(/"/g) % 2) return true;
-  return ABBREVIATION_END.test(t) || DANGLING_END.test(t);
+  if (ABBREVIATION_END.test(t) || DANGLING_END.test(t)) return true;
+  return STRANDED_END.test(t) && !t.split(/\s+/).slice(-5, -1).some((w) => CLAUSE_VERB.test(w));
 }
 
 /** Actions a title says last when it reads its operationId noun-first ("Care team members list"). */
 const TRAILING_ACTIONS = new Set(['list', 'create', 'read', 'retrieve', 'update', 'delete', 'destroy', 'get', 'patch', 'put', 'post', 'upsert', 'remove', 'replace']);
+const ARTICLES = new Set(['a', 'an', 'the', 'this', 'your', 'its', 'their']);
 const MODIFIERS = new Set(['bulk', 'batch', 'partial', 'partially', 'full', 'force', 'mass']);
 
 export function isNounFirstTitle(title: string): boolean {
   const ws = title.toLowerCase().replace(/[^a-z0-9\s-]/g, ' ').split(/\s+/).filter(Boolean);
-  if (ws.length < 2 || !TRAILING_ACTIONS.has(ws[ws.length - 1]!)) return false;
+  // A noun phrase and then its action: no article or preposition ("Toggle the status of an allow list" is no such title).
+  if (ws.length < 2 || !TRAILING_ACTIONS.has(ws[ws.length - 1]!) || ws.some((w) => ARTICLES.has(w) || PREPOSITIONS.has(w))) return false;
   const first = ws[0]!;
   return !isVerb(first) && !baseForm(first) && !MODIFIERS.has(first);
 }
@@ -134,13 +149,13 @@ export function splitAcronyms(name: string, operationId?: string): string[] {
   return [...out];
 }
 
-/** Every smell one tool carries. */
-export function nameSmells(t: SmellInput): NameSmell[] {
+/** Every smell one tool carries; `pathOf`: the path of another tool by name (a collision's twin). */
+export function nameSmells(t: SmellInput, pathOf?: (name: string) => string | undefined): NameSmell[] {
   const words = t.name.split('_').filter(Boolean);
   const out: NameSmell[] = [];
   if (framework(t, words)) out.push('framework');
   if (pathEcho(t, words)) out.push('pathEcho');
-  if (methodCollision(t, words)) out.push('methodCollision');
+  if (methodCollision(t, words, pathOf)) out.push('methodCollision');
   if (isCutTitle(t.title)) out.push('cutTitle');
   if (isNounFirstTitle(t.title)) out.push('nounFirstTitle');
   if (splitAcronyms(t.name, t.operationId).length) out.push('acronymSplit');
@@ -159,8 +174,9 @@ export function countSmells(tools: SmellInput[], examples = 5): SmellCount {
   const by = Object.fromEntries(NAME_SMELLS.map((s) => [s.smell, 0])) as Record<NameSmell, number>;
   const found: SmellCount['examples'] = [];
   let smelly = 0;
+  const paths = new Map(tools.map((t) => [t.name, t.path]));
   for (const t of tools) {
-    const s = nameSmells(t);
+    const s = nameSmells(t, (n) => paths.get(n));
     if (!s.length) continue;
     smelly++;
     for (const k of s) by[k]++;

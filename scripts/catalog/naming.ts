@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { shortenName, type Shortened } from './name-shorten.ts';
 import { snake } from './snake.ts';
 import { ABBREVIATIONS, FILLER, GLUE, wordRank } from './name-words.ts';
-import { namesPathsAsOperations, nameWords, type Derived } from './name-derive.ts';
+import { nameWords, PLAIN_SPEC, specStyle, type Derived } from './name-derive.ts';
 import { isVerb, READ_VERBS } from './name-verbs.ts';
 
 export { snake };
@@ -24,7 +24,7 @@ export function toIdentifier(s: string, fallbackPrefix: string): string {
 
 /** The full name of one operation on its own (docs/naming.md, "Names from meaning"), before shortening. */
 export function baseToolName(operationId: string | undefined, method: string, path: string, pathStyleSpec = false): string {
-  return toIdentifier(nameWords({ operationId, method, path }, pathStyleSpec).full, 'op');
+  return toIdentifier(nameWords({ operationId, method, path }, { ...PLAIN_SPEC, pathStyle: pathStyleSpec }).full, 'op');
 }
 
 export interface NameCandidate {
@@ -67,9 +67,9 @@ interface Named extends NameCandidate {
 
 /** Each candidate's words and first (shortened) name: a function of the candidate and the spec's naming convention only. */
 function firstNames(cands: NameCandidate[], max: number): Named[] {
-  const pathStyle = namesPathsAsOperations(cands);
+  const spec = specStyle(cands);
   return cands.map((c) => {
-    const w = nameWords(c, pathStyle);
+    const w = nameWords(c, spec);
     const full = toIdentifier(w.full, 'op');
     const toolset = (c.tags ?? []).map((t) => snake(t).split('_')).filter((x) => x[0]);
     const keep = w.keep ?? [];

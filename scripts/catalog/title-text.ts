@@ -26,10 +26,18 @@ export function firstSentenceOf(text: string): string {
   // The first sentence is near the start: long descriptions are not cleaned whole.
   const line = plainText((body.trim() ? body : text).slice(0, 1500)).split('\n').map((l) => l.trim()).find((l) => l && !/^#+\s*$/.test(l)) ?? '';
   const heading = line.replace(/^#+\s*/, '');
-  // A period ends a sentence before a space or the end, not in "e.g. the", "v1.2" or "J. Doe"; also a missing
-  // space ("…endpoint group.Note that").
-  const end = heading.search(/(?<!\b(e\.g|i\.e|etc|vs|approx|incl|no|cf|ca|[A-Za-z]))[.!?](?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z][a-z])/);
-  return (end >= 0 ? heading.slice(0, end) : heading).replace(/[.:;,\s]+$/, '').trim();
+  // A period ends a sentence before a space or the end, not in "e.g. the", "(ie. projects)", "v1.2" or "J. Doe",
+  // nor inside parentheses; also a missing space ("…endpoint group.Note that"). Lines run together with a gap of
+  // spaces ("Get users   Returns a list of users") are two sentences.
+  let end = -1;
+  for (const m of heading.matchAll(/(?<!\b(e\.g|i\.e|eg|ie|etc|vs|viz|approx|incl|resp|esp|al|no|cf|ca|[A-Za-z]))[.!?](?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z][a-z])|(?<=\w)\s{3,}(?=[A-Z])/g)) {
+    const before = heading.slice(0, m.index);
+    if ((before.match(/\(/g) ?? []).length > (before.match(/\)/g) ?? []).length) continue;
+    end = m.index;
+    break;
+  }
+  // A parenthesis the sentence never closes is an aside cut short: it goes.
+  return (end >= 0 ? heading.slice(0, end) : heading).replace(/\s*\([^()]*$/, '').replace(/[.:;,\s]+$/, '').trim();
 }
 
 const WHO = String.raw`(?:you|users?|the\s+\w+|an?\s+\w+|callers?|clients?|developers?|admins?|administrators?|applications?|apps?|partners?|merchants?|customers?)`;
@@ -52,7 +60,7 @@ const OPENERS: Array<[RegExp, string]> = [
 
 /** The lead verb in the base form: "Returns a list of" -> "List", "Retrieves" -> "Retrieve", "Getting" -> "Get", "Returns" -> "Get". */
 function imperative(text: string): string {
-  const list = /^(gets?|returns?|retrieves?|fetch(es)?|lists?|obtains?|shows?|provides?|see|views?|displays?)\s+((a|the)\s+(full\s+|complete\s+|paginated\s+)?)?list\s+of\s+/i.exec(text);
+  const list = /^(gets?|returns?|retrieves?|fetch(es)?|lists?|obtains?|shows?|provides?|see|views?|displays?)\s+((a|an|the)\s+(full\s+|complete\s+|paginated\s+)?)?(list|collection|array)\s+of\s+/i.exec(text);
   if (list) return `List ${text.slice(list[0].length)}`;
   // An adverb may come first ("Partially updates").
   const adverb = /^([A-Za-z]{4,}ly\s+)?/.exec(text)![0];
@@ -98,6 +106,8 @@ function cutAtClause(text: string, max: number, tiers = CUTS.length, least = 0):
     let best: string | undefined;
     for (const m of text.matchAll(re)) {
       const head = text.slice(0, m.index).replace(/[\s,;:]+$/, '').replace(DANGLING, '');
+      // Never inside parentheses ("… (accept, ship").
+      if ((head.match(/\(/g) ?? []).length > (head.match(/\)/g) ?? []).length) continue;
       const n = wordCount(head);
       // A cut inside a subordinate clause ("Check if permissions") leaves it unfinished.
       if (/\s(if|whether|that|which|who|whose|when|where)\s/i.test(head)) continue;

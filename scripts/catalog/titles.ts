@@ -6,7 +6,7 @@ import { trimText } from './trim-text.ts';
 import { derivedParts, nameWords, type Derived } from './name-derive.ts';
 import { titleProblem } from './name-quality.ts';
 import { builtTitle, titleFromText } from './title-text.ts';
-import { isVerb } from './name-verbs.ts';
+import { isNounFirst, isVerb } from './name-verbs.ts';
 
 /**
  * A short imperative title (docs/naming.md, "Titles"): from the summary, else the description's first sentence
@@ -23,7 +23,7 @@ export function toolTitle(op: { summary?: unknown; description?: unknown; operat
   const op2 = { operationId, method, path, summary, description };
   if (!derived && operationId) {
     // The words the name is made of (a method in the verb's place already replaced).
-    const own = nameWords(op2, false);
+    const own = nameWords(op2);
     const title = own.derived ? undefined : operationIdTitle(own.full.split('_'));
     if (title && !titleProblem(title)) return title;
   }
@@ -42,11 +42,16 @@ function operationIdTitle(words: string[]): string {
   let w = words;
   w = w.filter((x, i) => i === w.length - 1 || stemOf(x) !== stemOf(w[i + 1]!));
   const last = w.length - 1;
-  if (last > 0 && !isVerb(w[0]!) && isVerb(w[last]!, true)) {
+  // The last word of an operationId is its verb even when it is as often a noun ("care_team_members_list"), but
+  // not a noun first ("sales_report"); verbs joined by "or" go together ("source_maps_create_or_update").
+  if (last > 0 && !isVerb(w[0]!) && isVerb(w[last]!) && !isNounFirst(w[last]!)) {
     let k = last;
+    while (k > 1 && /^(or|and)$/.test(w[k - 1]!) && isVerb(w[k - 2]!)) k -= 2;
     while (k > 0 && VERB_MODIFIERS.has(w[k - 1]!)) k--;
     w = [...w.slice(k), ...w.slice(0, k)];
   }
+  // "createAuthorIfNotExistsFor": a handler's name may end where its argument would follow.
+  while (w.length > 1 && /^(for|of|to|by|with|from|in|on|at|and|or|the|a|an)$/.test(w[w.length - 1]!)) w = w.slice(0, -1);
   const text = w.join(' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -66,7 +66,7 @@ describe('the rules', () => {
   });
 
   it('builds a path-style name from the resource and the action: method and shape, action sub-path, the text\'s verb', () => {
-    const w = (method: string, path: string, summary?: string, operationId?: string) => nameWords({ method, path, summary, operationId }, true).preferred![0];
+    const w = (method: string, path: string, summary?: string, operationId?: string) => nameWords({ method, path, summary, operationId }, { pathStyle: true, counted: new Set() }).preferred![0];
     expect(w('get', '/v1/customers')).toBe('customers_list');
     expect(w('get', '/v1/customers/{customer}')).toBe('customers_get');
     expect(w('post', '/v1/customers')).toBe('customers_create');
@@ -86,7 +86,7 @@ describe('the rules', () => {
   });
 
   it('replaces a method in the verb\'s place of a good operationId', () => {
-    const w = (operationId: string, method: string, path: string, summary?: string) => nameWords({ operationId, method, path, summary }, false).full;
+    const w = (operationId: string, method: string, path: string, summary?: string) => nameWords({ operationId, method, path, summary }).full;
     expect(w('POST_DeleteIdentityPolicy', 'post', '/#Action=DeleteIdentityPolicy')).toBe('delete_identity_policy');
     expect(w('customerGroupRepositoryV1SavePut', 'put', '/V1/customerGroups/{id}')).toBe('customer_group_repository_v1_save');
     expect(w('HeadPersonImageByIndex', 'head', '/Persons/{name}/Images/{imageType}/{imageIndex}')).toBe('check_person_image_by_index');

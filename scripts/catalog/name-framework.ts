@@ -1,0 +1,138 @@
+// Framework-made operationIds (docs/naming.md, "Framework-made operationIds"). Web frameworks write an operationId
+// from the handler's name, the path and the method, and leave their mark at its end: FastAPI
+// `{handler}_{path}_{method}` ("get_endpoint_secret_api_v1_app__app_id__endpoint__endpoint_id__secret__get"),
+// Springfox `{handler}Using{METHOD}`, numbered duplicates (`delete_1` … `delete_14`, `getAllUsingGET_2`), API
+// Platform `api_{path}_{method}[_collection]`, Django REST `{path}_{read|partial_update|…}`. The mark is read off the
+// end and goes with the path echo before it; what is left is the author's: the handler's name, used when it says an
+// action, else the name is built from meaning as if there were no operationId (name-derive.ts).
+import { METHOD_WORDS } from './name-shape.ts';
+import { isVerb } from './name-verbs.ts';
+import { snake } from './snake.ts';
+
+/**
+ * Actions Django REST writes after the path; these three, on their own method, no person writes there, so they
+ * mark an id in any spec, even when the view's name says the path only roughly (OSF's `licenses_read` on /license/{id}).
+ */
+const FRAMEWORK_ACTIONS = [['partial', 'update'], ['read'], ['destroy']];
+const ACTION_METHOD: Record<string, string> = { partial: 'patch', read: 'get', destroy: 'delete' };
+const ACTION_TAILS = [...FRAMEWORK_ACTIONS, ['list'], ['create'], ['retrieve'], ['update'], ['delete']];
+
+interface PathToken {
+  words: string[];
+  /** A parameter, or a leading `api`/`rest`/version segment: an echo may leave it out. */
+  optional: boolean;
+  param: boolean;
+}
+
+function pathTokens(path: string): PathToken[] {
+  const out: PathToken[] = [];
+  for (const seg of path.replace(/[?#].*$/, '').split('/').filter(Boolean)) {
+    const param = /^\{[^}]*\}$/.test(seg) || /^:\w+$/.test(seg);
+    const words = snake(seg).split('_').filter(Boolean);
+    if (!words.length) continue;
+    const lead = !param && !out.some((t) => !t.optional) && /^(api|rest|v?\d+([._-]\d+)*([a-z]+\d*)?)$/i.test(seg);
+    out.push({ words, optional: param || lead, param });
+  }
+  return out;
+}
+
+/**
+ * Where the words end in an echo of the whole path (every segment in order; parameters and a leading `api` or
+ * version may be left out): the index the echo starts at, the earliest when there are several, and whether it
+ * says a parameter or a leading segment. Undefined when the words do not end so.
+ */
+export function pathEchoAtEnd(words: string[], path: string): { start: number; says: boolean } | undefined {
+  const tokens = pathTokens(path);
+  const memo = new Map<string, { start: number; says: boolean } | null>();
+  const go = (w: number, t: number): { start: number; says: boolean } | undefined => {
+    if (t === 0) return { start: w, says: false };
+    const key = `${w},${t}`;
+    if (memo.has(key)) return memo.get(key) ?? undefined;
+    const tok = tokens[t - 1]!;
+    const n = tok.words.length;
+    let best: { start: number; says: boolean } | undefined;
+    if (n <= w && tok.words.every((x, k) => words[w - n + k] === x)) {
+      const r = go(w - n, t - 1);
+      if (r) best = { start: r.start, says: r.says || tok.optional };
+    }
+    if (tok.optional) {
+      const r = go(w, t - 1);
+      if (r && (!best || r.start < best.start)) best = r;
+    }
+    memo.set(key, best ?? null);
+    return best;
+  };
+  const r = go(words.length, tokens.length);
+  return r && r.start < words.length ? r : undefined;
+}
+
+const endsWith = (words: string[], tail: string[]) => tail.length < words.length && tail.every((w, i) => words[words.length - tail.length + i] === w);
+
+/** The operationId's words without a trailing counter (`delete_1`, `getAllUsingGET_2`). */
+function withoutCounter(words: string[]): { words: string[]; counter?: string } {
+  return words.length > 1 && /^\d+$/.test(words[words.length - 1]!) ? { words: words.slice(0, -1), counter: words[words.length - 1]! } : { words };
+}
+
+export interface AuthorWords {
+  /** What is left of the operationId: the author's words (a handler's name), maybe none. */
+  words: string[];
+  /** The id carried a framework's mark (besides a counter), or a dated version its path has. */
+  marked: boolean;
+  /** Its trailing counter: a framework's when other operations share the handler's name (specStyle). */
+  counter?: string;
+}
+
+/**
+ * The author's part of an operationId: a counter, `Using<METHOD>`, and a method or framework action after an echo
+ * of the path go. `pathStyleSpec`: the spec names operations after their paths, so a plain `{path}_{action}` (Django
+ * REST's `tags_list`) is a framework's too.
+ */
+export function authorWords(operationId: string, method: string, path: string, pathStyleSpec = false): AuthorWords {
+  // A dated version the path has ("…2020_05_31" on /2020-05-31/…) says no more than the path.
+  const date = /[-_]?(\d{4})[-_](\d\d)[-_](\d\d)$/.exec(operationId);
+  const dated = !!date && path.includes(`${date[1]}-${date[2]}-${date[3]}`);
+  const c = withoutCounter(snake(dated ? operationId.slice(0, date!.index) : operationId).split('_').filter(Boolean));
+  let words = c.words;
+  let marked = dated;
+  const m = method.toLowerCase();
+  if (endsWith(words, ['using', words[words.length - 1]!]) && METHOD_WORDS.has(words[words.length - 1]!)) {
+    words = words.slice(0, -2);
+    marked = true;
+  } else {
+    // API Platform says which of the method's two operations: `…_get_collection`, `…_get_item`.
+    const tails = [[m, 'collection'], [m, 'item'], [m], ...(pathStyleSpec ? ACTION_TAILS : FRAMEWORK_ACTIONS)];
+    for (const tail of tails) {
+      if (!endsWith(words, tail)) continue;
+      const rest = words.slice(0, -tail.length);
+      const own = ACTION_METHOD[tail[0]!] === m && rest.every((w) => saysPath(w, path));
+      const echo = pathEchoAtEnd(rest, path) ?? (own ? { start: 0, says: false } : undefined);
+      if (!echo) continue;
+      // The method itself marks the id only with more than a plain `{path}_{method}` (GitHub's `repos/get`): an
+      // author's part before the echo, or a parameter or leading segment in it.
+      const framework = tail.length > 1 || tail[0] !== m || echo.start > 0 || echo.says || pathStyleSpec;
+      if (!framework) continue;
+      words = rest.slice(0, echo.start);
+      marked = true;
+      break;
+    }
+  }
+  return { words, marked, ...(c.counter ? { counter: c.counter } : {}) };
+}
+
+const stem = (w: string) => (w.length > 3 ? w.replace(/ies$/, 'y').replace(/s$/, '') : w);
+
+/** The word is one of the path's (either number). */
+function saysPath(word: string, path: string): boolean {
+  const words = snake(path.replace(/[?#].*$/, '')).split('_').map(stem);
+  return words.includes(stem(word));
+}
+
+/**
+ * What is left names no action: nothing, a lone verb or method, or only words of the path that do not open with a
+ * verb (API Platform's "api_transport_discord_id"; an RPC path's "appendText" is an action).
+ */
+export function saysNoAction(words: string[], path: string): boolean {
+  if (!words.length) return true;
+  if (words.length === 1 && (isVerb(words[0]!) || METHOD_WORDS.has(words[0]!))) return true;
+  return !isVerb(words[0]!) && words.every((w) => saysPath(w, path) || w === 'api');
+}
