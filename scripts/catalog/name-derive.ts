@@ -22,6 +22,8 @@ export interface NamingInput {
   /** The summary, else the description: its opening verb can name the action. */
   summary?: string;
   description?: string;
+  /** It takes a request body. */
+  hasBody?: boolean;
 }
 
 /** What a derived name is made of: titles are built from it when the spec's own text does not make one. */
@@ -32,6 +34,10 @@ export interface Derived {
   verb: string[];
   /** The path ends in the resource's identifier. */
   item: boolean;
+  /** A link between two items (a user and a group), added or removed: titles say "Add a user to a group". */
+  link?: { parent: string[]; child: string[] };
+  /** The action the method alone means, when the text said another ("replace" for a PUT its summary calls an update). */
+  plain?: string[];
 }
 
 export interface NameWords {
@@ -46,16 +52,17 @@ export interface NameWords {
 
 
 /** The action words: an action sub-path, else the text's verb, else the method's; DELETE on an action path undoes it ("Unstar"). */
-function actionOf(method: string, s: Shape, text: string | undefined): string[] {
+function actionOf(method: string, s: Shape, text: string | undefined, link = false): string[] {
   if (s.action && method === 'delete') {
     const said = textVerb(method, { ...s, resource: [] }, text, '');
     return said ? said.split('_') : [...s.action, 'delete'];
   }
-  return s.action ?? textVerb(method, s, text, methodVerb(method, s)).split('_');
+  return s.action ?? textVerb(method, s, text, methodVerb(method, s, link)).split('_');
 }
 
-/** The action the method means on this shape. */
-function methodVerb(method: string, s: Shape): string {
+/** The action the method means on this shape; on a link (a bodyless PUT's path), PUT adds it and DELETE removes it. */
+function methodVerb(method: string, s: Shape, link = false): string {
+  if (link && (method === 'put' || method === 'delete')) return method === 'put' ? 'add' : 'remove';
   switch (method) {
     case 'get':
       return s.item || !s.plural ? 'get' : 'list';
@@ -81,7 +88,7 @@ function textVerb(method: string, s: Shape, text: string | undefined, fallback: 
   if (method === 'head' || !text) return fallback;
   const lead = leadVerb(actionPhrase(text));
   if (!lead) return fallback;
-  const v = lead.verb.includes('_') ? lead.verb : canonicalVerb(lead.verb);
+  const v = lead.verb.split('_').map(canonicalVerb).join('_');
   const first = v.split('_')[0]!;
   const read = READ_VERBS.has(first) || READ_VERBS.has(canonicalVerb(first));
   // A POST may search or validate, not get or list: "Returns anything passed" on a POST is no read.
@@ -96,11 +103,12 @@ function textVerb(method: string, s: Shape, text: string | undefined, fallback: 
   return v;
 }
 
-/** "Get a customer", "Get the current settings", "Get large data object" ask for one thing; "Get customers" for many. */
+/**
+ * On a collection, "Get a customer", "Get the current user" or "Get a random joke" ask for one thing; "Get customers"
+ * and "Get group hierarchy" (the collection as a whole) list it.
+ */
 function saysOne(phrase: string): boolean {
-  if (/^\S+\s+(a|an|the|this|your|my|our|one|single|specific)\s/i.test(phrase)) return true;
-  const object = phrase.split(/\s+(of|for|in|on|from|by|with|to|that|which)\s/i)[0]!.split(/\s+/);
-  return object.length > 1 && !isPlural(object[object.length - 1]!.toLowerCase());
+  return /^\S+\s+(a|an|one|single|specific|random|(the|your|my|our)\s+(current|first|last|latest|default|single))\s/i.test(phrase);
 }
 
 /** The operationId's words repeat the path: all but the method and filler words are path words. */
@@ -146,9 +154,18 @@ export interface SpecStyle {
   pathStyle: boolean;
   /** Handler names that a framework numbered (`getPayments`, `getPayments_1`): they tell no operation apart. */
   counted: ReadonlySet<string>;
+  /** Paths of links: an item that a PUT without a body adds to its collection (a user to a group), and a DELETE removes. */
+  links: ReadonlySet<string>;
+  /** Paths with items under them (/groups when /groups/{id} is a path): collections, whatever their number. */
+  collections: ReadonlySet<string>;
 }
 
-export const PLAIN_SPEC: SpecStyle = { pathStyle: false, counted: new Set() };
+export const PLAIN_SPEC: SpecStyle = { pathStyle: false, counted: new Set(), links: new Set(), collections: new Set() };
+
+const bare = (path: string) => pathPart(path).replace(/\/+$/, '');
+
+/** An item of a collection, as a path: /groups/{groupId}, /users/{id}/groups/{groupId}. */
+const COLLECTION_ITEM = /\/[^/{}]+\/\{[^}]+\}\/?$/;
 
 export function specStyle(ops: NamingInput[]): SpecStyle {
   const pathStyle = namesPathsAsOperations(ops);
@@ -161,7 +178,9 @@ export function specStyle(ops: NamingInput[]): SpecStyle {
     family.set(k, (family.get(k) ?? 0) + 1);
     if (a.counter) numbered.add(k);
   }
-  return { pathStyle, counted: new Set([...numbered].filter((k) => family.get(k)! > 1)) };
+  const links = new Set(ops.filter((o) => o.method.toLowerCase() === 'put' && o.hasBody === false && COLLECTION_ITEM.test(pathPart(o.path))).map((o) => o.path));
+  const collections = new Set(ops.map((o) => /^(.*)\/\{[^}]*\}$/.exec(bare(o.path))?.[1]).filter((p): p is string => !!p));
+  return { pathStyle, counted: new Set([...numbered].filter((k) => family.get(k)! > 1)), links, collections };
 }
 
 /** The words of one operation's name (see the module comment); `spec` from specStyle. */
@@ -173,12 +192,12 @@ export function nameWords(op: NamingInput, spec: SpecStyle = PLAIN_SPEC): NameWo
     const a = authorWords(op.operationId, method, op.path, spec.pathStyle);
     const counted = spec.counted.has(a.words.join('_'));
     // A framework's id names the operation by its handler's name, when that says an action and no other operation shares it.
-    if (counted || (a.marked && saysNoAction(a.words, op.path))) return derive(op, method, a.words, text);
+    if (counted || (a.marked && saysNoAction(a.words, op.path))) return derive(op, method, a.words, text, spec);
     raw = operationIdWords(a.marked ? [...a.words, ...(a.counter ? [a.counter] : [])].join('_') : op.operationId, op);
   }
   // A lone verb ("Retrieve") says no resource: the path does.
   const lone = raw.length === 1 && (isVerb(raw[0]!) || METHOD_WORDS.has(raw[0]!));
-  if (!raw.length || lone || (spec.pathStyle && METHOD_WORDS.has(raw[0]!) && echoesPath(raw, op.path))) return derive(op, method, raw, text);
+  if (!raw.length || lone || (spec.pathStyle && METHOD_WORDS.has(raw[0]!) && echoesPath(raw, op.path))) return derive(op, method, raw, text, spec);
   let words = raw;
   // The method in the verb's place, first, after one namespace word ("Object_POSTProduct") or last
   // ("LicenseActivations_Put", "api_transport_post"): the action it means. Past the first word only post and put:
@@ -224,15 +243,20 @@ export function operationIdWords(operationId: string, op?: NamingInput): string[
   return words;
 }
 
-function derive(op: NamingInput, method: string, opWords: string[], text: string | undefined): NameWords {
-  const s = shapeOf(op.path, method, dictionary(op, opWords));
-  const verb = actionOf(method, s, text);
+function derive(op: NamingInput, method: string, opWords: string[], text: string | undefined, spec: SpecStyle = PLAIN_SPEC): NameWords {
+  const s = shapeOf(op.path, method, dictionary(op, opWords), spec.collections.has(bare(op.path)));
+  const linked = s.item && spec.links.has(op.path);
+  const verb = actionOf(method, s, text, linked);
   const resource = s.resource.length ? s.resource : s.action ? [] : ['root'];
+  const child = resource.slice(s.parent.length);
+  const link = linked && s.nested && /^(add|remove)$/.test(verb.join('_')) && child.length ? { link: { parent: s.parent, child } } : {};
+  const plainVerb = methodVerb(method, s, linked);
+  const plain = !s.action && plainVerb !== verb.join('_') ? { plain: [plainVerb] } : {};
   const preferred = [...new Set([resource, ...s.shorter].map((r) => withoutMethodLead([...r, ...verb]).join('_')))];
   const full = withoutMethodLead([...(s.all.length ? s.all : resource), ...verb]).join('_');
   const words = new Set(full.split('_'));
   const keep = [...resource.slice(-1), verb[0]!].filter((w) => words.has(w));
-  return { full: full.length >= preferred[0]!.length ? full : preferred[0]!, preferred, keep, derived: { resource, verb, item: s.item } };
+  return { full: full.length >= preferred[0]!.length ? full : preferred[0]!, preferred, keep, derived: { resource, verb, item: s.item, ...link, ...plain } };
 }
 
 /** The resource and action of an operation as a derived name would say them (titles are built from them). */

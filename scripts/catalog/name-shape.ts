@@ -84,23 +84,36 @@ export interface Shape {
   all: string[];
   item: boolean;
   plural: boolean;
+  /** An item under another item's collection (/users/{id}/groups/{groupId}). */
+  nested: boolean;
+  /** The item it hangs from, singular ("user"). */
+  parent: string[];
   action?: string[];
 }
 
-/** Resource, parent and action of a path (docs/naming.md). */
-export function shapeOf(path: string, method: string, dict: Set<string>): Shape {
+/** Resource, parent and action of a path (docs/naming.md); `collection`: the spec has items under this path, so it names a resource, never an action. */
+export function shapeOf(path: string, method: string, dict: Set<string>, collection = false): Shape {
   const segs = segments(path, dict);
   let action: string[] | undefined;
   const last = segs[segs.length - 1];
-  const first = last?.words[0] ?? '';
+  const first = collection ? '' : (last?.words[0] ?? '');
   // An action sub-path (/cancel, /mark_uncollectible, /search, a ledger's /post) is the verb; a GET's only when it
   // reads; a word as often a noun only alone (/refund, not /login_links). An RPC path (/getPathway, /upload, a
   // GET's /search) is all action; an OPTIONS describes a resource.
   if (last && !last.param && (segs.length > 1 || last.words.length > 1 || isVerb(first, true)) && (isVerb(first, last.words.length > 1 && !last.camel) || (first === 'post' && last.words.length === 1 && segs.length > 1))) {
-    if (method !== 'options' && (!/^(get|head)$/.test(method) || READ_VERBS.has(first))) {
+    // A GET's phrase that opens with a verb never a noun says what it does too (/generate-example-access-token, /appendText).
+    if (method !== 'options' && (!/^(get|head)$/.test(method) || READ_VERBS.has(first) || (last.words.length > 1 && isVerb(first, true)))) {
       action = last.words;
       segs.pop();
     }
+  }
+  // A verb segment before the last parameter (/search/{term}, /copyTo/{gameId}, /copy/to/{gameId}) is the action too.
+  const glued = segs.length > 3 && /^(to|from|into|with|for|by|as)$/.test(segs[segs.length - 2]?.words.join('_') ?? '') && !segs[segs.length - 3]!.param ? 2 : 1;
+  const prev = segs[segs.length - 1 - glued];
+  const verb = prev?.words[0] ?? '';
+  if (!action && last?.param && prev && !prev.param && segs.length > 1 + glued && (/^(get|head)$/.test(method) ? READ_VERBS.has(verb) && verb !== 'get' : isVerb(verb, glued === 1))) {
+    action = segs.slice(segs.length - 1 - glued, segs.length - 1).flatMap((sg) => sg.words);
+    segs.splice(segs.length - 1 - glued, glued);
   }
   // A leading verb segment before a static one (/get/delay, /validate/name/{name}, not /request/{id}) is the
   // action when the path ends in none.
@@ -108,7 +121,11 @@ export function shapeOf(path: string, method: string, dict: Set<string>): Shape 
   if (!action && segs.length > 1 && !segs[0]!.param && !segs[1]!.param && segs[0]!.words.length === 1 && isVerb(lead) && !isNounFirst(lead)) action = segs.shift()!.words;
   let r = segs.length - 1;
   while (r >= 0 && segs[r]!.param) r--;
-  if (r < 0) return { resource: [], shorter: [], all: [], item: segs.length > 0, plural: false, action };
+  if (r < 0) {
+    // Only parameters (/{realm}): the last one names the resource, not a "root".
+    const named = (segs[segs.length - 1]?.words ?? []).filter((w) => !/^(id|ids|key|name|uuid|pk)$/.test(w));
+    return { resource: named, shorter: [], all: named, item: segs.length > 0, plural: false, nested: false, parent: [], action };
+  }
   const item = r < segs.length - 1;
   // The static segment right before the resource is its namespace ("checkout" in /checkout/sessions); the
   // collection before the parameter they hang from is the parent ("customer" in /customers/{customer}/subscriptions).
@@ -124,9 +141,13 @@ export function shapeOf(path: string, method: string, dict: Set<string>): Shape 
   if (parent.length && stem(head[0]!) === stem(parent[parent.length - 1]!)) parent = parent.slice(0, -1);
   // As written: GitLab serves both /merge_request/{id} and /merge_requests/{id}, and only the plural tells them apart.
   const all = segs.slice(0, r + 1).flatMap((sg) => (sg.param ? [] : sg.words));
-  // A namespace the resource repeats (/absences/absenceprogress) is said once.
+  // A namespace the resource repeats (/absences/absenceprogress) is said once, and so is a word the parent ends
+  // and the namespace begins with (/client-scopes/{id}/scope-mappings: "client_scope_mappings").
   const space = ns.length && stem(ns[ns.length - 1]!) === stem(head[0]!) ? ns.slice(0, -1) : ns;
-  return { resource: [...parent, ...space, ...head], shorter: [[...parent, ...head], head], all, item, plural: isPlural(head[head.length - 1]!), action };
+  if (parent.length && space.length && stem(parent[parent.length - 1]!) === stem(space[0]!)) parent = parent.slice(0, -1);
+  // An item of a collection that hangs from another item (/users/{id}/groups/{groupId}): a link between the two.
+  const nested = item && r === segs.length - 2 && !ns.length && parent.length > 0;
+  return { resource: [...parent, ...space, ...head], shorter: [[...parent, ...head], head], all, item, plural: collection || isPlural(head[head.length - 1]!), nested, parent, action };
 }
 
 export const singularLast = (ws: string[]) => [...ws.slice(0, -1), singular(ws[ws.length - 1]!)];

@@ -49,9 +49,10 @@ function framework(t: SmellInput, words: string[]): boolean {
   for (const tail of [[method], ...(FRAMEWORK_TAILS[method] ?? [])]) {
     if (!tail[0] || !endsWith(words, tail) || !endsWith(id, tail)) continue;
     const before = words.slice(0, -tail.length);
-    // The method after a verb ("get_secret_…_get") or a path parameter ("…_discord_id_patch"); a framework's own word anywhere.
+    // The operationId passed through (the name opens as it does), its method after a verb ("get_secret_…_get") or a
+    // path parameter ("…_discord_id_patch"); a framework's own word anywhere.
     const param = params(t.path ?? '').some((p) => endsWith(before, p.split('_')));
-    if (tail[0] !== method || before.some((w) => isVerb(w)) || param) return true;
+    if (tail[0] !== method || (words[0] === id[0] && (isVerb(words[0]!) || param))) return true;
   }
   return false;
 }
@@ -59,7 +60,10 @@ function framework(t: SmellInput, words: string[]): boolean {
 /** The name says the path: an identifier parameter (`app_id`), the path's version or `api`, or a noun twice in a row. */
 function pathEcho(t: SmellInput, words: string[]): boolean {
   const name = `_${t.name}_`;
+  const id = `_${snake(t.operationId ?? '')}_`;
   for (const p of params(t.path ?? '')) {
+    // The author's own "by <param>" ("getAnnotationCountByAccId"), shortened, is no echo.
+    if (id.includes(`_by_${p}_`)) continue;
     if (!ID_PARAM.test(p) || (p.split('_').length < 2 && !/^(id|ids|pk|uuid)$/.test(p))) continue;
     const at = name.indexOf(`_${p}_`);
     if (at < 0) continue;
@@ -67,10 +71,14 @@ function pathEcho(t: SmellInput, words: string[]): boolean {
     if (!before || !PREPOSITIONS.has(before)) return true;
   }
   // A leading `api` segment, or a dated version ("2020_05_31"), said in the name.
-  if (/^\/api\//i.test(pathPart(t.path ?? '')) && words.includes('api')) return true;
+  const apis = (ws: string[]) => ws.filter((w) => w === 'api').length;
+  if (/^\/api\//i.test(pathPart(t.path ?? '')) && apis(words) > apis(snake(pathPart(t.path ?? '').replace(/^\/api\//i, '/')).split('_'))) return true;
   if (/\d{4}_\d\d_\d\d(_|$)/.test(t.name) && /\d{4}-\d\d-\d\d/.test(t.path ?? '')) return true;
   const stem = (w: string) => w.replace(/(ies|es|s)$/, '');
-  return words.some((w, i) => i > 0 && w.length > 2 && !METHODS.has(w) && !isVerb(w) && stem(w) === stem(words[i - 1]!));
+  const twice = (ws: string[]) => ws.filter((w, i) => i > 0 && w.length > 2 && !METHODS.has(w) && !isVerb(w) && stem(w) === stem(ws[i - 1]!)).map(stem);
+  // Unless the path says it twice itself (/default-default-client-scopes).
+  const own = new Set(twice(snake(pathPart(t.path ?? '')).split('_')));
+  return twice(words).some((w) => !own.has(w));
 }
 
 /**
@@ -82,8 +90,11 @@ function methodCollision(t: SmellInput, words: string[], pathOf?: (name: string)
   const method = (t.method ?? '').toLowerCase();
   const id = t.operationId ? snake(t.operationId).split('_') : [];
   if (words.length < 2 || words[words.length - 1] !== method || (id[id.length - 1] === method && !endsWith(id, ['using', method]))) return false;
-  const twin = pathOf?.(words.slice(0, -1).join('_'));
-  if (twin !== undefined && twin === t.path) return false;
+  // With the other tools at hand: only when another tool holds the name without the method, on another path.
+  if (pathOf) {
+    const other = pathOf(words.slice(0, -1).join('_'));
+    return other !== undefined && other !== t.path;
+  }
   return words.slice(0, -1).some((w) => isVerb(w, true) || METHODS.has(w) || CRUD.has(w));
 }
 

@@ -4,6 +4,7 @@
 // with an ellipsis: a text that does not make one gives no title, and the caller builds one from the name's parts.
 import { baseForm, isVerb } from './name-verbs.ts';
 import { TITLE_MAX_WORDS, titleProblem } from './name-quality.ts';
+import { wordnet } from './wordnet.ts';
 
 /** Titles are at most this many words where a clause boundary allows it. */
 export const TITLE_SHORT_WORDS = 8;
@@ -150,14 +151,26 @@ export function titleFromText(text: string, from: 'summary' | 'description'): st
 
 const article = (w: string) => (/^[aeio]/i.test(w) || /^u[^s]/i.test(w) ? 'an' : 'a');
 
-/** "Cancel a subscription", "List customer subscriptions", "Finalize an invoice": a title from a name's parts. */
-export function builtTitle(verb: string[], resource: string[], item: boolean): string {
+/**
+ * "Cancel a subscription", "List customer subscriptions", "Finalize an invoice": a title from a name's parts. A
+ * link says both items, the person first when one is: "Add a user to a group", "Remove a member from a team".
+ */
+export function builtTitle(verb: string[], resource: string[], item: boolean, link?: { parent: string[]; child: string[] }): string {
+  if (link) {
+    const one = (ws: string[]) => ws.map((w, i) => (i === ws.length - 1 ? singularOf(w) : w)).join(' ');
+    const [parent, child] = [one(link.parent), one(link.child)];
+    const personFirst = wordnet().person(singularOf(link.parent[link.parent.length - 1]!)) && !wordnet().person(singularOf(link.child[link.child.length - 1]!));
+    const [x, y] = personFirst ? [parent, child] : [child, parent];
+    return capitalise(`${verb[0]} ${article(x)} ${x} ${verb[0] === 'add' ? 'to' : 'from'} ${article(y)} ${y}`);
+  }
   // A namespace said again as the resource ("circuits" in /circuits/circuits) is said once.
   const words = resource.map((w) => w.replace(/_/g, ' ')).filter((w, i, all) => i === all.length - 1 || w.replace(/s$/, '') !== all[i + 1]!.replace(/s$/, ''));
-  const v = verb.join(' ');
+  // "copy_to" names the action; before its object the preposition has nothing to hold ("Copy a snapshot").
+  const v = (words.length && verb.length > 1 && /^(to|from|into|for|with|by|on|in|at|of)$/.test(verb[verb.length - 1]!) ? verb.slice(0, -1) : verb).join(' ');
   if (!words.length) return capitalise(v);
-  const singular = (w: string) => w.replace(/ies$/, 'y').replace(/(ss|sh|ch|x)es$/, '$1').replace(/([^su])s$/, '$1');
   const one = verb[0] !== 'list' && (item || verb[0] === 'create');
-  const phrase = one ? [...words.slice(0, -1), singular(words[words.length - 1]!)].join(' ') : words.join(' ');
+  const phrase = one ? [...words.slice(0, -1), singularOf(words[words.length - 1]!)].join(' ') : words.join(' ');
   return capitalise(one ? `${v} ${article(phrase)} ${phrase}` : `${v} ${phrase}`);
 }
+
+const singularOf = (w: string) => w.replace(/ies$/, 'y').replace(/(ss|sh|ch|x)es$/, '$1').replace(/([^su])s$/, '$1');

@@ -28,7 +28,7 @@ export function toolTitle(op: { summary?: unknown; description?: unknown; operat
     if (title && !titleProblem(title)) return title;
   }
   const parts = derived ?? derivedParts(op2);
-  return builtTitle(parts.verb, parts.resource, parts.item);
+  return builtTitle(parts.verb, parts.resource, parts.item, parts.link);
 }
 
 /** Words that go with a verb at the end of an operationId ("…_bulk_partial_update"). */

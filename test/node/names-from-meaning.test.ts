@@ -3,7 +3,7 @@
 // Kubernetes, Jellyfin for titles), measured with the naming pass the build uses.
 import { describe, expect, it } from 'vitest';
 import { NAME_BUDGET } from '../../scripts/catalog/name-budget.ts';
-import { namesPathsAsOperations, nameWords, pathStyleMark } from '../../scripts/catalog/name-derive.ts';
+import { namesPathsAsOperations, nameWords, pathStyleMark, PLAIN_SPEC } from '../../scripts/catalog/name-derive.ts';
 import { nameCandidates, nameOperations } from '../../scripts/catalog/name-pass.ts';
 import { acronymSplits, isHttpVerbName, nameQuality, nameQualityChecks, titleProblem } from '../../scripts/catalog/name-quality.ts';
 import { baseForm, leadVerb } from '../../scripts/catalog/name-verbs.ts';
@@ -66,7 +66,7 @@ describe('the rules', () => {
   });
 
   it('builds a path-style name from the resource and the action: method and shape, action sub-path, the text\'s verb', () => {
-    const w = (method: string, path: string, summary?: string, operationId?: string) => nameWords({ method, path, summary, operationId }, { pathStyle: true, counted: new Set() }).preferred![0];
+    const w = (method: string, path: string, summary?: string, operationId?: string) => nameWords({ method, path, summary, operationId }, { ...PLAIN_SPEC, pathStyle: true }).preferred![0];
     expect(w('get', '/v1/customers')).toBe('customers_list');
     expect(w('get', '/v1/customers/{customer}')).toBe('customers_get');
     expect(w('post', '/v1/customers')).toBe('customers_create');
