@@ -65,7 +65,7 @@ function methodVerb(method: string, s: Shape, link = false): string {
   if (link && (method === 'put' || method === 'delete')) return method === 'put' ? 'add' : 'remove';
   switch (method) {
     case 'get':
-      return s.item || !s.plural ? 'get' : 'list';
+      return s.item || !(s.plural || s.collection) ? 'get' : 'list';
     case 'head':
       return 'check';
     case 'post':
@@ -87,6 +87,10 @@ function methodVerb(method: string, s: Shape, link = false): string {
 function textVerb(method: string, s: Shape, text: string | undefined, fallback: string): string {
   if (method === 'head' || !text) return fallback;
   const lead = leadVerb(actionPhrase(text));
+  // "List of absences" says no verb, but on a GET it says what comes back.
+  if (!lead && method === 'get' && /^(a\s+)?list\s+of\s/i.test(actionPhrase(text)) && !s.item) return 'list';
+  // A collection named in the singular (/photo with /photo/{version} under it) is read as one thing when the text says so.
+  if (!lead && fallback === 'list' && !s.plural && namesOne(text)) return 'get';
   if (!lead) return fallback;
   const v = lead.verb.split('_').map(canonicalVerb).join('_');
   const first = v.split('_')[0]!;
@@ -98,7 +102,7 @@ function textVerb(method: string, s: Shape, text: string | undefined, fallback: 
   const tail = s.resource[s.resource.length - 1] ?? '';
   if (first.length > 3 && tail.startsWith(first.replace(/e$/, '').slice(0, 5))) return fallback;
   // "Get customers" on a collection lists them; "Get the current settings" gets one thing.
-  if (v === 'get' && fallback === 'list') return saysOne(actionPhrase(text)) ? 'get' : 'list';
+  if (v === 'get' && fallback === 'list') return saysOne(actionPhrase(text)) || (!s.plural && namesOne(text)) ? 'get' : 'list';
   if (v === 'list' && fallback === 'get' && s.item) return 'get';
   return v;
 }
@@ -108,7 +112,17 @@ function textVerb(method: string, s: Shape, text: string | undefined, fallback: 
  * and "Get group hierarchy" (the collection as a whole) list it.
  */
 function saysOne(phrase: string): boolean {
+  if (/\b(number|count|total|amount|sum)\s+of\b/i.test(phrase)) return true;
   return /^\S+\s+(a|an|one|single|specific|random|(the|your|my|our)\s+(current|first|last|latest|default|single))\s/i.test(phrase);
+}
+
+/** The text names one thing: its object (after a verb, before a preposition) ends in a singular noun ("Photo of an employee"). */
+function namesOne(text: string): boolean {
+  const phrase = actionPhrase(text);
+  const lead = leadVerb(phrase);
+  const object = phrase.split(/\s+/).slice(lead?.words ?? 0).join(' ').split(/\s+(of|for|in|on|from|by|with|to|that|which)\s/i)[0]!.split(/\s+/);
+  const last = object[object.length - 1]?.toLowerCase() ?? '';
+  return saysOne(phrase) || (!!last && !isPlural(last) && !/^(list|all)$/.test(last));
 }
 
 /** The operationId's words repeat the path: all but the method and filler words are path words. */

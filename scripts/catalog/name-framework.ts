@@ -10,12 +10,12 @@ import { isVerb } from './name-verbs.ts';
 import { snake } from './snake.ts';
 
 /**
- * Actions Django REST writes after the path; these three, on their own method, no person writes there, so they
+ * Actions Django REST writes after the path; these two, on their own method, no person writes there, so they
  * mark an id in any spec, even when the view's name says the path only roughly (OSF's `licenses_read` on /license/{id}).
  */
-const FRAMEWORK_ACTIONS = [['partial', 'update'], ['read'], ['destroy']];
-const ACTION_METHOD: Record<string, string> = { partial: 'patch', read: 'get', destroy: 'delete' };
-const ACTION_TAILS = [...FRAMEWORK_ACTIONS, ['list'], ['create'], ['retrieve'], ['update'], ['delete']];
+const FRAMEWORK_ACTIONS = [['partial', 'update'], ['read']];
+const ACTION_METHOD: Record<string, string> = { partial: 'patch', read: 'get' };
+const ACTION_TAILS = [...FRAMEWORK_ACTIONS, ['list'], ['create'], ['retrieve'], ['update'], ['delete'], ['destroy']];
 
 interface PathToken {
   words: string[];
@@ -107,9 +107,10 @@ export function authorWords(operationId: string, method: string, path: string, p
       const own = ACTION_METHOD[tail[0]!] === m && rest.every((w) => saysPath(w, path));
       const echo = pathEchoAtEnd(rest, path) ?? (own ? { start: 0, says: false } : undefined);
       if (!echo) continue;
-      // The method itself marks the id only with more than a plain `{path}_{method}` (GitHub's `repos/get`): an
-      // author's part before the echo, or a parameter or leading segment in it.
-      const framework = tail.length > 1 || tail[0] !== m || echo.start > 0 || echo.says || pathStyleSpec;
+      // The method itself marks the id only when the echo says a parameter or a leading `api` or version as
+      // frameworks do (FastAPI's "…_api_v1_app__app_id__get"); a plain `{path}_{method}` is a person's too (GitHub's
+      // `repos/get`, Google's "compute.projects.get", Magento's "…GetCompanyHierarchyGet" on /V1/hierarchy/{id}).
+      const framework = tail.length > 1 || tail[0] !== m || echo.says || pathStyleSpec;
       if (!framework) continue;
       words = rest.slice(0, echo.start);
       marked = true;

@@ -84,6 +84,8 @@ export interface Shape {
   all: string[];
   item: boolean;
   plural: boolean;
+  /** The spec has items under this path: a collection, whatever its number. */
+  collection: boolean;
   /** An item under another item's collection (/users/{id}/groups/{groupId}). */
   nested: boolean;
   /** The item it hangs from, singular ("user"). */
@@ -101,17 +103,18 @@ export function shapeOf(path: string, method: string, dict: Set<string>, collect
   // reads; a word as often a noun only alone (/refund, not /login_links). An RPC path (/getPathway, /upload, a
   // GET's /search) is all action; an OPTIONS describes a resource.
   if (last && !last.param && (segs.length > 1 || last.words.length > 1 || isVerb(first, true)) && (isVerb(first, last.words.length > 1 && !last.camel) || (first === 'post' && last.words.length === 1 && segs.length > 1))) {
-    // A GET's phrase that opens with a verb never a noun says what it does too (/generate-example-access-token, /appendText).
-    if (method !== 'options' && (!/^(get|head)$/.test(method) || READ_VERBS.has(first) || (last.words.length > 1 && isVerb(first, true)))) {
+    if (method !== 'options' && (!/^(get|head)$/.test(method) || READ_VERBS.has(first))) {
       action = last.words;
       segs.pop();
     }
   }
-  // A verb segment before the last parameter (/search/{term}, /copyTo/{gameId}, /copy/to/{gameId}) is the action too.
+  // A verb segment before the last parameter (/search/{term}, /copyTo/{gameId}, /copy/to/{gameId}) is the action
+  // too, unless the parameter is its own item's identifier (/leave/{leaveId}, /downloadrequests/{downloadRequestId}).
   const glued = segs.length > 3 && /^(to|from|into|with|for|by|as)$/.test(segs[segs.length - 2]?.words.join('_') ?? '') && !segs[segs.length - 3]!.param ? 2 : 1;
   const prev = segs[segs.length - 1 - glued];
   const verb = prev?.words[0] ?? '';
-  if (!action && last?.param && prev && !prev.param && segs.length > 1 + glued && (/^(get|head)$/.test(method) ? READ_VERBS.has(verb) && verb !== 'get' : isVerb(verb, glued === 1))) {
+  const ownItem = !!prev && !!last?.param && idOf(prev.words, last.words);
+  if (!action && last?.param && prev && !prev.param && !ownItem && segs.length > 1 + glued && (/^(get|head)$/.test(method) ? READ_VERBS.has(verb) && verb !== 'get' : isVerb(verb, glued === 1))) {
     action = segs.slice(segs.length - 1 - glued, segs.length - 1).flatMap((sg) => sg.words);
     segs.splice(segs.length - 1 - glued, glued);
   }
@@ -124,7 +127,7 @@ export function shapeOf(path: string, method: string, dict: Set<string>, collect
   if (r < 0) {
     // Only parameters (/{realm}): the last one names the resource, not a "root".
     const named = (segs[segs.length - 1]?.words ?? []).filter((w) => !/^(id|ids|key|name|uuid|pk)$/.test(w));
-    return { resource: named, shorter: [], all: named, item: segs.length > 0, plural: false, nested: false, parent: [], action };
+    return { resource: named, shorter: [], all: named, item: segs.length > 0, plural: false, collection: false, nested: false, parent: [], action };
   }
   const item = r < segs.length - 1;
   // The static segment right before the resource is its namespace ("checkout" in /checkout/sessions); the
@@ -147,10 +150,16 @@ export function shapeOf(path: string, method: string, dict: Set<string>, collect
   if (parent.length && space.length && stem(parent[parent.length - 1]!) === stem(space[0]!)) parent = parent.slice(0, -1);
   // An item of a collection that hangs from another item (/users/{id}/groups/{groupId}): a link between the two.
   const nested = item && r === segs.length - 2 && !ns.length && parent.length > 0;
-  return { resource: [...parent, ...space, ...head], shorter: [[...parent, ...head], head], all, item, plural: collection || isPlural(head[head.length - 1]!), nested, parent, action };
+  return { resource: [...parent, ...space, ...head], shorter: [[...parent, ...head], head], all, item, plural: isPlural(head[head.length - 1]!), collection, nested, parent, action };
 }
 
 export const singularLast = (ws: string[]) => [...ws.slice(0, -1), singular(ws[ws.length - 1]!)];
+
+/** The parameter names an item of the segment: its words (either number) and an identifier ("leave_policy_id"). */
+function idOf(segment: string[], param: string[]): boolean {
+  const rest = param.slice(0, -1);
+  return /^(id|ids|key|uuid|code|name|number|no|pk)$/.test(param[param.length - 1] ?? '') && rest.length === segment.length && rest.every((w, i) => stem(w) === stem(segment[i]!));
+}
 
 /** The words an operation gives: its operationId's, its summary's and its parameters'. */
 export function dictionary(op: { summary?: string; path: string }, opWords: string[], methods = false): Set<string> {

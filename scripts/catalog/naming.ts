@@ -200,6 +200,8 @@ function distinguish(c: Named, group: Named[], max: number, taken: Set<string>):
   const others = group.filter((o) => o !== c);
   const free = (n: string | undefined) => (n && !taken.has(sameness(n)) ? n : undefined);
   const first = c.first.name.split('_');
+  // A derived name grows from its short form: its full one holds every word of the path.
+  const base = c.derived ? c.first.name : c.full;
   // An item beside its collection is said in the singular ("custom_field_update" beside "custom_fields_update").
   const one = c.derived?.item && others.some((o) => !o.derived?.item) ? singularAt(first, c.derived.resource[c.derived.resource.length - 1]!) : undefined;
   // The action its method means, when its text said another's ("replace" for a PUT beside the PATCH that updates).
@@ -208,28 +210,30 @@ function distinguish(c: Named, group: Named[], max: number, taken: Set<string>):
   for (const rivals of [others, others.slice(0, 1)]) {
     const otherPath = new Set(rivals.flatMap(pathWords));
     for (const w of pathWords(c).filter((x) => !otherPath.has(x))) {
-      // An identifier says which item it takes ("by_style_id"); a derived name's context goes in front ("api_baskets_delete").
-      const idLike = /(^|_)(id|ids|key|pk|uuid|name|code|slug|hash)$/.test(w);
-      const word = idLike ? `by_${w}` : (ABBREVIATIONS[w] ?? w);
-      const n = attempt(c.derived && !idLike ? `${word}_${c.first.name}` : `${c.full}_${word}`, word.split('_'));
+      // A parameter says which item it takes ("by_style_id", a derived name's "by_year"); a derived name's static
+      // context goes in front ("api_baskets_delete").
+      const param = c.path.includes(`{`) && /(^|_)(id|ids|key|pk|uuid|name|code|slug|hash)$/.test(w);
+      const byParam = param || (!!c.derived && paramWords(c).includes(w));
+      if (extensions(c).includes(w)) {
+        if (free(attempt(`${base}_${w}`, [w]))) return attempt(`${base}_${w}`, [w]);
+        continue;
+      }
+      const word = byParam && !`_${base}_`.includes('_by_') ? `by_${w}` : (ABBREVIATIONS[w] ?? w);
+      const n = attempt(c.derived && !byParam ? `${word}_${base}` : `${base}_${word}`, word.split('_'));
       if (free(n)) return n;
     }
   }
   if (plain && free(attempt(plain.join('_'), plain))) return attempt(plain.join('_'), plain);
   // A word of its summary the others' lack ("genes" in "List genes annotated to an ontology term").
-  const said = (o: Named) => new Set(snake(o.summary ?? '').split('_').map(stem5));
-  const otherSaid = new Set(others.flatMap((o) => [...said(o)]));
-  const mine = new Set(c.full.split('_').map(stem5));
-  const told = snake(c.summary ?? '').split('_').filter((w) => w.length > 2 && !GLUE.has(w) && !FILLER.has(w) && !isVerb(w) && !otherSaid.has(stem5(w)) && !mine.has(stem5(w)));
-  for (const w of [...new Set(told)].sort((a, b) => wordRank(b) - wordRank(a) || (a < b ? -1 : 1))) {
-    const n = attempt(`${c.full}_${w}`, [w]);
+  for (const w of summaryWords(c, others)) {
+    const n = attempt(`${base}_${w}`, [w]);
     if (free(n)) return n;
   }
   // Then its method, alone and after each path word (a PUT and a POST on each of two paths).
   const m = c.method.toLowerCase();
   for (const w of ['', ...pathWords(c)]) {
     const word = w && (ABBREVIATIONS[w] ?? w);
-    const n = attempt(`${c.full}${word ? `_${word}` : ''}_${m}`, [m, ...(word ? [word] : [])]);
+    const n = attempt(`${base}${word ? `_${word}` : ''}_${m}`, [m, ...(word ? [word] : [])]);
     if (n && !taken.has(sameness(n))) return n;
   }
   return undefined;
@@ -253,16 +257,34 @@ function tellable(c: Named, group: Named[]): number {
   if (c.derived?.item && others.some((o) => !o.derived?.item) && /s$/.test(c.derived.resource[c.derived.resource.length - 1] ?? '')) return 2;
   const otherPath = new Set(others.flatMap(pathWords));
   if (pathWords(c).some((w) => !otherPath.has(w))) return 2;
-  return c.derived?.plain ? 1 : 0;
+  return c.derived?.plain || summaryWords(c, others).length ? 1 : 0;
+}
+
+/** Words of its summary that the others' summaries lack, rarest first ("all" in "Delete all classifications"). */
+function summaryWords(c: Named, others: Named[]): string[] {
+  const said = (o: Named) => snake(o.summary ?? '').split('_').map(stem5);
+  const otherSaid = new Set(others.flatMap(said));
+  const mine = new Set(c.full.split('_').map(stem5));
+  const told = snake(c.summary ?? '').split('_').filter((w) => w.length > 2 && !GLUE.has(w) && !FILLER.has(w) && !isVerb(w) && !otherSaid.has(stem5(w)) && !mine.has(stem5(w)));
+  return [...new Set(told)].sort((a, b) => wordRank(b) - wordRank(a) || (a < b ? -1 : 1));
+}
+
+/** The path's parameter names, snake_case. */
+function paramWords(c: NameCandidate): string[] {
+  return [...c.path.matchAll(/\{([^}]*)\}/g)].map((m) => snake(m[1]!));
 }
 
 /** Path words: parameter names first, then static segments (versions and "api" included), each snake_case. */
 function pathWords(c: NameCandidate): string[] {
-  const segs = c.path.split('/').filter(Boolean);
+  const segs = c.path.replace(/[?#].*$/, '').split('/').filter(Boolean);
   const params = segs.filter((s) => /^\{.*\}$/.test(s)).map((s) => snake(s.slice(1, -1)));
-  const statics = segs.filter((s) => !/^\{.*\}$/.test(s)).map((s) => snake(s));
-  return [...new Set([...params, ...statics].filter((w) => /^[a-z][a-z0-9_]*$/.test(w)))];
+  const statics = segs.filter((s) => !/^\{.*\}$/.test(s)).map((s) => snake(s.replace(EXTENSION, '')));
+  return [...new Set([...params, ...statics, ...extensions(c)].filter((w) => /^[a-z][a-z0-9_]*$/.test(w)))];
 }
+
+/** A file extension that says a format (/ConnectionManager.xml, /Css.css): said last ("…_get_xml"). */
+const EXTENSION = /\.([a-z]{2,5})$/i;
+const extensions = (c: NameCandidate) => c.path.replace(/[?#].*$/, '').split('/').flatMap((s) => (!/\{/.test(s) && EXTENSION.test(s) ? [EXTENSION.exec(s)![1]!.toLowerCase()] : []));
 
 /** Last resort: a prefix of the name at a word boundary plus a hash of "METHOD path" (always with a digit, so it can be counted). */
 function hashName(c: Named, base: string, max: number, taken: Set<string>): string {

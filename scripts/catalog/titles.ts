@@ -6,7 +6,7 @@ import { trimText } from './trim-text.ts';
 import { derivedParts, nameWords, type Derived } from './name-derive.ts';
 import { titleProblem } from './name-quality.ts';
 import { builtTitle, titleFromText } from './title-text.ts';
-import { isNounFirst, isVerb } from './name-verbs.ts';
+import { isVerb } from './name-verbs.ts';
 
 /**
  * A short imperative title (docs/naming.md, "Titles"): from the summary, else the description's first sentence
@@ -42,9 +42,9 @@ function operationIdTitle(words: string[]): string {
   let w = words;
   w = w.filter((x, i) => i === w.length - 1 || stemOf(x) !== stemOf(w[i + 1]!));
   const last = w.length - 1;
-  // The last word of an operationId is its verb even when it is as often a noun ("care_team_members_list"), but
-  // not a noun first ("sales_report"); verbs joined by "or" go together ("source_maps_create_or_update").
-  if (last > 0 && !isVerb(w[0]!) && isVerb(w[last]!) && !isNounFirst(w[last]!)) {
+  // The last word of an operationId is its verb, and "list" too ("care_team_members_list"), not a word as often a
+  // noun ("…_search_request"); verbs joined by "or" go together ("source_maps_create_or_update").
+  if (last > 0 && !isVerb(w[0]!) && (isVerb(w[last]!, true) || w[last] === 'list')) {
     let k = last;
     while (k > 1 && /^(or|and)$/.test(w[k - 1]!) && isVerb(w[k - 2]!)) k -= 2;
     while (k > 0 && VERB_MODIFIERS.has(w[k - 1]!)) k--;
