@@ -206,9 +206,11 @@ export function nameWords(op: NamingInput, spec: SpecStyle = PLAIN_SPEC): NameWo
     const a = authorWords(op.operationId, method, op.path, spec.pathStyle);
     const counted = spec.counted.has(a.words.join('_'));
     // A framework's id names the operation by its handler's name, when that says an action and no other operation shares it.
-    if (counted || (a.marked && saysNoAction(a.words, op.path))) return derive(op, method, a.words, text, spec);
+    if (counted || (a.marked && saysNoAction(a.words, op.path))) return derive(op, method, a.words, text, spec, a.modifier);
     raw = operationIdWords(a.marked ? [...a.words, ...(a.counter ? [a.counter] : [])].join('_') : op.operationId, op);
   }
+  // A word said twice in a row says it once ("copilot/copilot-usage-metrics", Magento's "companyCompanyHierarchy…").
+  raw = raw.filter((w, i) => w !== raw[i - 1]);
   // A lone verb ("Retrieve") says no resource: the path does.
   const lone = raw.length === 1 && (isVerb(raw[0]!) || METHOD_WORDS.has(raw[0]!));
   if (!raw.length || lone || (spec.pathStyle && METHOD_WORDS.has(raw[0]!) && echoesPath(raw, op.path))) return derive(op, method, raw, text, spec);
@@ -257,10 +259,11 @@ export function operationIdWords(operationId: string, op?: NamingInput): string[
   return words;
 }
 
-function derive(op: NamingInput, method: string, opWords: string[], text: string | undefined, spec: SpecStyle = PLAIN_SPEC): NameWords {
+function derive(op: NamingInput, method: string, opWords: string[], text: string | undefined, spec: SpecStyle = PLAIN_SPEC, modifier: string[] = []): NameWords {
   const s = shapeOf(op.path, method, dictionary(op, opWords), spec.collections.has(bare(op.path)));
   const linked = s.item && spec.links.has(op.path);
-  const verb = actionOf(method, s, text, linked);
+  const acted = actionOf(method, s, text, linked);
+  const verb = acted[0] === modifier[0] ? acted : [...modifier, ...acted];
   const resource = s.resource.length ? s.resource : s.action ? [] : ['root'];
   const child = resource.slice(s.parent.length);
   const link = linked && s.nested && /^(add|remove)$/.test(verb.join('_')) && child.length ? { link: { parent: s.parent, child } } : {};

@@ -80,6 +80,8 @@ export interface AuthorWords {
   marked: boolean;
   /** Its trailing counter: a framework's when other operations share the handler's name (specStyle). */
   counter?: string;
+  /** A word the framework's action carried that the action keeps ("bulk"). */
+  modifier?: string[];
 }
 
 /**
@@ -94,6 +96,7 @@ export function authorWords(operationId: string, method: string, path: string, p
   const c = withoutCounter(snake(dated ? operationId.slice(0, date!.index) : operationId).split('_').filter(Boolean));
   let words = c.words;
   let marked = dated;
+  let modifier: string[] | undefined;
   const m = method.toLowerCase();
   if (endsWith(words, ['using', words[words.length - 1]!]) && METHOD_WORDS.has(words[words.length - 1]!)) {
     words = words.slice(0, -2);
@@ -103,7 +106,12 @@ export function authorWords(operationId: string, method: string, path: string, p
     const tails = [[m, 'collection'], [m, 'item'], [m], ...(pathStyleSpec ? ACTION_TAILS : FRAMEWORK_ACTIONS)];
     for (const tail of tails) {
       if (!endsWith(words, tail)) continue;
-      const rest = words.slice(0, -tail.length);
+      let rest = words.slice(0, -tail.length);
+      // Django REST's bulk actions on a collection ("…_bulk_partial_update"): the action says "bulk".
+      if (tail !== tails[2] && rest[rest.length - 1] === 'bulk') {
+        rest = rest.slice(0, -1);
+        modifier = ['bulk'];
+      }
       const own = ACTION_METHOD[tail[0]!] === m && rest.every((w) => saysPath(w, path));
       const echo = pathEchoAtEnd(rest, path) ?? (own ? { start: 0, says: false } : undefined);
       if (!echo) continue;
@@ -111,13 +119,16 @@ export function authorWords(operationId: string, method: string, path: string, p
       // frameworks do (FastAPI's "…_api_v1_app__app_id__get"); a plain `{path}_{method}` is a person's too (GitHub's
       // `repos/get`, Google's "compute.projects.get", Magento's "…GetCompanyHierarchyGet" on /V1/hierarchy/{id}).
       const framework = tail.length > 1 || tail[0] !== m || echo.says || pathStyleSpec;
-      if (!framework) continue;
+      if (!framework) {
+        modifier = undefined;
+        continue;
+      }
       words = rest.slice(0, echo.start);
       marked = true;
       break;
     }
   }
-  return { words, marked, ...(c.counter ? { counter: c.counter } : {}) };
+  return { words, marked, ...(c.counter ? { counter: c.counter } : {}), ...(marked && modifier ? { modifier } : {}) };
 }
 
 const stem = (w: string) => (w.length > 3 ? w.replace(/ies$/, 'y').replace(/s$/, '') : w);

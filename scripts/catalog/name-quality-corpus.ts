@@ -60,6 +60,8 @@ export interface CorpusRow {
   overEight: number;
   /** Names derived from method and path (a path-style or missing operationId). */
   derived: number;
+  /** Tools with a name smell (name-smells.ts). */
+  smells: number;
   longest: string;
 }
 
@@ -69,7 +71,7 @@ export async function measureNames(label: string, spec: string): Promise<CorpusR
   const ops = collectOperations(doc, new SchemaConverter(doc, () => {}));
   const { naming, titles } = nameOperations(ops, NAME_BUDGET);
   const ids = specOperationIds(doc);
-  const q = nameQuality(ops.map((o) => ({ name: naming.names.get(o.key)!, title: titles.get(o.key)!, path: o.path, operationId: ids.get(o.key) })), 1);
+  const q = nameQuality(ops.map((o) => ({ name: naming.names.get(o.key)!, title: titles.get(o.key)!, path: o.path, method: o.method, operationId: ids.get(o.key) })), 1);
   return {
     label,
     tools: q.tools,
@@ -79,6 +81,7 @@ export async function measureNames(label: string, spec: string): Promise<CorpusR
     hashed: naming.hashed.length,
     overEight: q.overEight,
     derived: naming.derived.size,
+    smells: q.smells.smelly,
     longest: q.longest[0] ?? '',
   };
 }
@@ -87,9 +90,9 @@ const pct = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(
 
 /** The markdown table docs/naming.md shows. */
 export function corpusTable(rows: CorpusRow[]): string {
-  const out = ['| spec | tools | HTTP-verb names | not-title titles | acronym splits | hashed | titles over 8 words | derived names | longest name |', '|---|---:|---:|---:|---:|---:|---:|---:|---|'];
+  const out = ['| spec | tools | HTTP-verb names | not-title titles | acronym splits | hashed | titles over 8 words | derived names | name smells | longest name |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|'];
   for (const r of rows) {
-    out.push(`| ${r.label} | ${r.tools} | ${pct(r.httpVerbNames, r.tools)} | ${pct(r.badTitles, r.tools)} | ${r.acronymSplits} | ${r.hashed} | ${pct(r.overEight, r.tools)} | ${pct(r.derived, r.tools)} | \`${r.longest}\` (${r.longest.length}) |`);
+    out.push(`| ${r.label} | ${r.tools} | ${pct(r.httpVerbNames, r.tools)} | ${pct(r.badTitles, r.tools)} | ${r.acronymSplits} | ${r.hashed} | ${pct(r.overEight, r.tools)} | ${pct(r.derived, r.tools)} | ${pct(r.smells, r.tools)} | \`${r.longest}\` (${r.longest.length}) |`);
   }
   return out.join('\n');
 }

@@ -33,6 +33,8 @@ const PREPOSITIONS = new Set(['by', 'for', 'with', 'of', 'from', 'and', 'or', 'i
 const ID_PARAM = /(^|_)(id|ids|pk|uuid|guid|key|slug|code|name|hash|index|number|no)$/;
 
 const pathPart = (path: string) => path.replace(/[?#].*$/, '');
+/** An identifier parameter (`app_id`, `id`), not a noun one (`enterprise`, `region`). */
+const idParam = (p: string) => ID_PARAM.test(p) && (p.split('_').length > 1 || /^(id|ids|pk|uuid)$/.test(p));
 const pathWords = (path: string) => new Set(snake(pathPart(path)).split('_').filter(Boolean));
 const params = (path: string) => [...pathPart(path).matchAll(/\{([^}]+)\}/g)].map((m) => snake(m[1]!)).filter(Boolean);
 const endsWith = (words: string[], tail: string[]) => tail.length <= words.length && tail.every((w, i) => words[words.length - tail.length + i] === w);
@@ -49,10 +51,11 @@ function framework(t: SmellInput, words: string[]): boolean {
   for (const tail of [[method], ...(FRAMEWORK_TAILS[method] ?? [])]) {
     if (!tail[0] || !endsWith(words, tail) || !endsWith(id, tail)) continue;
     const before = words.slice(0, -tail.length);
-    // The operationId passed through (the name opens as it does), its method after a verb ("get_secret_…_get") or a
-    // path parameter ("…_discord_id_patch"); a framework's own word anywhere.
-    const param = params(t.path ?? '').some((p) => endsWith(before, p.split('_')));
-    if (tail[0] !== method || (words[0] === id[0] && (isVerb(words[0]!) || param))) return true;
+    // The operationId passed through with its method after the path it echoes: a parameter ("…_discord_id_patch",
+    // "…_endpoint_id_secret_get") or a leading `api` or version; a framework's own word anywhere. Google's
+    // "compute.firewalls.patch" names its method by design.
+    const echo = params(t.path ?? '').some((p) => idParam(p) && `_${before.join('_')}_`.includes(`_${p}_`)) || before.some((w) => w === 'api' || /^v\d+$/.test(w));
+    if (tail[0] !== method || (words[0] === id[0] && echo)) return true;
   }
   return false;
 }
@@ -63,8 +66,7 @@ function pathEcho(t: SmellInput, words: string[]): boolean {
   const id = `_${snake(t.operationId ?? '')}_`;
   for (const p of params(t.path ?? '')) {
     // The author's own "by <param>" ("getAnnotationCountByAccId"), shortened, is no echo.
-    if (id.includes(`_by_${p}_`)) continue;
-    if (!ID_PARAM.test(p) || (p.split('_').length < 2 && !/^(id|ids|pk|uuid)$/.test(p))) continue;
+    if (id.includes(`_by_${p}_`) || !idParam(p)) continue;
     const at = name.indexOf(`_${p}_`);
     if (at < 0) continue;
     const before = name.slice(0, at).split('_').filter(Boolean).pop();
@@ -122,6 +124,8 @@ const ARTICLES = new Set(['a', 'an', 'the', 'this', 'your', 'its', 'their']);
 const MODIFIERS = new Set(['bulk', 'batch', 'partial', 'partially', 'full', 'force', 'mass']);
 
 export function isNounFirstTitle(title: string): boolean {
+  // In Title Case the last word is as likely a noun ("Domain Warn List").
+  if (/\s[A-Z][a-z]+$/.test(title.trim())) return false;
   const ws = title.toLowerCase().replace(/[^a-z0-9\s-]/g, ' ').split(/\s+/).filter(Boolean);
   // A noun phrase and then its action: no article or preposition ("Toggle the status of an allow list" is no such title).
   if (ws.length < 2 || !TRAILING_ACTIONS.has(ws[ws.length - 1]!) || ws.some((w) => ARTICLES.has(w) || PREPOSITIONS.has(w))) return false;
@@ -155,7 +159,7 @@ export function splitAcronyms(name: string, operationId?: string): string[] {
     const caps = m[1]!.toLowerCase();
     const rest = m[2]!;
     const wrong = `${caps.slice(0, -1)}_${caps.slice(-1)}${rest}`;
-    if (has(wrong) && wordRank(rest) < wordRank(`${caps.slice(-1)}${rest}`)) out.add(wrong);
+    if (has(wrong) && wordRank(rest) < Infinity && wordRank(`${caps.slice(-1).toLowerCase()}${rest}`) === Infinity) out.add(wrong);
   }
   return [...out];
 }

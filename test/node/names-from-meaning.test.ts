@@ -139,7 +139,7 @@ describe('the rules', () => {
     expect(q.httpVerbNames).toEqual(['post_customers_customer']);
     expect(q.badTitles).toEqual([{ name: 'post_customers_customer', title: 'You can update a customer', problem: 'sentence' }]);
     expect(q.acronymSplits).toEqual([{ name: 'floating_i_ps_list', split: ['i_ps'] }]);
-    expect(nameQualityChecks(q).map((c) => c.ok)).toEqual([false, false, false]);
+    expect(nameQualityChecks(q).map((c) => c.ok)).toEqual([false, false, false, false]);
   });
 });
 
