@@ -168,13 +168,15 @@ export interface SpecStyle {
   pathStyle: boolean;
   /** Handler names that a framework numbered (`getPayments`, `getPayments_1`): they tell no operation apart. */
   counted: ReadonlySet<string>;
+  /** Numbered handler names whose operations are one (the same method on paths that differ by a trailing slash). */
+  aliases: ReadonlySet<string>;
   /** Paths of links: an item that a PUT without a body adds to its collection (a user to a group), and a DELETE removes. */
   links: ReadonlySet<string>;
   /** Paths with items under them (/groups when /groups/{id} is a path): collections, whatever their number. */
   collections: ReadonlySet<string>;
 }
 
-export const PLAIN_SPEC: SpecStyle = { pathStyle: false, counted: new Set(), links: new Set(), collections: new Set() };
+export const PLAIN_SPEC: SpecStyle = { pathStyle: false, counted: new Set(), aliases: new Set(), links: new Set(), collections: new Set() };
 
 const bare = (path: string) => pathPart(path).replace(/\/+$/, '');
 
@@ -183,18 +185,20 @@ const COLLECTION_ITEM = /\/[^/{}]+\/\{[^}]+\}\/?$/;
 
 export function specStyle(ops: NamingInput[]): SpecStyle {
   const pathStyle = namesPathsAsOperations(ops);
-  const family = new Map<string, number>();
+  const family = new Map<string, Set<string>>();
   const numbered = new Set<string>();
   for (const o of ops) {
     if (!o.operationId) continue;
     const a = authorWords(o.operationId, o.method, o.path, pathStyle);
     const k = a.words.join('_');
-    family.set(k, (family.get(k) ?? 0) + 1);
+    family.set(k, (family.get(k) ?? new Set()).add(`${o.method.toLowerCase()} ${bare(o.path)}`));
     if (a.counter) numbered.add(k);
   }
+  // A family on one path served twice (/api/address and /api/address/) is one operation: its name stays the handler's.
+  const aliases = new Set([...numbered].filter((k) => family.get(k)!.size === 1));
   const links = new Set(ops.filter((o) => o.method.toLowerCase() === 'put' && o.hasBody === false && COLLECTION_ITEM.test(pathPart(o.path))).map((o) => o.path));
   const collections = new Set(ops.map((o) => /^(.*)\/\{[^}]*\}$/.exec(bare(o.path))?.[1]).filter((p): p is string => !!p));
-  return { pathStyle, counted: new Set([...numbered].filter((k) => family.get(k)! > 1)), links, collections };
+  return { pathStyle, counted: new Set([...numbered].filter((k) => family.get(k)!.size > 1)), aliases, links, collections };
 }
 
 /** The words of one operation's name (see the module comment); `spec` from specStyle. */
@@ -207,7 +211,8 @@ export function nameWords(op: NamingInput, spec: SpecStyle = PLAIN_SPEC): NameWo
     const counted = spec.counted.has(a.words.join('_'));
     // A framework's id names the operation by its handler's name, when that says an action and no other operation shares it.
     if (counted || (a.marked && saysNoAction(a.words, op.path))) return derive(op, method, a.words, text, spec, a.modifier);
-    raw = operationIdWords(a.marked ? [...a.words, ...(a.counter ? [a.counter] : [])].join('_') : op.operationId, op);
+    const alias = spec.aliases.has(a.words.join('_'));
+    raw = operationIdWords(a.marked || alias ? [...a.words, ...(a.counter && !alias ? [a.counter] : [])].join('_') : op.operationId, op);
   }
   // A word said twice in a row says it once ("copilot/copilot-usage-metrics", Magento's "companyCompanyHierarchy…").
   raw = raw.filter((w, i) => w !== raw[i - 1]);
@@ -264,7 +269,9 @@ function derive(op: NamingInput, method: string, opWords: string[], text: string
   const linked = s.item && spec.links.has(op.path);
   const acted = actionOf(method, s, text, linked);
   const verb = acted[0] === modifier[0] ? acted : [...modifier, ...acted];
-  const resource = s.resource.length ? s.resource : s.action ? [] : ['root'];
+  // Only parameters (/{id}): the operationId's own nouns name the resource ("story_id_get": story), else it is the root.
+  const nouns = opWords.filter((w) => !isVerb(w) && !METHOD_WORDS.has(w) && !/^(id|ids|by)$/.test(w));
+  const resource = s.resource.length ? s.resource : s.action ? [] : nouns.length ? nouns : ['root'];
   const child = resource.slice(s.parent.length);
   const link = linked && s.nested && /^(add|remove)$/.test(verb.join('_')) && child.length ? { link: { parent: s.parent, child } } : {};
   const plainVerb = methodVerb(method, s, linked);

@@ -49,11 +49,10 @@ export function pathEchoAtEnd(words: string[], path: string): { start: number; s
     const key = `${w},${t}`;
     if (memo.has(key)) return memo.get(key) ?? undefined;
     const tok = tokens[t - 1]!;
-    const n = tok.words.length;
     let best: { start: number; says: boolean } | undefined;
-    if (n <= w && tok.words.every((x, k) => words[w - n + k] === x)) {
+    for (const n of echoLengths(words.slice(0, w), tok)) {
       const r = go(w - n, t - 1);
-      if (r) best = { start: r.start, says: r.says || tok.optional };
+      if (r && (!best || r.start < best.start)) best = { start: r.start, says: r.says || tok.optional };
     }
     if (tok.optional) {
       const r = go(w, t - 1);
@@ -64,6 +63,26 @@ export function pathEchoAtEnd(words: string[], path: string): { start: number; s
   };
   const r = go(words.length, tokens.length);
   return r && r.start < words.length ? r : undefined;
+}
+
+const stem = (w: string) => (w.length > 3 ? w.replace(/ies$/, 'y').replace(/s$/, '') : w);
+
+/**
+ * How many of the words' last ones say the token: its words, either number ("session" for /sessions); a parameter
+ * also by the end of its name, glued or not ("userid" for {story_collaborator_userid}, "ooxmlautomationid").
+ */
+function echoLengths(words: string[], tok: PathToken): number[] {
+  const out: number[] = [];
+  const n = tok.words.length;
+  if (n <= words.length && tok.words.every((x, k) => stem(words[words.length - n + k]!) === stem(x))) out.push(n);
+  if (tok.param) {
+    const joined = tok.words.join('');
+    for (let k = 1; k <= Math.min(words.length, n); k++) {
+      const said = words.slice(-k).join('');
+      if (k !== n && said.length >= 2 && joined.endsWith(said) && !out.includes(k)) out.push(k);
+    }
+  }
+  return out;
 }
 
 const endsWith = (words: string[], tail: string[]) => tail.length < words.length && tail.every((w, i) => words[words.length - tail.length + i] === w);
@@ -102,23 +121,28 @@ export function authorWords(operationId: string, method: string, path: string, p
     words = words.slice(0, -2);
     marked = true;
   } else {
-    // API Platform says which of the method's two operations: `…_get_collection`, `…_get_item`.
-    const tails = [[m, 'collection'], [m, 'item'], [m], ...(pathStyleSpec ? ACTION_TAILS : FRAMEWORK_ACTIONS)];
+    // API Platform says which of the method's two operations: `…_get_collection`, `…_get_item`. Last, no tail at
+    // all: an echo of the whole path that says a parameter ("story_id_analytics" on /{id}/analytics).
+    const tails = [[m, 'collection'], [m, 'item'], [m], ...(pathStyleSpec ? ACTION_TAILS : FRAMEWORK_ACTIONS), []];
     for (const tail of tails) {
       if (!endsWith(words, tail)) continue;
-      let rest = words.slice(0, -tail.length);
+      let rest = words.slice(0, words.length - tail.length);
       // Django REST's bulk actions on a collection ("…_bulk_partial_update"): the action says "bulk".
-      if (tail !== tails[2] && rest[rest.length - 1] === 'bulk') {
+      if (tail.length && tail !== tails[2] && rest[rest.length - 1] === 'bulk') {
         rest = rest.slice(0, -1);
         modifier = ['bulk'];
       }
-      const own = ACTION_METHOD[tail[0]!] === m && rest.every((w) => saysPath(w, path));
+      // On its own method, a Django REST action after words that name no action is the framework's, echo or not
+      // (OSF's "licenses_read" on /license/{id}, a view's own basename "servers_options_resources_read").
+      const own = ACTION_METHOD[tail[0]!] === m && saysNoAction(rest, path);
       const echo = pathEchoAtEnd(rest, path) ?? (own ? { start: 0, says: false } : undefined);
       if (!echo) continue;
       // The method itself marks the id only when the echo says a parameter or a leading `api` or version as
-      // frameworks do (FastAPI's "…_api_v1_app__app_id__get"); a plain `{path}_{method}` is a person's too (GitHub's
-      // `repos/get`, Google's "compute.projects.get", Magento's "…GetCompanyHierarchyGet" on /V1/hierarchy/{id}).
-      const framework = tail.length > 1 || tail[0] !== m || echo.says || pathStyleSpec;
+      // frameworks do (FastAPI's "…_api_v1_app__app_id__get"), or when a handler's name and an echo of several words
+      // both come before it ("getListingsByRegion_listingsByRegion_get"); a plain `{path}_{method}` is a person's too
+      // (GitHub's `repos/get`, Google's "compute.projects.get", Magento's "…GetCompanyHierarchyGet" on /V1/hierarchy/{id}).
+      const handler = rest.slice(0, echo.start);
+      const framework = !tail.length ? echo.says : tail.length > 1 || tail[0] !== m || echo.says || pathStyleSpec || (handler.length > 1 && rest.length - echo.start > 1);
       if (!framework) {
         modifier = undefined;
         continue;
@@ -131,8 +155,6 @@ export function authorWords(operationId: string, method: string, path: string, p
   return { words, marked, ...(c.counter ? { counter: c.counter } : {}), ...(marked && modifier ? { modifier } : {}) };
 }
 
-const stem = (w: string) => (w.length > 3 ? w.replace(/ies$/, 'y').replace(/s$/, '') : w);
-
 /** The word is one of the path's (either number). */
 function saysPath(word: string, path: string): boolean {
   const words = snake(path.replace(/[?#].*$/, '')).split('_').map(stem);
@@ -140,11 +162,13 @@ function saysPath(word: string, path: string): boolean {
 }
 
 /**
- * What is left names no action: nothing, a lone verb or method, or only words of the path that do not open with a
- * verb (API Platform's "api_transport_discord_id"; an RPC path's "appendText" is an action).
+ * What is left names no action: nothing, a lone verb, or no verb at all (API Platform's "api_transport_discord_id",
+ * a handler named after its path, "averages_v2_get"): an RPC path's "appendText" is an action.
  */
 export function saysNoAction(words: string[], path: string): boolean {
   if (!words.length) return true;
   if (words.length === 1 && (isVerb(words[0]!) || METHOD_WORDS.has(words[0]!))) return true;
-  return !isVerb(words[0]!) && words.every((w) => saysPath(w, path) || w === 'api');
+  // A method word last is the framework's echo of the method, not the author's verb.
+  const verb = (w: string, i: number) => isVerb(w) && !(METHOD_WORDS.has(w) && i === words.length - 1);
+  return !words.some(verb) || (!verb(words[0]!, 0) && words.every((w) => saysPath(w, path) || w === 'api' || METHOD_WORDS.has(w)));
 }

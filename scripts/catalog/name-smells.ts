@@ -94,8 +94,9 @@ function methodCollision(t: SmellInput, words: string[], pathOf?: (name: string)
   if (words.length < 2 || words[words.length - 1] !== method || (id[id.length - 1] === method && !endsWith(id, ['using', method]))) return false;
   // With the other tools at hand: only when another tool holds the name without the method, on another path.
   if (pathOf) {
+    const bare = (p: string | undefined) => p?.replace(/\/+$/, '');
     const other = pathOf(words.slice(0, -1).join('_'));
-    return other !== undefined && other !== t.path;
+    return other !== undefined && bare(other) !== bare(t.path);
   }
   return words.slice(0, -1).some((w) => isVerb(w, true) || METHODS.has(w) || CRUD.has(w));
 }

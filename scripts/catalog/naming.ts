@@ -193,7 +193,8 @@ function distinguish(c: Named, group: Named[], max: number, taken: Set<string>):
     // A derived name keeps its resource-then-verb form: the telling words go in front ("employment_document_signature_get").
     const base = c.derived ? [...c.full.split('_').filter((w) => keep.includes(w) && !c.first.name.split('_').includes(w)), c.first.name].join('_') : c.full;
     const n = attempt(base, keep);
-    if (n && !taken.has(sameness(n))) return n;
+    // A telling word put in front of the same word ("tasks_task_events") tells nothing a reader can see.
+    if (n && !taken.has(sameness(n)) && !saysTwice(n)) return n;
     if (!n && extra) keep.pop(); // too long with it: try the next word instead
     else if (!n) break;
   }
@@ -240,6 +241,8 @@ function distinguish(c: Named, group: Named[], max: number, taken: Set<string>):
 }
 
 const stem5 = (w: string) => w.slice(0, 5);
+const stemS = (w: string) => w.replace(/(ies|es|s)$/, '');
+const saysTwice = (name: string) => name.split('_').some((w, i, ws) => i > 0 && stemS(w) === stemS(ws[i - 1]!));
 
 /** `words` with the last `word` in the singular, or undefined when it is no plural. */
 function singularAt(words: string[], word: string): string[] | undefined {
