@@ -214,8 +214,9 @@ export function nameWords(op: NamingInput, spec: SpecStyle = PLAIN_SPEC): NameWo
     const alias = spec.aliases.has(a.words.join('_'));
     raw = operationIdWords(a.marked || alias ? [...a.words, ...(a.counter && !alias ? [a.counter] : [])].join('_') : op.operationId, op);
   }
-  // A word said twice in a row says it once ("copilot/copilot-usage-metrics", Magento's "companyCompanyHierarchy…").
-  raw = raw.filter((w, i) => w !== raw[i - 1]);
+  // A word said twice in a row, either number, says it once ("copilot/copilot-usage-metrics", Magento's
+  // "companyCompanyHierarchy…", AutoRest's "Errors_ErrorSearch").
+  raw = raw.filter((w, i) => i === 0 || (w !== raw[i - 1] && !(w.length > 3 && stem(w) === stem(raw[i - 1]!))));
   // A lone verb ("Retrieve") says no resource: the path does.
   const lone = raw.length === 1 && (isVerb(raw[0]!) || METHOD_WORDS.has(raw[0]!));
   if (!raw.length || lone || (spec.pathStyle && METHOD_WORDS.has(raw[0]!) && echoesPath(raw, op.path))) return derive(op, method, raw, text, spec);

@@ -85,6 +85,25 @@ function echoLengths(words: string[], tok: PathToken): number[] {
   return out;
 }
 
+/** The path's version when it leads it (after an optional `api` or `rest`): "v1" for /V1/… and /api/v1/…. */
+function leadingVersion(path: string): string | undefined {
+  const segs = path.replace(/[?#].*$/, '').split('/').filter(Boolean);
+  const first = /^(api|rest)$/i.test(segs[0] ?? '') ? segs[1] : segs[0];
+  return first && /^v\d+$/i.test(first) ? first.toLowerCase() : undefined;
+}
+
+/** Where the words end in an echo of the path's last segments (two or more, a parameter among them), or undefined. */
+function endEcho(words: string[], path: string): number | undefined {
+  const segs = path.replace(/[?#].*$/, '').split('/').filter(Boolean);
+  for (let k = segs.length; k >= 2; k--) {
+    const tail = segs.slice(-k);
+    if (!tail.some((x) => x.startsWith('{'))) continue;
+    const echo = pathEchoAtEnd(words, `/${tail.join('/')}`);
+    if (echo?.says) return echo.start;
+  }
+  return undefined;
+}
+
 const endsWith = (words: string[], tail: string[]) => tail.length < words.length && tail.every((w, i) => words[words.length - tail.length + i] === w);
 
 /** The operationId's words without a trailing counter (`delete_1`, `getAllUsingGET_2`). */
@@ -113,8 +132,11 @@ export function authorWords(operationId: string, method: string, path: string, p
   const date = /[-_]?(\d{4})[-_](\d\d)[-_](\d\d)$/.exec(operationId);
   const dated = !!date && path.includes(`${date[1]}-${date[2]}-${date[3]}`);
   const c = withoutCounter(snake(dated ? operationId.slice(0, date!.index) : operationId).split('_').filter(Boolean));
-  let words = c.words;
-  let marked = dated;
+  // The path's leading version said inside the id ("…RepositoryV1Get" on /V1/…, "listCoreV1Namespace" on /api/v1/…).
+  const version = leadingVersion(path);
+  const unversioned = version && c.words.length > 2 ? c.words.filter((w) => w !== version) : c.words;
+  let words = unversioned;
+  let marked = dated || unversioned.length < c.words.length;
   let modifier: string[] | undefined;
   const m = method.toLowerCase();
   if (endsWith(words, ['using', words[words.length - 1]!]) && METHOD_WORDS.has(words[words.length - 1]!)) {
@@ -150,6 +172,15 @@ export function authorWords(operationId: string, method: string, path: string, p
       words = rest.slice(0, echo.start);
       marked = true;
       break;
+    }
+  }
+  // The method first and then the end of the path with its parameters (Akeneo's "get_draft_uuid__uuid_" on
+  // /products-uuid/{uuid}/draft, "patch_asset_attributes__attribute_code__options__code_").
+  if (!marked && words[0] === m && words.length > 2) {
+    const echo = endEcho(words.slice(1), path);
+    if (echo !== undefined) {
+      words = words.slice(1, 1 + echo);
+      marked = true;
     }
   }
   return { words, marked, ...(c.counter ? { counter: c.counter } : {}), ...(marked && modifier ? { modifier } : {}) };

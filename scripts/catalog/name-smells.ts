@@ -54,7 +54,8 @@ function framework(t: SmellInput, words: string[]): boolean {
     // The operationId passed through with its method after the path it echoes: a parameter ("…_discord_id_patch",
     // "…_endpoint_id_secret_get") or a leading `api` or version; a framework's own word anywhere. Google's
     // "compute.firewalls.patch" names its method by design.
-    const echo = params(t.path ?? '').some((p) => idParam(p) && `_${before.join('_')}_`.includes(`_${p}_`)) || before.some((w) => w === 'api' || /^v\d+$/.test(w));
+    const lead = snake(pathPart(t.path ?? '').split('/').filter(Boolean)[0] ?? '');
+    const echo = params(t.path ?? '').some((p) => idParam(p) && `_${before.join('_')}_`.includes(`_${p}_`)) || before.some((w) => w === lead && /^(api|v\d+)$/.test(w));
     if (tail[0] !== method || (words[0] === id[0] && echo)) return true;
   }
   return false;
@@ -64,13 +65,20 @@ function framework(t: SmellInput, words: string[]): boolean {
 function pathEcho(t: SmellInput, words: string[]): boolean {
   const name = `_${t.name}_`;
   const id = `_${snake(t.operationId ?? '')}_`;
-  for (const p of params(t.path ?? '')) {
+  const segs = pathPart(t.path ?? '').split('/').filter(Boolean);
+  for (const [i, seg] of segs.entries()) {
+    const p = /^\{([^}]+)\}$/.exec(seg) ? snake(seg.slice(1, -1)) : '';
     // The author's own "by <param>" ("getAnnotationCountByAccId"), shortened, is no echo.
-    if (id.includes(`_by_${p}_`) || !idParam(p)) continue;
+    if (!p || id.includes(`_by_${p}_`) || !idParam(p)) continue;
     const at = name.indexOf(`_${p}_`);
     if (at < 0) continue;
     const before = name.slice(0, at).split('_').filter(Boolean).pop();
-    if (!before || !PREPOSITIONS.has(before)) return true;
+    // The path said in order: the segment the parameter follows is said too ("…_endpoint_endpoint_id_…"), or the
+    // parameter is a bare `id`; "audience_name_exists" on /audiences/{audience_name} is the author's phrase.
+    const statics = segs.slice(0, i).filter((x) => !x.startsWith('{'));
+    const owner = statics.length ? snake(statics[statics.length - 1]!).split('_') : [];
+    const echoed = (/^(id|ids|pk|uuid)$/.test(p) || owner.every((w) => words.includes(w))) && !statics.some((x) => snake(x).split('_').includes(p));
+    if (echoed && (!before || !PREPOSITIONS.has(before))) return true;
   }
   // A leading `api` segment, or a dated version ("2020_05_31"), said in the name.
   const apis = (ws: string[]) => ws.filter((w) => w === 'api').length;

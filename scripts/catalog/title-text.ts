@@ -4,6 +4,7 @@
 // with an ellipsis: a text that does not make one gives no title, and the caller builds one from the name's parts.
 import { baseForm, isVerb } from './name-verbs.ts';
 import { TITLE_MAX_WORDS, titleProblem } from './name-quality.ts';
+import { isNounFirstTitle } from './name-smells.ts';
 import { wordnet } from './wordnet.ts';
 
 /** Titles are at most this many words where a clause boundary allows it. */
@@ -146,6 +147,8 @@ export function titleFromText(text: string, from: 'summary' | 'description'): st
   const n = wordCount(t);
   if (n > TITLE_SHORT_WORDS) t = (long ? cutAtClause(t, TITLE_SHORT_WORDS) : cutAtClause(t, TITLE_SHORT_WORDS, 1, 4)) ?? (n <= TITLE_MAX_WORDS ? t : (cutAtClause(t, TITLE_MAX_WORDS) ?? t));
   t = capitalise(t.replace(/[\s,;:.]+$/, ''));
+  // A noun phrase and then its action ("Collection Versions list") says the action first.
+  if (isNounFirstTitle(t)) t = capitalise(`${/\S+$/.exec(t)![0].toLowerCase()} ${t.replace(/\s+\S+$/, '')}`);
   return titleProblem(t) ? undefined : t;
 }
 

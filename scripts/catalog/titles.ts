@@ -44,7 +44,7 @@ function operationIdTitle(words: string[]): string {
   const last = w.length - 1;
   // The last word of an operationId is its verb, and "list" too ("care_team_members_list"), not a word as often a
   // noun ("…_search_request"); verbs joined by "or" go together ("source_maps_create_or_update").
-  if (last > 0 && !isVerb(w[0]!) && (isVerb(w[last]!, true) || w[last] === 'list')) {
+  if (last > 0 && !isVerb(w[0]!) && (isVerb(w[last]!, true) || /^(list|patch)$/.test(w[last]!))) {
     let k = last;
     while (k > 1 && /^(or|and)$/.test(w[k - 1]!) && isVerb(w[k - 2]!)) k -= 2;
     while (k > 0 && VERB_MODIFIERS.has(w[k - 1]!)) k--;
