@@ -212,7 +212,7 @@ export function nameWords(op: NamingInput, spec: SpecStyle = PLAIN_SPEC): NameWo
     // A framework's id names the operation by its handler's name, when that says an action and no other operation shares it.
     if (counted || (a.marked && saysNoAction(a.words, op.path))) return derive(op, method, a.words, text, spec, a.modifier);
     const alias = spec.aliases.has(a.words.join('_'));
-    raw = operationIdWords(a.marked || alias ? [...a.words, ...(a.counter && !alias ? [a.counter] : [])].join('_') : op.operationId, op);
+    raw = operationIdWords(a.marked || a.trimmed || alias ? [...a.words, ...(a.counter && !alias ? [a.counter] : [])].join('_') : op.operationId, op);
   }
   // A word said twice in a row, either number, says it once ("copilot/copilot-usage-metrics", Magento's
   // "companyCompanyHierarchy…", AutoRest's "Errors_ErrorSearch").

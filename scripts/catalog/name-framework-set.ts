@@ -48,6 +48,18 @@ export const FRAMEWORK_SET: ReadonlyArray<{ label: string; spec: string; framewo
   { label: 'GSM Tasks', spec: od('gsmtasks.com.json'), framework: 'Django REST', heldOut: true },
   { label: 'IllumiDesk', spec: od('illumidesk.com.json'), framework: 'Django REST', heldOut: true },
   { label: 'Okta', spec: od('okta.local.json'), framework: 'no operationIds', heldOut: true },
+  { label: 'Linqr', spec: od('linqr.app.json'), framework: 'FastAPI', heldOut: true },
+  { label: 'dFlight', spec: od('ljaero.com/dflight.json'), framework: 'FastAPI', heldOut: true },
+  { label: 'Open States', spec: od('openstates.org.json'), framework: 'FastAPI', heldOut: true },
+  { label: 'ExhibitDay', spec: od('exhibitday.com.json'), framework: 'FastAPI', heldOut: true },
+  { label: 'doqs', spec: od('doqs.dev.json'), framework: 'FastAPI', heldOut: true },
+  { label: 'EBI', spec: od('ebi.ac.uk.json'), framework: 'Springfox', heldOut: true },
+  { label: 'ETMDB', spec: od('etmdb.com.json'), framework: 'Django REST', heldOut: true },
+  { label: 'Logoraisr', spec: od('logoraisr.com.json'), framework: 'Django REST', heldOut: true },
+  { label: 'Figshare', spec: od('figshare.com.json'), framework: 'mixed (FastAPI-like, Django REST-like)', heldOut: true },
+  { label: 'Akeneo', spec: od('akeneo.com.json'), framework: 'path-echo ids (method + path with parameters)', heldOut: true },
+  { label: 'App Center', spec: od('appcenter.ms.json'), framework: 'AutoRest with Django REST-like actions', heldOut: true },
+  { label: 'NetBox demo', spec: od('netboxdemo.com.json'), framework: 'Django REST (drf-yasg)', heldOut: true },
 ];
 
 export interface SmellRow extends SmellCount {

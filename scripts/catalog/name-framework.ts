@@ -97,7 +97,8 @@ function endEcho(words: string[], path: string): number | undefined {
   const segs = path.replace(/[?#].*$/, '').split('/').filter(Boolean);
   for (let k = segs.length; k >= 2; k--) {
     const tail = segs.slice(-k);
-    if (!tail.some((x) => x.startsWith('{'))) continue;
+    // From a static segment on: parameters alone are no echo ("…ByIndex" on /{imageType}/{imageIndex}).
+    if (tail[0]!.startsWith('{') || !tail.some((x) => x.startsWith('{'))) continue;
     const echo = pathEchoAtEnd(words, `/${tail.join('/')}`);
     if (echo?.says) return echo.start;
   }
@@ -114,8 +115,10 @@ function withoutCounter(words: string[]): { words: string[]; counter?: string } 
 export interface AuthorWords {
   /** What is left of the operationId: the author's words (a handler's name), maybe none. */
   words: string[];
-  /** The id carried a framework's mark (besides a counter), or a dated version its path has. */
+  /** The id carried a framework's mark (besides a counter). */
   marked: boolean;
+  /** A version the path has went from it ("…2020_05_31", "…V1…"): the words are the id's, without it. */
+  trimmed: boolean;
   /** Its trailing counter: a framework's when other operations share the handler's name (specStyle). */
   counter?: string;
   /** A word the framework's action carried that the action keeps ("bulk"). */
@@ -133,10 +136,8 @@ export function authorWords(operationId: string, method: string, path: string, p
   const dated = !!date && path.includes(`${date[1]}-${date[2]}-${date[3]}`);
   const c = withoutCounter(snake(dated ? operationId.slice(0, date!.index) : operationId).split('_').filter(Boolean));
   // The path's leading version said inside the id ("…RepositoryV1Get" on /V1/…, "listCoreV1Namespace" on /api/v1/…).
-  const version = leadingVersion(path);
-  const unversioned = version && c.words.length > 2 ? c.words.filter((w) => w !== version) : c.words;
-  let words = unversioned;
-  let marked = dated || unversioned.length < c.words.length;
+  let words = c.words;
+  let marked = false;
   let modifier: string[] | undefined;
   const m = method.toLowerCase();
   if (endsWith(words, ['using', words[words.length - 1]!]) && METHOD_WORDS.has(words[words.length - 1]!)) {
@@ -183,7 +184,10 @@ export function authorWords(operationId: string, method: string, path: string, p
       marked = true;
     }
   }
-  return { words, marked, ...(c.counter ? { counter: c.counter } : {}), ...(marked && modifier ? { modifier } : {}) };
+  const version = leadingVersion(path);
+  const unversioned = version && words.length > 2 ? words.filter((w) => w !== version) : words;
+  const trimmed = dated || unversioned.length < words.length;
+  return { words: unversioned, marked, trimmed, ...(c.counter ? { counter: c.counter } : {}), ...(marked && modifier ? { modifier } : {}) };
 }
 
 /** The word is one of the path's (either number). */

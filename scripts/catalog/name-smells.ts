@@ -159,7 +159,7 @@ export function splitAcronyms(name: string, operationId?: string): string[] {
     if (`_${name}_`.includes(`_${split}_`)) out.add(split);
   }
   // A lone capital before a capitalised word, not the words "A" and "I".
-  for (const m of operationId.matchAll(/(?<![A-Za-z])([B-HJ-Z])([A-Z][a-z]+\d*)/g)) {
+  for (const m of operationId.matchAll(/(?<![A-Z])([B-HJ-Z])([A-Z][a-z]+\d*)/g)) {
     const split = `${m[1]!.toLowerCase()}_${m[2]!.toLowerCase()}`;
     if (has(split)) out.add(split);
   }

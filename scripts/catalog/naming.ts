@@ -110,7 +110,7 @@ export function nameTools(cands: NameCandidate[], max: number): NameAssignment {
   const ranks = new Map<Named, readonly (string | number)[]>();
   const rank = (c: Named) => {
     let r = ranks.get(c);
-    if (!r) ranks.set(c, (r = [c.first.step ? 1 : 0, c.operationId ? 0 : 1, c.operationId === c.full ? 0 : 1, c.full.length, fit(c), c.key]));
+    if (!r) ranks.set(c, (r = [c.first.step ? 1 : 0, c.operationId ? 0 : 1, c.operationId === c.full && !c.derived ? 0 : 1, c.full.length, fit(c), c.key]));
     return r;
   };
   for (const [b, g] of [...groups.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))) {

@@ -26,13 +26,14 @@ export function firstSentenceOf(text: string): string {
   // A leading note (AWS: "<note><p>This is AWS WAF Classic documentation…</note>") is not the operation's sentence.
   const body = text.replace(/^\s*<note>[\s\S]*?<\/note>/i, '');
   // The first sentence is near the start: long descriptions are not cleaned whole.
-  const line = plainText((body.trim() ? body : text).slice(0, 1500)).split('\n').map((l) => l.trim()).find((l) => l && !/^#+\s*$/.test(l)) ?? '';
+  // Lines run together with a gap of spaces ("Get users   Returns a list of users") are two sentences.
+  const joined = (body.trim() ? body : text).slice(0, 1500).replace(/(?<=[a-z0-9])[ \t]{3,}(?=[A-Z])/g, '. ');
+  const line = plainText(joined).split('\n').map((l) => l.trim()).find((l) => l && !/^#+\s*$/.test(l)) ?? '';
   const heading = line.replace(/^#+\s*/, '');
   // A period ends a sentence before a space or the end, not in "e.g. the", "(ie. projects)", "v1.2" or "J. Doe",
-  // nor inside parentheses; also a missing space ("…endpoint group.Note that"). Lines run together with a gap of
-  // spaces ("Get users   Returns a list of users") are two sentences.
+  // nor inside parentheses; also a missing space ("…endpoint group.Note that").
   let end = -1;
-  for (const m of heading.matchAll(/(?<!\b(e\.g|i\.e|eg|ie|etc|vs|viz|approx|incl|resp|esp|al|no|cf|ca|[A-Za-z]))[.!?](?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z][a-z])|(?<=\w)\s{3,}(?=[A-Z])/g)) {
+  for (const m of heading.matchAll(/(?<!\b(e\.g|i\.e|eg|ie|etc|vs|viz|approx|incl|resp|esp|al|no|cf|ca|[A-Za-z]))[.!?](?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z][a-z])/g)) {
     const before = heading.slice(0, m.index);
     if ((before.match(/\(/g) ?? []).length > (before.match(/\)/g) ?? []).length) continue;
     end = m.index;
