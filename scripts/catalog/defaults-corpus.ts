@@ -22,6 +22,8 @@ export function refusedDefaults(s: unknown, path = ''): string[] {
   for (const [k, v] of Object.entries(node)) {
     if (k === 'default' || k === 'enum' || k === 'const' || k === 'examples') continue;
     if (Array.isArray(v)) v.forEach((x, i) => out.push(...refusedDefaults(x, `${path}.${k}[${i}]`)));
+    // A map of schemas by name: a property may be called "default".
+    else if (v && typeof v === 'object' && /^(properties|patternProperties|\$defs|definitions)$/.test(k)) for (const [n, x] of Object.entries(v)) out.push(...refusedDefaults(x, `${path}.${k}.${n}`));
     else if (v && typeof v === 'object') out.push(...refusedDefaults(v, `${path}.${k}`));
   }
   return out;

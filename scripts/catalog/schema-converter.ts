@@ -155,9 +155,11 @@ export class SchemaConverter {
       if (Array.isArray(s.enum) && !s.enum.includes(null)) out.enum = [...s.enum, null];
       return out;
     }
-    const { description, ...rest } = s;
+    // The description and default belong to the whole value (a null default inside the non-null branch is refused).
+    const { description, default: dflt, ...rest } = s;
     const out: JsonSchema = { anyOf: [rest, { type: 'null' }] };
     if (description !== undefined) out.description = description;
+    if (dflt !== undefined) out.default = dflt;
     return out;
   }
 

@@ -1,11 +1,13 @@
 // Input defaults that their own schema refuses (docs/generator.md, "Defaults"). Specs write `{type: integer,
 // default: "1"}`, `{type: boolean, default: "false"}`, `{type: integer, default: "inf"}` or a default outside its
 // own enum; a client that fills in defaults then sends a value the server refuses ("Expected integer"). A default
-// is kept when its schema accepts it, coerced when that loses nothing ("1" -> 1, "false" -> false, 2 -> "2"), and
-// dropped otherwise; both are reported with the lossy conversions.
+// is kept when its schema accepts it (checked as the Worker will check the argument), coerced when that loses
+// nothing ("1" -> 1, "false" -> false, 2 -> "2"), and dropped otherwise; both are reported with the lossy conversions.
 import type { JsonSchema } from '../../src/catalogue/types.ts';
+import { validate } from '../../src/catalogue/validator.ts';
 import { isObj } from '../lib/is-object.ts';
-import type { Warn } from './schema-converter.ts';
+/** The converter's warning sink (schema-converter.ts calls this module, so it is not imported from there). */
+type Warn = (kind: string, detail: string) => void;
 
 const INTEGER = /^-?(0|[1-9]\d*)(\.0+)?$/;
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?$/;
@@ -58,17 +60,19 @@ function losslessReadings(v: unknown, types: string[]): unknown[] {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** Whether the value is one the schema's type, enum and const allow. */
+/**
+ * Whether the schema accepts the value as the server will check it: its type, enum and const first, then the
+ * whole schema with the validator the Worker uses (a format, a pattern, a bound: `""` for a `uri`, `"now"` for a date).
+ */
 function allowed(v: unknown, s: JsonSchema): boolean {
   if (!ofType(v, typesOf(s))) return false;
   if (Array.isArray(s.enum) && !s.enum.some((e) => same(e, v))) return false;
-  return !('const' in s) || same(s.const, v);
+  if ('const' in s && !same(s.const, v)) return false;
+  const { default: _d, ...rest } = s;
+  return validate(rest, v).valid;
 }
 
-/**
- * Keeps, coerces or drops `schema.default` (in place) so that the schema accepts its own default. Only the
- * type, enum and const are checked: they are what the issue's refusals come from, and what a coercion can fix.
- */
+/** Keeps, coerces or drops `schema.default` (in place) so that the schema accepts its own default. */
 export function cleanDefault(schema: JsonSchema, where: string, warn: Warn, nullable = false): void {
   const v = schema.default;
   if (v === undefined || (v === null && nullable) || allowed(v, schema)) return;
@@ -87,5 +91,7 @@ export function cleanDefault(schema: JsonSchema, where: string, warn: Warn, null
 function describe(s: JsonSchema): string {
   const t = typesOf(s).join(' or ') || 'value';
   if (Array.isArray(s.enum)) return `${t} of its enum`;
-  return 'const' in s ? `${t} equal to its const` : t;
+  if ('const' in s) return `${t} equal to its const`;
+  const also = ['format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems'].filter((k) => k in s);
+  return also.length ? `${t} its ${also.join(', ')} accept${also.length > 1 ? '' : 's'}` : t;
 }

@@ -37,6 +37,10 @@ describe('defaults their own schema refuses', () => {
     expect(clean({ type: 'integer', default: 'inf' })).toEqual({ out: { type: 'integer' }, warned: ['default-dropped'] });
     expect(clean({ type: 'integer', default: 1.5 })).toEqual({ out: { type: 'integer' }, warned: ['default-dropped'] });
     expect(clean({ type: 'string', enum: ['asc', 'desc'], default: 'ascending' })).toEqual({ out: { type: 'string', enum: ['asc', 'desc'] }, warned: ['default-dropped'] });
+    // Checked as the Worker checks an argument: a format, a pattern, a bound.
+    expect(clean({ type: 'string', format: 'uri', default: '' })).toEqual({ out: { type: 'string', format: 'uri' }, warned: ['default-dropped'] });
+    expect(clean({ type: 'string', format: 'date', default: 'now' }).warned).toEqual(['default-dropped']);
+    expect(clean({ type: 'integer', minimum: 1, default: 0 }).warned).toEqual(['default-dropped']);
     for (const s of [{ type: 'integer', default: 3 }, { type: 'string', enum: ['a'], default: 'a' }, { default: 'anything' }, { type: ['integer', 'null'], default: null }] as JsonSchema[]) {
       expect(clean(s)).toEqual({ out: s, warned: [] });
     }
@@ -59,10 +63,10 @@ describe('defaults their own schema refuses', () => {
             ],
             responses: ok,
           },
-          post: { operationId: 'createThing', requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { count: { type: 'integer', default: '5' }, kind: { $ref: '#/components/schemas/Kind', default: 7 } } } } } }, responses: ok },
+          post: { operationId: 'createThing', requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { count: { type: 'integer', default: '5' }, kind: { $ref: '#/components/schemas/Kind', default: 7 }, stop: { $ref: '#/components/schemas/Stop' } } } } } }, responses: ok },
         },
       },
-      components: { schemas: { Size: { type: 'integer', default: '25' }, Kind: { type: 'string' } } },
+      components: { schemas: { Size: { type: 'integer', default: '25' }, Kind: { type: 'string' }, Stop: { nullable: true, default: null, oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } } },
     });
     const { catalogue, report } = await buildCatalogue(spec, { sweep: false });
     const tool = (n: string) => catalogue.tools.find((t) => t.name === n)!;
@@ -74,6 +78,8 @@ describe('defaults their own schema refuses', () => {
     expect(props(tool('list_things')).size!.default).toBe(25);
     expect(props(tool('create_thing')).count!.default).toBe(5);
     expect(props(tool('create_thing')).kind!.default).toBe('7');
+    // A nullable value without a type becomes anyOf [value, null]: its null default stays with the whole.
+    expect(props(tool('create_thing')).stop).toMatchObject({ default: null, anyOf: [expect.not.objectContaining({ default: null }), { type: 'null' }] });
     for (const t of catalogue.tools) for (const [k, p] of Object.entries(props(t))) if (p.default !== undefined) expect(validate(p, p.default).valid, `${t.name}.${k}`).toBe(true);
     expect(report.warnings['default-coerced']?.count).toBe(5);
     expect(report.warnings['default-dropped']?.count).toBe(2);
