@@ -140,7 +140,7 @@ export function drawSummary(rows: CorpusRow[]): string {
   const sum = (f: (r: CorpusRow) => number) => rows.reduce((t, r) => t + f(r), 0);
   const tools = sum((r) => r.tools);
   const over = (f: (r: CorpusRow) => number, share: number) => rows.filter((r) => f(r) > r.tools * share).length;
-  return `${rows.length} specs, ${tools} operations: HTTP-verb names ${pct(sum((r) => r.httpVerbNames), tools)} (${over((r) => r.httpVerbNames, NAME_TARGETS.httpVerbNames)} specs over target), titles that are not titles ${pct(sum((r) => r.badTitles), tools)} (${over((r) => r.badTitles, NAME_TARGETS.badTitles)} over), acronym splits ${sum((r) => r.acronymSplits)}, hashed names ${sum((r) => r.hashed)} (${over((r) => r.hashed, 0.01)} specs over 1%)`;
+  return `${rows.length} specs, ${tools} operations: HTTP-verb names ${pct(sum((r) => r.httpVerbNames), tools)} (${over((r) => r.httpVerbNames, NAME_TARGETS.httpVerbNames)} specs over target), titles that are not titles ${pct(sum((r) => r.badTitles), tools)} (${over((r) => r.badTitles, NAME_TARGETS.badTitles)} over), acronym splits ${sum((r) => r.acronymSplits)}, hashed names ${sum((r) => r.hashed)} (${over((r) => r.hashed, 0.01)} specs over 1%), name smells ${pct(sum((r) => r.smells), tools)} (${over((r) => r.smells, NAME_TARGETS.smells)} specs over ${NAME_TARGETS.smells * 100}%)`;
 }
 
 // `--docs`: write the corpus table into docs/naming.md; `--held-out <n> [--seed <s>]`: measure a held-out draw;
