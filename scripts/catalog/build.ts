@@ -17,7 +17,7 @@ import { SchemaSweep } from './schema-sweep.ts';
 import { compactRules } from '../../src/results/options.ts';
 import { responseExample } from './examples.ts';
 import { addResultShape, resultRules } from './result-shape.ts';
-import { loadSpec, type LoadOptions } from './spec-loader.ts';
+import { loadSpec, SpecError, type LoadOptions } from './spec-loader.ts';
 import { readSecurity, type SecurityReport } from './security.ts';
 import { scopesOf, withScopeLine } from './titles.ts';
 import { buildTool, type ToolText } from './tool.ts';
@@ -127,6 +127,8 @@ export async function buildCatalogue(spec: string, options: BuildOptions = {}): 
   const conv = new SchemaConverter(doc, warn);
 
   const ops = collectOperations(doc, conv);
+  // An empty catalogue would serve a server with nothing in it as if all were well.
+  if (!ops.length) throw new SpecError(`Spec ${loaded.label} has no operations (${Object.keys(doc.paths ?? {}).length ? 'none of its paths has a method' : 'its paths object is empty'}): there is nothing to serve`);
   const security = readSecurity(doc, conv, ops);
   const { naming, titles } = nameOperations(ops, maxName);
   const names = naming.names;

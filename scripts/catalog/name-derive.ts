@@ -4,11 +4,11 @@
 // replaced by the resource then its action, both read from the method and the path's shape, with the verb the
 // summary says when it is clearer (`DELETE /v1/subscriptions/{id}` "Cancels a subscription" -> subscriptions_cancel).
 // An HTTP method that is not a verb (`post_`, `put_`, `head_`) is replaced by the action it means.
-import { canonicalVerb, isNounFirst, isVerb, leadVerb, READ_VERBS } from './name-verbs.ts';
+import { canonicalVerb, isVerb, leadVerb, READ_VERBS } from './name-verbs.ts';
+import { actionFragment, dictionary, isPlural, isVersion, METHOD_WORDS, pathPart, shapeOf, splitWord, stem, type Shape } from './name-shape.ts';
+import { authorWords, saysNoAction } from './name-framework.ts';
 import { snake } from './snake.ts';
 import { actionPhrase } from './title-text.ts';
-
-const METHOD_WORDS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 /** Methods that are not English action verbs ("trace" is one). */
 const HTTP_ONLY = new Set(['post', 'put', 'head', 'options']);
 const PUT_POST = new Set(['post', 'put']);
@@ -22,6 +22,8 @@ export interface NamingInput {
   /** The summary, else the description: its opening verb can name the action. */
   summary?: string;
   description?: string;
+  /** It takes a request body. */
+  hasBody?: boolean;
 }
 
 /** What a derived name is made of: titles are built from it when the spec's own text does not make one. */
@@ -32,6 +34,10 @@ export interface Derived {
   verb: string[];
   /** The path ends in the resource's identifier. */
   item: boolean;
+  /** A link between two items (a user and a group), added or removed: titles say "Add a user to a group". */
+  link?: { parent: string[]; child: string[] };
+  /** The action the method alone means, when the text said another ("replace" for a PUT its summary calls an update). */
+  plain?: string[];
 }
 
 export interface NameWords {
@@ -44,145 +50,22 @@ export interface NameWords {
   derived?: Derived;
 }
 
-const stem = (w: string) => (w.length > 3 ? w.replace(/ies$/, 'y').replace(/(ss|sh|ch|x)es$/, '$1').replace(/([^s])s$/, '$1') : w);
-const isVersion = (s: string) => /^v?\d+([._-]\d+)*([a-z]+\d*)?$/i.test(s);
-const isPlural = (w: string) => /[^su]s$/.test(w) || /(ies|ses|xes|ches|shes)$/.test(w) || w === 'data' || w === 'people';
-
-interface Seg {
-  param: boolean;
-  words: string[];
-  /** Written as one lowerCamelCase identifier ("listOrganisms"): an RPC method's name. */
-  camel?: boolean;
-}
-
-const pathPart = (path: string) => path.replace(/[?#].*$/, '');
-
-/**
- * A fragment that names an action (Box's /files/{file_id}#get_shared_link). Others say nothing a name needs: AWS's
- * #Action=… repeats the operationId, its #policy or #channelArn only tell paths apart.
- */
-function actionFragment(path: string): string | undefined {
-  const f = /#([A-Za-z][\w-]*)$/.exec(path.replace(/\?.*$/, ''))?.[1];
-  return f && isVerb(snake(f).split('_')[0]!) ? f : undefined;
-}
-
-/** The path's segments without query, fragment, file extensions, versions and a leading "api"/"rest"; concatenated words split by `dict`. */
-function segments(path: string, dict: Set<string>): Seg[] {
-  const out: Seg[] = [];
-  for (const raw of [...pathPart(path).split('/'), actionFragment(path) ?? '']) {
-    if (!raw) continue;
-    if (/^\{[^}]*\}$/.test(raw) || /^:\w+$/.test(raw)) {
-      out.push({ param: true, words: snake(raw.replace(/^[{:]|\}$/g, '')).split('_').filter(Boolean) });
-      continue;
-    }
-    // An identifier baked into a segment ("securityClassification-6VMVochwUWo") is no word.
-    const s = raw
-      .replace(/\{[^}]*\}/g, '')
-      .replace(/\.(json|xml|csv|txt|html|yaml|\w{0,4})$/i, '')
-      .split(/[-_.]/)
-      .filter((p) => !(p.length >= 8 && /\d/.test(p) && /[a-z]/.test(p) && /[A-Z].*[A-Z]/.test(p)))
-      .join('_');
-    if (!s || isVersion(s) || (/^(api|rest)$/i.test(s) && !out.some((x) => !x.param))) continue;
-    const words = snake(s).split('_').filter(Boolean).flatMap((w) => splitWord(w, dict));
-    if (words.length) out.push({ param: false, words, camel: /^[a-z]+[A-Z]\w*$/.test(s) });
-  }
-  return out;
-}
-
-/** "leaverequests" -> ["leave", "requests"] when the operation's own words spell it; else the word as it is. */
-function splitWord(word: string, dict: Set<string>): string[] {
-  if (word.length < 6 || dict.has(word)) return [word];
-  // best[i]: fewest dictionary words spelling word.slice(0, i), each maybe plural.
-  const best: Array<string[] | undefined> = [[]];
-  for (let i = 1; i <= word.length; i++) {
-    for (let j = 0; j < i; j++) {
-      const prev = best[j];
-      const piece = word.slice(j, i);
-      if (!prev || (piece.length < 2 && piece !== 'a')) continue;
-      const known = dict.has(piece) || dict.has(piece.replace(/s$/, '')) || dict.has(piece.replace(/es$/, ''));
-      if (known && (!best[i] || prev.length + 1 < best[i]!.length)) best[i] = [...prev, piece];
-    }
-  }
-  const found = best[word.length];
-  return found && found.length > 1 ? found : [word];
-}
-
-/** "customers" -> "customer"; "posts" stays: a name never opens with what reads as an HTTP method. */
-const singular = (w: string) => {
-  const one = isPlural(w) ? w.replace(/ies$/, 'y').replace(/(ss|sh|ch|x)es$/, '$1').replace(/s$/, '') : w;
-  return METHOD_WORDS.has(one) ? w : one;
-};
-
-interface Shape {
-  /** Parent, namespace and resource words: the name's resource. */
-  resource: string[];
-  /** The resource alone, and with its parent only: shorter resources when the whole one is too long. */
-  shorter: string[][];
-  /** Every static word of the path up to the resource: the words a collision may need. */
-  all: string[];
-  item: boolean;
-  plural: boolean;
-  action?: string[];
-}
-
-/** Resource, parent and action of a path (docs/naming.md). */
-function shapeOf(path: string, method: string, dict: Set<string>): Shape {
-  const segs = segments(path, dict);
-  let action: string[] | undefined;
-  const last = segs[segs.length - 1];
-  const first = last?.words[0] ?? '';
-  // An action sub-path (/cancel, /mark_uncollectible, /search, a ledger's /post) is the verb; a GET's only when it
-  // reads; a word as often a noun only alone (/refund, not /login_links). An RPC path (/getPathway, /upload, a
-  // GET's /search) is all action; an OPTIONS describes a resource.
-  if (last && !last.param && (segs.length > 1 || last.words.length > 1 || isVerb(first, true)) && (isVerb(first, last.words.length > 1 && !last.camel) || (first === 'post' && last.words.length === 1 && segs.length > 1))) {
-    if (method !== 'options' && (!/^(get|head)$/.test(method) || READ_VERBS.has(first))) {
-      action = last.words;
-      segs.pop();
-    }
-  }
-  // A leading verb segment before a static one (/get/delay, /validate/name/{name}, not /request/{id}) is the
-  // action when the path ends in none.
-  const lead = segs[0]?.words[0] ?? '';
-  if (!action && segs.length > 1 && !segs[0]!.param && !segs[1]!.param && segs[0]!.words.length === 1 && isVerb(lead) && !isNounFirst(lead)) action = segs.shift()!.words;
-  let r = segs.length - 1;
-  while (r >= 0 && segs[r]!.param) r--;
-  if (r < 0) return { resource: [], shorter: [], all: [], item: segs.length > 0, plural: false, action };
-  const item = r < segs.length - 1;
-  // The static segment right before the resource is its namespace ("checkout" in /checkout/sessions); the
-  // collection before the parameter they hang from is the parent ("customer" in /customers/{customer}/subscriptions).
-  const ns = r > 0 && !segs[r - 1]!.param ? segs[r - 1]!.words : [];
-  let j = r - 1 - (ns.length ? 1 : 0);
-  let parent: string[] = [];
-  if (j >= 0 && segs[j]!.param) {
-    while (j >= 0 && segs[j]!.param) j--;
-    if (j >= 0) parent = singularLast(segs[j]!.words);
-  }
-  const head = segs[r]!.words;
-  // "project_memberships" under /projects/{id} already names its parent ("large data" above "data": "large").
-  if (parent.length && stem(head[0]!) === stem(parent[parent.length - 1]!)) parent = parent.slice(0, -1);
-  // As written: GitLab serves both /merge_request/{id} and /merge_requests/{id}, and only the plural tells them apart.
-  const all = segs.slice(0, r + 1).flatMap((sg) => (sg.param ? [] : sg.words));
-  // A namespace the resource repeats (/absences/absenceprogress) is said once.
-  const space = ns.length && stem(ns[ns.length - 1]!) === stem(head[0]!) ? ns.slice(0, -1) : ns;
-  return { resource: [...parent, ...space, ...head], shorter: [[...parent, ...head], head], all, item, plural: isPlural(head[head.length - 1]!), action };
-}
-
-const singularLast = (ws: string[]) => [...ws.slice(0, -1), singular(ws[ws.length - 1]!)];
 
 /** The action words: an action sub-path, else the text's verb, else the method's; DELETE on an action path undoes it ("Unstar"). */
-function actionOf(method: string, s: Shape, text: string | undefined): string[] {
+function actionOf(method: string, s: Shape, text: string | undefined, link = false): string[] {
   if (s.action && method === 'delete') {
     const said = textVerb(method, { ...s, resource: [] }, text, '');
     return said ? said.split('_') : [...s.action, 'delete'];
   }
-  return s.action ?? textVerb(method, s, text, methodVerb(method, s)).split('_');
+  return s.action ?? textVerb(method, s, text, methodVerb(method, s, link)).split('_');
 }
 
-/** The action the method means on this shape. */
-function methodVerb(method: string, s: Shape): string {
+/** The action the method means on this shape; on a link (a bodyless PUT's path), PUT adds it and DELETE removes it. */
+function methodVerb(method: string, s: Shape, link = false): string {
+  if (link && (method === 'put' || method === 'delete')) return method === 'put' ? 'add' : 'remove';
   switch (method) {
     case 'get':
-      return s.item || !s.plural ? 'get' : 'list';
+      return s.item || !(s.plural || s.collection) ? 'get' : 'list';
     case 'head':
       return 'check';
     case 'post':
@@ -204,8 +87,12 @@ function methodVerb(method: string, s: Shape): string {
 function textVerb(method: string, s: Shape, text: string | undefined, fallback: string): string {
   if (method === 'head' || !text) return fallback;
   const lead = leadVerb(actionPhrase(text));
+  // "List of absences" says no verb, but on a GET it says what comes back.
+  if (!lead && method === 'get' && /^(a\s+)?list\s+of\s/i.test(actionPhrase(text)) && !s.item) return 'list';
+  // A collection named in the singular (/photo with /photo/{version} under it) is read as one thing when the text says so.
+  if (!lead && fallback === 'list' && !s.plural && namesOne(text)) return 'get';
   if (!lead) return fallback;
-  const v = lead.verb.includes('_') ? lead.verb : canonicalVerb(lead.verb);
+  const v = lead.verb.split('_').map(canonicalVerb).join('_');
   const first = v.split('_')[0]!;
   const read = READ_VERBS.has(first) || READ_VERBS.has(canonicalVerb(first));
   // A POST may search or validate, not get or list: "Returns anything passed" on a POST is no read.
@@ -215,23 +102,27 @@ function textVerb(method: string, s: Shape, text: string | undefined, fallback: 
   const tail = s.resource[s.resource.length - 1] ?? '';
   if (first.length > 3 && tail.startsWith(first.replace(/e$/, '').slice(0, 5))) return fallback;
   // "Get customers" on a collection lists them; "Get the current settings" gets one thing.
-  if (v === 'get' && fallback === 'list') return saysOne(actionPhrase(text)) ? 'get' : 'list';
+  if (v === 'get' && fallback === 'list') return saysOne(actionPhrase(text)) || (!s.plural && namesOne(text)) ? 'get' : 'list';
   if (v === 'list' && fallback === 'get' && s.item) return 'get';
   return v;
 }
 
-/** "Get a customer", "Get the current settings", "Get large data object" ask for one thing; "Get customers" for many. */
+/**
+ * On a collection, "Get a customer", "Get the current user" or "Get a random joke" ask for one thing; "Get customers"
+ * and "Get group hierarchy" (the collection as a whole) list it.
+ */
 function saysOne(phrase: string): boolean {
-  if (/^\S+\s+(a|an|the|this|your|my|our|one|single|specific)\s/i.test(phrase)) return true;
-  const object = phrase.split(/\s+(of|for|in|on|from|by|with|to|that|which)\s/i)[0]!.split(/\s+/);
-  return object.length > 1 && !isPlural(object[object.length - 1]!.toLowerCase());
+  if (/\b(number|count|total|amount|sum)\s+of\b/i.test(phrase)) return true;
+  return /^\S+\s+(a|an|one|single|specific|random|(the|your|my|our)\s+(current|first|last|latest|default|single))\s/i.test(phrase);
 }
 
-/** The words an operation gives: its operationId's, its summary's and its parameters'. */
-function dictionary(op: NamingInput, opWords: string[], methods = false): Set<string> {
-  const words = [...opWords, ...(op.summary ?? '').split(/[^A-Za-z]+/).flatMap((w) => snake(w).split('_'))];
-  for (const m of op.path.matchAll(/\{([^}]*)\}/g)) words.push(...snake(m[1]!).split('_'));
-  return new Set(words.filter((w) => (w.length >= 2 || w === 'a') && (methods || !METHOD_WORDS.has(w))));
+/** The text names one thing: its object (after a verb, before a preposition) ends in a singular noun ("Photo of an employee"). */
+function namesOne(text: string): boolean {
+  const phrase = actionPhrase(text);
+  const lead = leadVerb(phrase);
+  const object = phrase.split(/\s+/).slice(lead?.words ?? 0).join(' ').split(/\s+(of|for|in|on|from|by|with|to|that|which)\s/i)[0]!.split(/\s+/);
+  const last = object[object.length - 1]?.toLowerCase() ?? '';
+  return saysOne(phrase) || (!!last && !isPlural(last) && !/^(list|all)$/.test(last));
 }
 
 /** The operationId's words repeat the path: all but the method and filler words are path words. */
@@ -247,11 +138,15 @@ function echoesPath(words: string[], path: string): boolean {
 
 /**
  * A generator's mark on an operationId: the method, then only path words, with a method that is not a verb, a noun
- * said twice ("customers_customer", "leave_request_by_leave_request_id") or an identifier ("files_id").
+ * said twice ("customers_customer", "leave_request_by_leave_request_id") or an identifier ("files_id"); or the
+ * path's words, then an action (Django REST's "dcim_cables_list", "games_read").
  */
 export function pathStyleMark(operationId: string | undefined, path: string): boolean {
   const words = operationId ? snake(operationId).split('_').filter(Boolean) : [];
-  if (!words.length || !METHOD_WORDS.has(words[0]!) || !echoesPath(words, path)) return false;
+  if (!words.length) return false;
+  const a = authorWords(operationId!, '', path, true);
+  if (a.marked && !a.words.length) return true;
+  if (!METHOD_WORDS.has(words[0]!) || !echoesPath(words, path)) return false;
   if (HTTP_ONLY.has(words[0]!) || words[0] === 'patch') return true;
   const nouns = words.slice(1).filter((w) => !FILLER.has(w) && w !== 'id' && w !== 'ids').map(stem);
   if (new Set(nouns).size < nouns.length) return true;
@@ -267,14 +162,64 @@ export function namesPathsAsOperations(ops: NamingInput[]): boolean {
   return withId.length > 0 && withId.filter((o) => pathStyleMark(o.operationId, o.path)).length >= withId.length / 2;
 }
 
-/** The words of one operation's name (see the module comment). `pathStyleSpec`: from namesPathsAsOperations. */
-export function nameWords(op: NamingInput, pathStyleSpec: boolean): NameWords {
+/** How a spec names its operations, as naming needs it: a few facts read once over all of them. */
+export interface SpecStyle {
+  /** Most operationIds are the method and the path (namesPathsAsOperations). */
+  pathStyle: boolean;
+  /** Handler names that a framework numbered (`getPayments`, `getPayments_1`): they tell no operation apart. */
+  counted: ReadonlySet<string>;
+  /** Numbered handler names whose operations are one (the same method on paths that differ by a trailing slash). */
+  aliases: ReadonlySet<string>;
+  /** Paths of links: an item that a PUT without a body adds to its collection (a user to a group), and a DELETE removes. */
+  links: ReadonlySet<string>;
+  /** Paths with items under them (/groups when /groups/{id} is a path): collections, whatever their number. */
+  collections: ReadonlySet<string>;
+}
+
+export const PLAIN_SPEC: SpecStyle = { pathStyle: false, counted: new Set(), aliases: new Set(), links: new Set(), collections: new Set() };
+
+const bare = (path: string) => pathPart(path).replace(/\/+$/, '');
+
+/** An item of a collection, as a path: /groups/{groupId}, /users/{id}/groups/{groupId}. */
+const COLLECTION_ITEM = /\/[^/{}]+\/\{[^}]+\}\/?$/;
+
+export function specStyle(ops: NamingInput[]): SpecStyle {
+  const pathStyle = namesPathsAsOperations(ops);
+  const family = new Map<string, Set<string>>();
+  const numbered = new Set<string>();
+  for (const o of ops) {
+    if (!o.operationId) continue;
+    const a = authorWords(o.operationId, o.method, o.path, pathStyle);
+    const k = a.words.join('_');
+    family.set(k, (family.get(k) ?? new Set()).add(`${o.method.toLowerCase()} ${bare(o.path)}`));
+    if (a.counter) numbered.add(k);
+  }
+  // A family on one path served twice (/api/address and /api/address/) is one operation: its name stays the handler's.
+  const aliases = new Set([...numbered].filter((k) => family.get(k)!.size === 1));
+  const links = new Set(ops.filter((o) => o.method.toLowerCase() === 'put' && o.hasBody === false && COLLECTION_ITEM.test(pathPart(o.path))).map((o) => o.path));
+  const collections = new Set(ops.map((o) => /^(.*)\/\{[^}]*\}$/.exec(bare(o.path))?.[1]).filter((p): p is string => !!p));
+  return { pathStyle, counted: new Set([...numbered].filter((k) => family.get(k)!.size > 1)), aliases, links, collections };
+}
+
+/** The words of one operation's name (see the module comment); `spec` from specStyle. */
+export function nameWords(op: NamingInput, spec: SpecStyle = PLAIN_SPEC): NameWords {
   const method = op.method.toLowerCase();
-  const raw = op.operationId ? operationIdWords(op.operationId, op) : [];
   const text = op.summary || op.description;
+  let raw: string[] = [];
+  if (op.operationId) {
+    const a = authorWords(op.operationId, method, op.path, spec.pathStyle);
+    const counted = spec.counted.has(a.words.join('_'));
+    // A framework's id names the operation by its handler's name, when that says an action and no other operation shares it.
+    if (counted || (a.marked && saysNoAction(a.words, op.path))) return derive(op, method, a.words, text, spec, a.modifier);
+    const alias = spec.aliases.has(a.words.join('_'));
+    raw = operationIdWords(a.marked || a.trimmed || alias ? [...a.words, ...(a.counter && !alias ? [a.counter] : [])].join('_') : op.operationId, op);
+  }
+  // A word said twice in a row, either number, says it once ("copilot/copilot-usage-metrics", Magento's
+  // "companyCompanyHierarchy…", AutoRest's "Errors_ErrorSearch").
+  raw = raw.filter((w, i) => i === 0 || (w !== raw[i - 1] && !(w.length > 3 && stem(w) === stem(raw[i - 1]!))));
   // A lone verb ("Retrieve") says no resource: the path does.
   const lone = raw.length === 1 && (isVerb(raw[0]!) || METHOD_WORDS.has(raw[0]!));
-  if (!raw.length || lone || (pathStyleSpec && METHOD_WORDS.has(raw[0]!) && echoesPath(raw, op.path))) return derive(op, method, raw, text);
+  if (!raw.length || lone || (spec.pathStyle && METHOD_WORDS.has(raw[0]!) && echoesPath(raw, op.path))) return derive(op, method, raw, text, spec);
   let words = raw;
   // The method in the verb's place, first, after one namespace word ("Object_POSTProduct") or last
   // ("LicenseActivations_Put", "api_transport_post"): the action it means. Past the first word only post and put:
@@ -313,19 +258,30 @@ export function operationIdWords(operationId: string, op?: NamingInput): string[
   // "accountsBalanceGet"), not a method to drop.
   const tail = /[a-z0-9](Get|Put|Post|Delete|Patch|Head)$/.exec(operationId)?.[1];
   const camelTail = tail !== undefined && (!/^(Get|Delete)$/.test(tail) || words.slice(0, -1).some((w) => isVerb(w)));
-  if (words.length > 2 && METHOD_WORDS.has(words[words.length - 1]!) && (camelTail || words.slice(1, -1).some((w) => isVerb(w, true)))) words = words.slice(0, -1);
+  // Only the operation's own method: "…DiffOrPatch" on a GET says what it gets.
+  const last = words[words.length - 1]!;
+  const own = !op || last === op.method.toLowerCase();
+  if (words.length > 2 && own && !/^(or|and|to)$/.test(words[words.length - 2]!) && METHOD_WORDS.has(last) && (camelTail || words.slice(1, -1).some((w) => isVerb(w, true)))) words = words.slice(0, -1);
   return words;
 }
 
-function derive(op: NamingInput, method: string, opWords: string[], text: string | undefined): NameWords {
-  const s = shapeOf(op.path, method, dictionary(op, opWords));
-  const verb = actionOf(method, s, text);
-  const resource = s.resource.length ? s.resource : s.action ? [] : ['root'];
+function derive(op: NamingInput, method: string, opWords: string[], text: string | undefined, spec: SpecStyle = PLAIN_SPEC, modifier: string[] = []): NameWords {
+  const s = shapeOf(op.path, method, dictionary(op, opWords), spec.collections.has(bare(op.path)));
+  const linked = s.item && spec.links.has(op.path);
+  const acted = actionOf(method, s, text, linked);
+  const verb = acted[0] === modifier[0] ? acted : [...modifier, ...acted];
+  // Only parameters (/{id}): the operationId's own nouns name the resource ("story_id_get": story), else it is the root.
+  const nouns = opWords.filter((w) => !isVerb(w) && !METHOD_WORDS.has(w) && !/^(id|ids|by)$/.test(w));
+  const resource = s.resource.length ? s.resource : s.action ? [] : nouns.length ? nouns : ['root'];
+  const child = resource.slice(s.parent.length);
+  const link = linked && s.nested && /^(add|remove)$/.test(verb.join('_')) && child.length ? { link: { parent: s.parent, child } } : {};
+  const plainVerb = methodVerb(method, s, linked);
+  const plain = !s.action && plainVerb !== verb.join('_') ? { plain: [plainVerb] } : {};
   const preferred = [...new Set([resource, ...s.shorter].map((r) => withoutMethodLead([...r, ...verb]).join('_')))];
   const full = withoutMethodLead([...(s.all.length ? s.all : resource), ...verb]).join('_');
   const words = new Set(full.split('_'));
   const keep = [...resource.slice(-1), verb[0]!].filter((w) => words.has(w));
-  return { full: full.length >= preferred[0]!.length ? full : preferred[0]!, preferred, keep, derived: { resource, verb, item: s.item } };
+  return { full: full.length >= preferred[0]!.length ? full : preferred[0]!, preferred, keep, derived: { resource, verb, item: s.item, ...link, ...plain } };
 }
 
 /** The resource and action of an operation as a derived name would say them (titles are built from them). */

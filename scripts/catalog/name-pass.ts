@@ -16,6 +16,7 @@ export function nameCandidates(ops: Operation[]): NameCandidate[] {
     tags: Array.isArray(o.op.tags) ? o.op.tags.filter((t: unknown) => typeof t === 'string') : [],
     summary: text(o.op.summary),
     description: text(o.op.description),
+    hasBody: o.op.requestBody !== undefined,
   }));
 }
 

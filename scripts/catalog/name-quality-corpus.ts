@@ -60,6 +60,8 @@ export interface CorpusRow {
   overEight: number;
   /** Names derived from method and path (a path-style or missing operationId). */
   derived: number;
+  /** Tools with a name smell (name-smells.ts). */
+  smells: number;
   longest: string;
 }
 
@@ -69,7 +71,7 @@ export async function measureNames(label: string, spec: string): Promise<CorpusR
   const ops = collectOperations(doc, new SchemaConverter(doc, () => {}));
   const { naming, titles } = nameOperations(ops, NAME_BUDGET);
   const ids = specOperationIds(doc);
-  const q = nameQuality(ops.map((o) => ({ name: naming.names.get(o.key)!, title: titles.get(o.key)!, path: o.path, operationId: ids.get(o.key) })), 1);
+  const q = nameQuality(ops.map((o) => ({ name: naming.names.get(o.key)!, title: titles.get(o.key)!, path: o.path, method: o.method, operationId: ids.get(o.key) })), 1);
   return {
     label,
     tools: q.tools,
@@ -79,6 +81,7 @@ export async function measureNames(label: string, spec: string): Promise<CorpusR
     hashed: naming.hashed.length,
     overEight: q.overEight,
     derived: naming.derived.size,
+    smells: q.smells.smelly,
     longest: q.longest[0] ?? '',
   };
 }
@@ -87,9 +90,9 @@ const pct = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(
 
 /** The markdown table docs/naming.md shows. */
 export function corpusTable(rows: CorpusRow[]): string {
-  const out = ['| spec | tools | HTTP-verb names | not-title titles | acronym splits | hashed | titles over 8 words | derived names | longest name |', '|---|---:|---:|---:|---:|---:|---:|---:|---|'];
+  const out = ['| spec | tools | HTTP-verb names | not-title titles | acronym splits | hashed | titles over 8 words | derived names | name smells | longest name |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|'];
   for (const r of rows) {
-    out.push(`| ${r.label} | ${r.tools} | ${pct(r.httpVerbNames, r.tools)} | ${pct(r.badTitles, r.tools)} | ${r.acronymSplits} | ${r.hashed} | ${pct(r.overEight, r.tools)} | ${pct(r.derived, r.tools)} | \`${r.longest}\` (${r.longest.length}) |`);
+    out.push(`| ${r.label} | ${r.tools} | ${pct(r.httpVerbNames, r.tools)} | ${pct(r.badTitles, r.tools)} | ${r.acronymSplits} | ${r.hashed} | ${pct(r.overEight, r.tools)} | ${pct(r.derived, r.tools)} | ${pct(r.smells, r.tools)} | \`${r.longest}\` (${r.longest.length}) |`);
   }
   return out.join('\n');
 }
@@ -137,7 +140,7 @@ export function drawSummary(rows: CorpusRow[]): string {
   const sum = (f: (r: CorpusRow) => number) => rows.reduce((t, r) => t + f(r), 0);
   const tools = sum((r) => r.tools);
   const over = (f: (r: CorpusRow) => number, share: number) => rows.filter((r) => f(r) > r.tools * share).length;
-  return `${rows.length} specs, ${tools} operations: HTTP-verb names ${pct(sum((r) => r.httpVerbNames), tools)} (${over((r) => r.httpVerbNames, NAME_TARGETS.httpVerbNames)} specs over target), titles that are not titles ${pct(sum((r) => r.badTitles), tools)} (${over((r) => r.badTitles, NAME_TARGETS.badTitles)} over), acronym splits ${sum((r) => r.acronymSplits)}, hashed names ${sum((r) => r.hashed)} (${over((r) => r.hashed, 0.01)} specs over 1%)`;
+  return `${rows.length} specs, ${tools} operations: HTTP-verb names ${pct(sum((r) => r.httpVerbNames), tools)} (${over((r) => r.httpVerbNames, NAME_TARGETS.httpVerbNames)} specs over target), titles that are not titles ${pct(sum((r) => r.badTitles), tools)} (${over((r) => r.badTitles, NAME_TARGETS.badTitles)} over), acronym splits ${sum((r) => r.acronymSplits)}, hashed names ${sum((r) => r.hashed)} (${over((r) => r.hashed, 0.01)} specs over 1%), name smells ${pct(sum((r) => r.smells), tools)} (${over((r) => r.smells, NAME_TARGETS.smells)} specs over ${NAME_TARGETS.smells * 100}%)`;
 }
 
 // `--docs`: write the corpus table into docs/naming.md; `--held-out <n> [--seed <s>]`: measure a held-out draw;

@@ -3,6 +3,7 @@
 // split in two, and the longest names. Pure functions of the names and titles, so the report
 // (`npm run catalog -- --report`) and the corpus check (name-quality-corpus.ts) measure the same thing.
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
+import { countSmells, isCutTitle, NAME_SMELLS, splitAcronyms, type SmellCount } from './name-smells.ts';
 
 /** HTTP methods that are not English action verbs: a name led by one says how, not what. */
 const HTTP_ONLY = new Set(['post', 'put', 'head', 'options']);
@@ -10,8 +11,8 @@ const HTTP_ONLY = new Set(['post', 'put', 'head', 'options']);
 /** A title past this many words is a sentence, not a title. */
 export const TITLE_MAX_WORDS = 12;
 
-/** What every catalogue should meet (issue 24): shares of HTTP-verb names and of titles that are not titles. */
-export const NAME_TARGETS = { httpVerbNames: 0.02, badTitles: 0.03 };
+/** What every catalogue should meet (issue 24): shares of HTTP-verb names and of titles that are not titles; of tools with a name smell (issue 40). */
+export const NAME_TARGETS = { httpVerbNames: 0.02, badTitles: 0.03, smells: 0.02 };
 
 /**
  * Openers of a sentence rather than of an action: pronouns, subordinate clauses, hedges, "allows/lets/enables"
@@ -31,7 +32,7 @@ export function titleProblem(title: string): TitleProblem | undefined {
   if (!t || /[/{}_]/.test(t) || /^(GET|PUT|POST|PATCH|DELETE|HEAD|OPTIONS|TRACE)\b/.test(t)) return 'raw';
   // An identifier, not words: a call ("DeleteActionsByIdAction()") or one camel-case token ("RetrieveOrder").
   if (/\(\)$/.test(t) || /^[A-Za-z][a-z0-9]+[A-Z][A-Za-z0-9]*$/.test(t)) return 'raw';
-  if (/(…|\.\.\.)$/.test(t)) return 'cut';
+  if (/(…|\.\.\.)$/.test(t) || isCutTitle(t)) return 'cut';
   const w = words(t);
   if (w.length > TITLE_MAX_WORDS) return 'long';
   if (SENTENCE_OPENER.test(t) || /[.!?]\s+\S/.test(t)) return 'sentence';
@@ -51,21 +52,8 @@ export function isHttpVerbName(name: string, path?: string): boolean {
   return !nouns.some((w) => w === first || w === `${first}s`);
 }
 
-/**
- * Acronyms of the source identifier that the name splits in two: "floatingIPs" named `floating_i_ps`. Returns the
- * split spellings found ("i_ps"). Without the identifier, a single letter followed by a letter-plus-s word.
- */
-export function acronymSplits(name: string, operationId?: string): string[] {
-  const out = new Set<string>();
-  if (operationId) {
-    for (const m of operationId.matchAll(/[A-Z]{2,}s(?![a-z])/g)) {
-      const a = m[0].toLowerCase();
-      const split = `${a.slice(0, -2)}_${a.slice(-2)}`;
-      if (`_${name}_`.includes(`_${split}_`)) out.add(split);
-    }
-  } else for (const m of `_${name}_`.matchAll(/_(?=([a-z]_[a-z]s)_)/g)) out.add(m[1]!);
-  return [...out];
-}
+/** Acronyms of the operationId that the name splits ("floatingIPs" as `floating_i_ps`, "OAuth2" as `o_auth2`): name-smells.ts. */
+export const acronymSplits = splitAcronyms;
 
 export interface NamedTool {
   name: string;
@@ -73,6 +61,7 @@ export interface NamedTool {
   operationId?: string;
   /** The operation's path: a first word it has as a noun is no HTTP method. */
   path?: string;
+  method?: string;
 }
 
 export interface NameQuality {
@@ -87,11 +76,13 @@ export interface NameQuality {
   longest: string[];
   /** Titles over 8 words (within 12: allowed where no clause boundary gives a shorter one). */
   overEight: number;
+  /** Name smells (name-smells.ts): framework-made ids, path echoes, method-settled collisions, cut and noun-first titles, split acronyms. */
+  smells: SmellCount;
 }
 
 /** The catalogue's tools as the measures read them; `operationIds` ("METHOD path" -> operationId) finds acronym splits exactly. */
 export function namedTools(tools: CatalogueTool[], operationIds?: Map<string, string>): NamedTool[] {
-  return tools.map((t) => ({ name: t.name, title: t.title ?? '', path: t.http.path, operationId: operationIds?.get(`${t.http.method} ${t.http.path}`) }));
+  return tools.map((t) => ({ name: t.name, title: t.title ?? '', path: t.http.path, method: t.http.method, operationId: operationIds?.get(`${t.http.method} ${t.http.path}`) }));
 }
 
 export function nameQuality(tools: NamedTool[], longest = 5): NameQuality {
@@ -111,6 +102,7 @@ export function nameQuality(tools: NamedTool[], longest = 5): NameQuality {
     acronymSplits: splits.sort((a, b) => (a.name < b.name ? -1 : 1)),
     longest: byLength.slice(0, longest),
     overEight: tools.filter((t) => words(t.title).length > 8).length,
+    smells: countSmells(tools),
   };
 }
 
@@ -128,6 +120,9 @@ export function formatNameQuality(q: NameQuality, examples = 5): string[] {
   out.push(`- titles over 8 words: ${q.overEight} of ${q.tools} (${pct(q.overEight, q.tools)})`);
   out.push(`- acronym splits: ${q.acronymSplits.length}${q.acronymSplits.length ? `: ${q.acronymSplits.slice(0, examples).map((s) => `${s.name} (${s.split.join(', ')})`).join(', ')}` : ''}`);
   out.push(`- longest names: ${q.longest.map((n) => `${n} (${n.length})`).join(', ')}`);
+  const sm = q.smells;
+  out.push(`- name smells: ${sm.smelly} of ${q.tools} tools (${pct(sm.smelly, q.tools)}): ${NAME_SMELLS.map((s) => `${s.label} ${sm.by[s.smell]}`).join(', ')}`);
+  for (const e of sm.examples.slice(0, examples)) out.push(`  - ${e.name} (${e.smells.join(', ')}): "${e.title}"`);
   return out;
 }
 
@@ -138,6 +133,7 @@ export function nameQualityChecks(q: NameQuality): Array<{ target: string; ok: b
     { target: `HTTP-verb names ≤ ${NAME_TARGETS.httpVerbNames * 100}%`, ok: share(q.httpVerbNames.length) <= NAME_TARGETS.httpVerbNames, measured: `${q.httpVerbNames.length} of ${q.tools}` },
     { target: `titles that are not titles ≤ ${NAME_TARGETS.badTitles * 100}%`, ok: share(q.badTitles.length) <= NAME_TARGETS.badTitles, measured: `${q.badTitles.length} of ${q.tools}` },
     { target: 'no acronym split in a name', ok: q.acronymSplits.length === 0, measured: `${q.acronymSplits.length}` },
+    { target: `tools with a name smell ≤ ${NAME_TARGETS.smells * 100}%`, ok: share(q.smells.smelly) <= NAME_TARGETS.smells, measured: `${q.smells.smelly} of ${q.tools}` },
   ];
 }
 

@@ -7,7 +7,7 @@ const VERB_ONLY = (
   'accept acknowledge activate adjust advance allocate analyze analyse annotate append apply approve archive assign ' +
   'associate attach authenticate authorize ban bind block bookmark broadcast calculate cancel capture claim ' +
   'clean clear clone close collect commit compare compile complete compute configure confirm connect convert ' +
-  'create deactivate deauthorize decline decrypt delete deny deploy deprecate describe detach detect disable ' +
+  'create deactivate deauthorize decline decrypt delete deny deploy deprecate describe destroy detach detect disable ' +
   'disassociate disconnect discover dismiss duplicate edit enable encrypt end enqueue enroll ensure estimate ' +
   'evaluate execute expire extend extract fetch finalize finalise find flush follow forget forward generate get ' +
   'grant hide identify ignore increment decrement initialize initialise initiate insert install invalidate ' +
@@ -42,7 +42,7 @@ const OBJECT_OPENER = new Set('a an the all one many multiple new existing speci
 export const READ_VERBS = new Set('get list search find query count download export preview describe fetch retrieve read show view obtain return check validate verify calculate estimate compute compare lookup analyze analyse detect parse render scan poll'.split(' '));
 
 /** Synonyms folded into the action words every client sees the most. */
-const CANONICAL: Record<string, string> = { retrieve: 'get', fetch: 'get', show: 'get', read: 'get', obtain: 'get', return: 'get', view: 'get', describe: 'get', edit: 'update', modify: 'update', change: 'update' };
+const CANONICAL: Record<string, string> = { retrieve: 'get', fetch: 'get', show: 'get', read: 'get', obtain: 'get', return: 'get', view: 'get', describe: 'get', edit: 'update', modify: 'update', change: 'update', destroy: 'delete' };
 
 /** True for a word that is a noun first ("order", "report", "issue"), a verb only when the text says so. */
 export function isNounFirst(word: string): boolean {

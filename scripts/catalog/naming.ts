@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { shortenName, type Shortened } from './name-shorten.ts';
 import { snake } from './snake.ts';
 import { ABBREVIATIONS, FILLER, GLUE, wordRank } from './name-words.ts';
-import { namesPathsAsOperations, nameWords, type Derived } from './name-derive.ts';
+import { nameWords, PLAIN_SPEC, specStyle, type Derived } from './name-derive.ts';
 import { isVerb, READ_VERBS } from './name-verbs.ts';
 
 export { snake };
@@ -24,7 +24,7 @@ export function toIdentifier(s: string, fallbackPrefix: string): string {
 
 /** The full name of one operation on its own (docs/naming.md, "Names from meaning"), before shortening. */
 export function baseToolName(operationId: string | undefined, method: string, path: string, pathStyleSpec = false): string {
-  return toIdentifier(nameWords({ operationId, method, path }, pathStyleSpec).full, 'op');
+  return toIdentifier(nameWords({ operationId, method, path }, { ...PLAIN_SPEC, pathStyle: pathStyleSpec }).full, 'op');
 }
 
 export interface NameCandidate {
@@ -38,6 +38,8 @@ export interface NameCandidate {
   summary?: string;
   /** The operation's description: its first sentence's verb can name the action when there is no summary. */
   description?: string;
+  /** It takes a request body: a PUT without one on a nested item links two items (docs/naming.md). */
+  hasBody?: boolean;
 }
 
 export interface NameAssignment {
@@ -67,9 +69,9 @@ interface Named extends NameCandidate {
 
 /** Each candidate's words and first (shortened) name: a function of the candidate and the spec's naming convention only. */
 function firstNames(cands: NameCandidate[], max: number): Named[] {
-  const pathStyle = namesPathsAsOperations(cands);
+  const spec = specStyle(cands);
   return cands.map((c) => {
-    const w = nameWords(c, pathStyle);
+    const w = nameWords(c, spec);
     const full = toIdentifier(w.full, 'op');
     const toolset = (c.tags ?? []).map((t) => snake(t).split('_')).filter((x) => x[0]);
     const keep = w.keep ?? [];
@@ -108,17 +110,20 @@ export function nameTools(cands: NameCandidate[], max: number): NameAssignment {
   const ranks = new Map<Named, readonly (string | number)[]>();
   const rank = (c: Named) => {
     let r = ranks.get(c);
-    if (!r) ranks.set(c, (r = [c.first.step ? 1 : 0, c.operationId ? 0 : 1, c.operationId === c.full ? 0 : 1, c.full.length, fit(c), c.key]));
+    if (!r) ranks.set(c, (r = [c.first.step ? 1 : 0, c.operationId ? 0 : 1, c.operationId === c.full && !c.derived ? 0 : 1, c.full.length, fit(c), c.key]));
     return r;
   };
-  const byRank = (x: Named, y: Named) => {
-    const rx = rank(x);
-    const ry = rank(y);
-    for (let i = 0; i < rx.length; i++) if (rx[i] !== ry[i]) return rx[i]! < ry[i]! ? -1 : 1;
-    return 0;
-  };
   for (const [b, g] of [...groups.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))) {
-    g.sort(byRank);
+    // Before the last tie-break, a member that something meaningful tells apart (its path, its item, its method's
+    // own verb) gives the plain name to one that only its method would.
+    const told = new Map(g.map((c) => [c, g.length > 1 ? tellable(c, g) : 0]));
+    const key = (c: Named) => [...rank(c).slice(0, -1), told.get(c)!, c.key];
+    g.sort((x, y) => {
+      const rx = key(x);
+      const ry = key(y);
+      for (let i = 0; i < rx.length; i++) if (rx[i] !== ry[i]) return rx[i]! < ry[i]! ? -1 : 1;
+      return 0;
+    });
     // Unshortened names are the spec's own: each distinct one stays. Else the first by rank keeps its name.
     const winners = b ? g.filter((c, i) => (c.first.step === 0 || i === 0) && !g.slice(0, i).some((w) => w.first.name === c.first.name)) : [];
     for (const w of winners) names.set(w.key, w.first.name);
@@ -181,42 +186,108 @@ function distinguish(c: Named, group: Named[], max: number, taken: Set<string>):
     keep.push(best);
     rest = rest.filter((ws) => ws.has(best));
   }
-  for (const extra of [undefined, ...own.filter((w) => !keep.includes(w))]) {
+  // No word of its own tells it apart: adding one the others have too would only make the name longer.
+  for (const extra of keep.length ? [undefined, ...own.filter((w) => !keep.includes(w))] : []) {
     if (extra) keep.push(extra);
     if (!keep.length) continue;
     // A derived name keeps its resource-then-verb form: the telling words go in front ("employment_document_signature_get").
     const base = c.derived ? [...c.full.split('_').filter((w) => keep.includes(w) && !c.first.name.split('_').includes(w)), c.first.name].join('_') : c.full;
     const n = attempt(base, keep);
-    if (n && !taken.has(sameness(n))) return n;
+    // A telling word put in front of the same word ("tasks_task_events") tells nothing a reader can see.
+    if (n && !taken.has(sameness(n)) && !saysTwice(n)) return n;
     if (!n && extra) keep.pop(); // too long with it: try the next word instead
     else if (!n) break;
   }
   const others = group.filter((o) => o !== c);
+  const free = (n: string | undefined) => (n && !taken.has(sameness(n)) ? n : undefined);
+  const first = c.first.name.split('_');
+  // A derived name grows from its short form: its full one holds every word of the path.
+  const base = c.derived ? c.first.name : c.full;
+  // An item beside its collection is said in the singular ("custom_field_update" beside "custom_fields_update").
+  const one = c.derived?.item && others.some((o) => !o.derived?.item) ? singularAt(first, c.derived.resource[c.derived.resource.length - 1]!) : undefined;
+  // The action its method means, when its text said another's ("replace" for a PUT beside the PATCH that updates).
+  const plain = c.derived?.plain ? [...first.slice(0, first.length - c.derived.verb.length), ...c.derived.plain] : undefined;
+  if (one && free(attempt(one.join('_'), one))) return attempt(one.join('_'), one);
   for (const rivals of [others, others.slice(0, 1)]) {
     const otherPath = new Set(rivals.flatMap(pathWords));
     for (const w of pathWords(c).filter((x) => !otherPath.has(x))) {
-      const word = ABBREVIATIONS[w] ?? w;
-      const n = attempt(`${c.full}_${word}`, [word]);
-      if (n && !taken.has(sameness(n))) return n;
+      // A parameter says which item it takes ("by_style_id", a derived name's "by_year"); a derived name's static
+      // context goes in front ("api_baskets_delete").
+      const param = c.path.includes(`{`) && /(^|_)(id|ids|key|pk|uuid|name|code|slug|hash)$/.test(w);
+      const byParam = param || (!!c.derived && paramWords(c).includes(w));
+      if (extensions(c).includes(w)) {
+        if (free(attempt(`${base}_${w}`, [w]))) return attempt(`${base}_${w}`, [w]);
+        continue;
+      }
+      const word = byParam && !`_${base}_`.includes('_by_') ? `by_${w}` : (ABBREVIATIONS[w] ?? w);
+      const n = attempt(c.derived && !byParam ? `${word}_${base}` : `${base}_${word}`, word.split('_'));
+      if (free(n)) return n;
     }
+  }
+  if (plain && free(attempt(plain.join('_'), plain))) return attempt(plain.join('_'), plain);
+  // A word of its summary the others' lack ("genes" in "List genes annotated to an ontology term").
+  for (const w of summaryWords(c, others)) {
+    const n = attempt(`${base}_${w}`, [w]);
+    if (free(n)) return n;
   }
   // Then its method, alone and after each path word (a PUT and a POST on each of two paths).
   const m = c.method.toLowerCase();
   for (const w of ['', ...pathWords(c)]) {
     const word = w && (ABBREVIATIONS[w] ?? w);
-    const n = attempt(`${c.full}${word ? `_${word}` : ''}_${m}`, [m, ...(word ? [word] : [])]);
+    const n = attempt(`${base}${word ? `_${word}` : ''}_${m}`, [m, ...(word ? [word] : [])]);
     if (n && !taken.has(sameness(n))) return n;
   }
   return undefined;
 }
 
+const stem5 = (w: string) => w.slice(0, 5);
+const stemS = (w: string) => w.replace(/(ies|es|s)$/, '');
+const saysTwice = (name: string) => name.split('_').some((w, i, ws) => i > 0 && stemS(w) === stemS(ws[i - 1]!));
+
+/** `words` with the last `word` in the singular, or undefined when it is no plural. */
+function singularAt(words: string[], word: string): string[] | undefined {
+  const i = words.lastIndexOf(word);
+  const one = word.replace(/ies$/, 'y').replace(/(ss|sh|ch|x)es$/, '$1').replace(/([^su])s$/, '$1');
+  return i >= 0 && one !== word ? [...words.slice(0, i), one, ...words.slice(i + 1)] : undefined;
+}
+
+/**
+ * What besides its method tells it apart from the rest of its group: 2 for its item (said in the singular) or a
+ * path word, 1 for its method's own verb, 0 for nothing. The member told apart least keeps the plain name.
+ */
+function tellable(c: Named, group: Named[]): number {
+  const others = group.filter((o) => o !== c);
+  if (c.derived?.item && others.some((o) => !o.derived?.item) && /s$/.test(c.derived.resource[c.derived.resource.length - 1] ?? '')) return 2;
+  const otherPath = new Set(others.flatMap(pathWords));
+  if (pathWords(c).some((w) => !otherPath.has(w))) return 2;
+  return c.derived?.plain || summaryWords(c, others).length ? 1 : 0;
+}
+
+/** Words of its summary that the others' summaries lack, rarest first ("all" in "Delete all classifications"). */
+function summaryWords(c: Named, others: Named[]): string[] {
+  const said = (o: Named) => snake(o.summary ?? '').split('_').map(stem5);
+  const otherSaid = new Set(others.flatMap(said));
+  const mine = new Set(c.full.split('_').map(stem5));
+  const told = snake(c.summary ?? '').split('_').filter((w) => w.length > 2 && !GLUE.has(w) && !FILLER.has(w) && !isVerb(w) && !otherSaid.has(stem5(w)) && !mine.has(stem5(w)));
+  return [...new Set(told)].sort((a, b) => wordRank(b) - wordRank(a) || (a < b ? -1 : 1));
+}
+
+/** The path's parameter names, snake_case. */
+function paramWords(c: NameCandidate): string[] {
+  return [...c.path.matchAll(/\{([^}]*)\}/g)].map((m) => snake(m[1]!));
+}
+
 /** Path words: parameter names first, then static segments (versions and "api" included), each snake_case. */
 function pathWords(c: NameCandidate): string[] {
-  const segs = c.path.split('/').filter(Boolean);
+  const segs = c.path.replace(/[?#].*$/, '').split('/').filter(Boolean);
   const params = segs.filter((s) => /^\{.*\}$/.test(s)).map((s) => snake(s.slice(1, -1)));
-  const statics = segs.filter((s) => !/^\{.*\}$/.test(s)).map((s) => snake(s));
-  return [...new Set([...params, ...statics].filter((w) => /^[a-z][a-z0-9_]*$/.test(w)))];
+  const statics = segs.filter((s) => !/^\{.*\}$/.test(s)).map((s) => snake(s.replace(EXTENSION, '')));
+  return [...new Set([...params, ...statics, ...extensions(c)].filter((w) => /^[a-z][a-z0-9_]*$/.test(w)))];
 }
+
+/** A file extension that says a format (/ConnectionManager.xml, /Css.css): said last ("…_get_xml"). */
+const EXTENSION = /\.([a-z]{2,5})$/i;
+const extensions = (c: NameCandidate) => c.path.replace(/[?#].*$/, '').split('/').flatMap((s) => (!/\{/.test(s) && EXTENSION.test(s) ? [EXTENSION.exec(s)![1]!.toLowerCase()] : []));
 
 /** Last resort: a prefix of the name at a word boundary plus a hash of "METHOD path" (always with a digit, so it can be counted). */
 function hashName(c: Named, base: string, max: number, taken: Set<string>): string {

@@ -1,6 +1,7 @@
 // The operations of a spec: every path × method, each with its path-level parameters, in sorted "METHOD path" order
 // (the order every later step, naming included, depends on for determinism).
 import { isObj } from '../lib/is-object.ts';
+import { derefReported } from './dangling-refs.ts';
 import type { SchemaConverter } from './schema-converter.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -18,7 +19,7 @@ export interface Operation {
 export function collectOperations(doc: any, conv: SchemaConverter): Operation[] {
   const ops: Operation[] = [];
   for (const [path, item0] of Object.entries(doc.paths ?? {})) {
-    const item = conv.deref(item0);
+    const item = derefReported(conv, item0, `path ${path}`, 'its operations are lost');
     if (!isObj(item)) continue;
     for (const method of METHODS) {
       const op = item[method];

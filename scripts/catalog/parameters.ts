@@ -4,6 +4,7 @@ import type { JsonSchema, ParamBinding, ParamLocation, ParamStyle } from '../../
 import { isObj } from '../lib/is-object.ts';
 import type { ArgNames } from './arg-names.ts';
 import type { Operation } from './operations.ts';
+import { derefReported } from './dangling-refs.ts';
 import { convertWithBudget, INPUT_DESC } from './schema-budget.ts';
 import type { SchemaConverter, Warn } from './schema-converter.ts';
 import { trimText } from './trim-text.ts';
@@ -20,6 +21,9 @@ interface ParameterInputs {
   params: ParamBinding[];
 }
 
+const req0 = (loc: string, p: Record<string, unknown>) => loc === 'path' || p.required === true;
+const admitsArray = (s: JsonSchema) => s.type === 'array' || (Array.isArray(s.type) && s.type.includes('array') && !s.type.includes('null'));
+
 /**
  * `credentialSlots`: `in:name` (name lower-cased) of the API keys the operation's security places; a parameter in such
  * a slot is the credential itself, which the server sends, so it is no argument for the model to fill.
@@ -28,7 +32,7 @@ export function parameterBindings(conv: SchemaConverter, o: Operation, args: Arg
   const where = o.key;
   const pmap = new Map<string, Record<string, any>>();
   for (const p0 of [...o.pathParams, ...(Array.isArray(o.op.parameters) ? o.op.parameters : [])]) {
-    const p = conv.deref(p0);
+    const p = derefReported(conv, p0, where, 'a parameter is lost (the tool cannot send it)');
     if (!isObj(p) || typeof p.name !== 'string' || !LOC_ORDER.includes(p.in)) continue;
     if (p.in === 'header' && IGNORED_HEADERS.has(p.name.toLowerCase())) continue;
     if (credentialSlots.has(`${p.in}:${p.name.toLowerCase()}`)) {
@@ -58,10 +62,12 @@ export function parameterBindings(conv: SchemaConverter, o: Operation, args: Arg
     }
     const arg = args.take(p.name, loc);
     const s: JsonSchema = { ...convertWithBudget(conv, schema ?? { type: 'string' }, 'input', `${where} ${loc}:${p.name}`, warn) };
+    // A required list sent empty serialises to nothing, and the upstream says the parameter is missing.
+    if (req0(loc, p) && admitsArray(s) && s.minItems === undefined) s.minItems = 1;
     const d = [typeof p.description === 'string' ? p.description : '', p.deprecated ? 'Deprecated.' : ''].filter(Boolean).join(' ');
     if (d) s.description = trimText(d, INPUT_DESC);
     properties[arg] = s;
-    const req = loc === 'path' || p.required === true;
+    const req = req0(loc, p);
     if (req) required.push(arg);
     const style: ParamStyle = STYLES.has(p.style) ? (p.style as ParamStyle) : loc === 'query' || loc === 'cookie' ? 'form' : 'simple';
     const explode = typeof p.explode === 'boolean' ? p.explode : style === 'form';

@@ -8,6 +8,7 @@ import type { ArgNames } from './arg-names.ts';
 import { isJsonOrJsonWildcard } from './json-media-type.ts';
 import type { Operation } from './operations.ts';
 import { STYLES } from './parameters.ts';
+import { derefReported } from './dangling-refs.ts';
 import { convertWithBudget, INPUT_DESC } from './schema-budget.ts';
 import type { SchemaConverter, Warn } from './schema-converter.ts';
 import { trimText } from './trim-text.ts';
@@ -32,7 +33,7 @@ export function requestBodyBinding(conv: SchemaConverter, o: Operation, args: Ar
   const where = o.key;
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
-  const rb = conv.deref(o.op.requestBody);
+  const rb = derefReported(conv, o.op.requestBody, where, 'the request body is lost (the tool takes no body)');
   if (!isObj(rb) || !isObj(rb.content) || !Object.keys(rb.content).length) return { properties, required };
 
   const mts = Object.keys(rb.content);
@@ -42,7 +43,7 @@ export function requestBodyBinding(conv: SchemaConverter, o: Operation, args: Ar
     mts.find((m) => baseMediaType(m) === 'multipart/form-data') ??
     mts.find((m) => baseMediaType(m) === 'application/octet-stream') ??
     mts[0]!;
-  const media = conv.deref(rb.content[pick]) ?? {};
+  const media = derefReported(conv, rb.content[pick], `${where} request body ${pick}`, 'its schema is lost (the body is taken as any value)') ?? {};
   const bodyRequired = rb.required === true;
   const kind = baseMediaType(pick);
   const isForm = kind === 'application/x-www-form-urlencoded' || kind.startsWith('multipart/');

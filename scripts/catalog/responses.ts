@@ -13,6 +13,7 @@ import { isObj } from '../lib/is-object.ts';
 import { isJsonOrJsonWildcard } from './json-media-type.ts';
 import type { Operation } from './operations.ts';
 import { acceptNull } from './output-drift.ts';
+import { derefReported } from './dangling-refs.ts';
 import { convertWithBudget, deeperOutputSchemas } from './schema-budget.ts';
 import type { SchemaConverter, Warn } from './schema-converter.ts';
 
@@ -35,7 +36,7 @@ export function responseBinding(conv: SchemaConverter, o: Operation, warn: Warn)
   const responses = isObj(o.op.responses) ? o.op.responses : {};
   for (const code of Object.keys(responses)) {
     if (!/^2(\d\d|xx)$/i.test(code)) continue;
-    const r = conv.deref(responses[code]);
+    const r = derefReported(conv, responses[code], `${o.key} response ${code}`, 'its content and output schema are lost');
     if (!isObj(r) || !isObj(r.content) || Object.keys(r.content).length === 0) {
       emptySuccess = true;
       continue;
@@ -46,7 +47,7 @@ export function responseBinding(conv: SchemaConverter, o: Operation, warn: Warn)
     let tookSchema = false;
     for (const [mt, m0] of Object.entries(r.content)) {
       if (!accept.includes(mt)) accept.push(mt);
-      const m = conv.deref(m0);
+      const m = derefReported(conv, m0, `${o.key} response ${code} ${mt}`, 'its output schema is lost');
       if (bodyless || tookSchema || !isJsonOrJsonWildcard(mt) || !isObj(m) || m.schema === undefined) continue;
       if (conv.isBinary(m.schema)) continue;
       tookSchema = true;

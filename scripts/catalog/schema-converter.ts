@@ -11,6 +11,7 @@ import type { JsonSchema } from '../../src/catalogue/types.ts';
 import { isObj } from '../lib/is-object.ts';
 import { mapValuesNote } from './output-drift.ts';
 import { compilesWithU } from './regex-check.ts';
+import { cleanDefault } from './schema-defaults.ts';
 import { schemaSize } from './schema-size.ts';
 import { trimText } from './trim-text.ts';
 import { allOfParts } from './type-conflict.ts';
@@ -128,7 +129,10 @@ export class SchemaConverter {
         const out: JsonSchema = { ...base };
         const sib = this.conv({ ...siblings, ...(siblings.nullable ? {} : {}) }, mode, depthLeft, limits, where);
         if (typeof sib.description === 'string') out.description = sib.description;
-        if (mode === 'input' && sib.default !== undefined) out.default = sib.default;
+        if (mode === 'input' && sib.default !== undefined) {
+          out.default = sib.default;
+          cleanDefault(out, where, this.warn, siblings.nullable === true);
+        }
         if (siblings.nullable === true) return this.addNull(out);
         return out;
       }
@@ -151,9 +155,11 @@ export class SchemaConverter {
       if (Array.isArray(s.enum) && !s.enum.includes(null)) out.enum = [...s.enum, null];
       return out;
     }
-    const { description, ...rest } = s;
+    // The description and default belong to the whole value (a null default inside the non-null branch is refused).
+    const { description, default: dflt, ...rest } = s;
     const out: JsonSchema = { anyOf: [rest, { type: 'null' }] };
     if (description !== undefined) out.description = description;
+    if (dflt !== undefined) out.default = dflt;
     return out;
   }
 
@@ -366,6 +372,7 @@ export class SchemaConverter {
     const text = input || limits.depth - depthLeft <= 1 ? [desc, ...notes].filter(Boolean).join(' ').trim() : '';
     if (text) out.description = trimText(text, limits.descMax);
     else delete out.description;
+    if (input) cleanDefault(out, where, this.warn, nullable);
     return nullable ? this.addNull(out) : out;
   }
 

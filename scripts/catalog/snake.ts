@@ -1,4 +1,5 @@
 // snake_case words of an identifier, shared by tool naming and name shortening.
+import { wordRank } from './name-words.ts';
 
 /**
  * "repos/list-for-org" -> "repos_list_for_org", "GetAccountsAccount" -> "get_accounts_account". A plural acronym
@@ -9,6 +10,11 @@ export function snake(s: string): string {
   return foldLatin(s)
     .replace(/['’]s\b/g, '')
     .replace(/([A-Z]{2,})s(?![a-z])/g, '$1S')
+    // A lone capital before a capitalised word is one word with it ("OAuth2", "ETag"), but not the words "A" and "I".
+    .replace(/(?<![A-Z])([B-HJ-Z])([A-Z])(?=[a-z])/g, (_m, a: string, b: string) => a + b.toLowerCase())
+    // Capitals run into a lower-case word ("POSTquery", "APIkey"): the capitals are one word when the rest is a
+    // known word and the last capital with it is not ("HTMLParser" stays "html_parser").
+    .replace(/([A-Z]{2,})([a-z]{2,})/g, (m, caps: string, low: string) => (wordRank(low) < Infinity && wordRank(caps.slice(-1).toLowerCase() + low) === Infinity ? `${caps}_${low}` : m))
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
     .toLowerCase()

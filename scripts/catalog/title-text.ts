@@ -4,6 +4,8 @@
 // with an ellipsis: a text that does not make one gives no title, and the caller builds one from the name's parts.
 import { baseForm, isVerb } from './name-verbs.ts';
 import { TITLE_MAX_WORDS, titleProblem } from './name-quality.ts';
+import { isNounFirstTitle } from './name-smells.ts';
+import { wordnet } from './wordnet.ts';
 
 /** Titles are at most this many words where a clause boundary allows it. */
 export const TITLE_SHORT_WORDS = 8;
@@ -24,12 +26,21 @@ export function firstSentenceOf(text: string): string {
   // A leading note (AWS: "<note><p>This is AWS WAF Classic documentation…</note>") is not the operation's sentence.
   const body = text.replace(/^\s*<note>[\s\S]*?<\/note>/i, '');
   // The first sentence is near the start: long descriptions are not cleaned whole.
-  const line = plainText((body.trim() ? body : text).slice(0, 1500)).split('\n').map((l) => l.trim()).find((l) => l && !/^#+\s*$/.test(l)) ?? '';
+  // Lines run together with a gap of spaces ("Get users   Returns a list of users") are two sentences.
+  const joined = (body.trim() ? body : text).slice(0, 1500).replace(/(?<=[a-z0-9])[ \t]{3,}(?=[A-Z])/g, '. ');
+  const line = plainText(joined).split('\n').map((l) => l.trim()).find((l) => l && !/^#+\s*$/.test(l)) ?? '';
   const heading = line.replace(/^#+\s*/, '');
-  // A period ends a sentence before a space or the end, not in "e.g. the", "v1.2" or "J. Doe"; also a missing
-  // space ("…endpoint group.Note that").
-  const end = heading.search(/(?<!\b(e\.g|i\.e|etc|vs|approx|incl|no|cf|ca|[A-Za-z]))[.!?](?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z][a-z])/);
-  return (end >= 0 ? heading.slice(0, end) : heading).replace(/[.:;,\s]+$/, '').trim();
+  // A period ends a sentence before a space or the end, not in "e.g. the", "(ie. projects)", "v1.2" or "J. Doe",
+  // nor inside parentheses; also a missing space ("…endpoint group.Note that").
+  let end = -1;
+  for (const m of heading.matchAll(/(?<!\b(e\.g|i\.e|eg|ie|etc|vs|viz|approx|incl|resp|esp|al|no|cf|ca|[A-Za-z]))[.!?](?=\s|$)|(?<=[a-z]{2})\.(?=[A-Z][a-z])/g)) {
+    const before = heading.slice(0, m.index);
+    if ((before.match(/\(/g) ?? []).length > (before.match(/\)/g) ?? []).length) continue;
+    end = m.index;
+    break;
+  }
+  // A parenthesis the sentence never closes is an aside cut short: it goes.
+  return (end >= 0 ? heading.slice(0, end) : heading).replace(/\s*\([^()]*$/, '').replace(/[.:;,\s]+$/, '').trim();
 }
 
 const WHO = String.raw`(?:you|users?|the\s+\w+|an?\s+\w+|callers?|clients?|developers?|admins?|administrators?|applications?|apps?|partners?|merchants?|customers?)`;
@@ -52,7 +63,7 @@ const OPENERS: Array<[RegExp, string]> = [
 
 /** The lead verb in the base form: "Returns a list of" -> "List", "Retrieves" -> "Retrieve", "Getting" -> "Get", "Returns" -> "Get". */
 function imperative(text: string): string {
-  const list = /^(gets?|returns?|retrieves?|fetch(es)?|lists?|obtains?|shows?|provides?|see|views?|displays?)\s+((a|the)\s+(full\s+|complete\s+|paginated\s+)?)?list\s+of\s+/i.exec(text);
+  const list = /^(gets?|returns?|retrieves?|fetch(es)?|lists?|obtains?|shows?|provides?|see|views?|displays?)\s+((a|an|the)\s+(full\s+|complete\s+|paginated\s+)?)?(list|collection|array)\s+of\s+/i.exec(text);
   if (list) return `List ${text.slice(list[0].length)}`;
   // An adverb may come first ("Partially updates").
   const adverb = /^([A-Za-z]{4,}ly\s+)?/.exec(text)![0];
@@ -98,6 +109,8 @@ function cutAtClause(text: string, max: number, tiers = CUTS.length, least = 0):
     let best: string | undefined;
     for (const m of text.matchAll(re)) {
       const head = text.slice(0, m.index).replace(/[\s,;:]+$/, '').replace(DANGLING, '');
+      // Never inside parentheses ("… (accept, ship").
+      if ((head.match(/\(/g) ?? []).length > (head.match(/\)/g) ?? []).length) continue;
       const n = wordCount(head);
       // A cut inside a subordinate clause ("Check if permissions") leaves it unfinished.
       if (/\s(if|whether|that|which|who|whose|when|where)\s/i.test(head)) continue;
@@ -135,19 +148,33 @@ export function titleFromText(text: string, from: 'summary' | 'description'): st
   const n = wordCount(t);
   if (n > TITLE_SHORT_WORDS) t = (long ? cutAtClause(t, TITLE_SHORT_WORDS) : cutAtClause(t, TITLE_SHORT_WORDS, 1, 4)) ?? (n <= TITLE_MAX_WORDS ? t : (cutAtClause(t, TITLE_MAX_WORDS) ?? t));
   t = capitalise(t.replace(/[\s,;:.]+$/, ''));
+  // A noun phrase and then its action ("Collection Versions list") says the action first.
+  if (isNounFirstTitle(t)) t = capitalise(`${/\S+$/.exec(t)![0].toLowerCase()} ${t.replace(/\s+\S+$/, '')}`);
   return titleProblem(t) ? undefined : t;
 }
 
 const article = (w: string) => (/^[aeio]/i.test(w) || /^u[^s]/i.test(w) ? 'an' : 'a');
 
-/** "Cancel a subscription", "List customer subscriptions", "Finalize an invoice": a title from a name's parts. */
-export function builtTitle(verb: string[], resource: string[], item: boolean): string {
+/**
+ * "Cancel a subscription", "List customer subscriptions", "Finalize an invoice": a title from a name's parts. A
+ * link says both items, the person first when one is: "Add a user to a group", "Remove a member from a team".
+ */
+export function builtTitle(verb: string[], resource: string[], item: boolean, link?: { parent: string[]; child: string[] }): string {
+  if (link) {
+    const one = (ws: string[]) => ws.map((w, i) => (i === ws.length - 1 ? singularOf(w) : w)).join(' ');
+    const [parent, child] = [one(link.parent), one(link.child)];
+    const personFirst = wordnet().person(singularOf(link.parent[link.parent.length - 1]!)) && !wordnet().person(singularOf(link.child[link.child.length - 1]!));
+    const [x, y] = personFirst ? [parent, child] : [child, parent];
+    return capitalise(`${verb[0]} ${article(x)} ${x} ${verb[0] === 'add' ? 'to' : 'from'} ${article(y)} ${y}`);
+  }
   // A namespace said again as the resource ("circuits" in /circuits/circuits) is said once.
   const words = resource.map((w) => w.replace(/_/g, ' ')).filter((w, i, all) => i === all.length - 1 || w.replace(/s$/, '') !== all[i + 1]!.replace(/s$/, ''));
-  const v = verb.join(' ');
+  // "copy_to" names the action; before its object the preposition has nothing to hold ("Copy a snapshot").
+  const v = (words.length && verb.length > 1 && /^(to|from|into|for|with|by|on|in|at|of)$/.test(verb[verb.length - 1]!) ? verb.slice(0, -1) : verb).join(' ');
   if (!words.length) return capitalise(v);
-  const singular = (w: string) => w.replace(/ies$/, 'y').replace(/(ss|sh|ch|x)es$/, '$1').replace(/([^su])s$/, '$1');
   const one = verb[0] !== 'list' && (item || verb[0] === 'create');
-  const phrase = one ? [...words.slice(0, -1), singular(words[words.length - 1]!)].join(' ') : words.join(' ');
+  const phrase = one ? [...words.slice(0, -1), singularOf(words[words.length - 1]!)].join(' ') : words.join(' ');
   return capitalise(one ? `${v} ${article(phrase)} ${phrase}` : `${v} ${phrase}`);
 }
+
+const singularOf = (w: string) => w.replace(/ies$/, 'y').replace(/(ss|sh|ch|x)es$/, '$1').replace(/([^su])s$/, '$1');

@@ -23,12 +23,12 @@ export function toolTitle(op: { summary?: unknown; description?: unknown; operat
   const op2 = { operationId, method, path, summary, description };
   if (!derived && operationId) {
     // The words the name is made of (a method in the verb's place already replaced).
-    const own = nameWords(op2, false);
+    const own = nameWords(op2);
     const title = own.derived ? undefined : operationIdTitle(own.full.split('_'));
     if (title && !titleProblem(title)) return title;
   }
   const parts = derived ?? derivedParts(op2);
-  return builtTitle(parts.verb, parts.resource, parts.item);
+  return builtTitle(parts.verb, parts.resource, parts.item, parts.link);
 }
 
 /** Words that go with a verb at the end of an operationId ("…_bulk_partial_update"). */
@@ -42,11 +42,16 @@ function operationIdTitle(words: string[]): string {
   let w = words;
   w = w.filter((x, i) => i === w.length - 1 || stemOf(x) !== stemOf(w[i + 1]!));
   const last = w.length - 1;
-  if (last > 0 && !isVerb(w[0]!) && isVerb(w[last]!, true)) {
+  // The last word of an operationId is its verb, and "list" too ("care_team_members_list"), not a word as often a
+  // noun ("…_search_request"); verbs joined by "or" go together ("source_maps_create_or_update").
+  if (last > 0 && !isVerb(w[0]!) && (isVerb(w[last]!, true) || /^(list|patch)$/.test(w[last]!))) {
     let k = last;
+    while (k > 1 && /^(or|and)$/.test(w[k - 1]!) && isVerb(w[k - 2]!)) k -= 2;
     while (k > 0 && VERB_MODIFIERS.has(w[k - 1]!)) k--;
     w = [...w.slice(k), ...w.slice(0, k)];
   }
+  // "createAuthorIfNotExistsFor": a handler's name may end where its argument would follow.
+  while (w.length > 1 && /^(for|of|to|by|with|from|in|on|at|and|or|the|a|an)$/.test(w[w.length - 1]!)) w = w.slice(0, -1);
   const text = w.join(' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
