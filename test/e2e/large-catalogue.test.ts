@@ -17,6 +17,9 @@ import { connectV1, connectV2, npmUntilBanner, textOf, type BannerChild } from '
 
 const TAGS = 12;
 const PER_TAG = 5;
+// Words that tell the operations apart: search reads numbers in a query as values, not words.
+const GROUP_WORDS = ['apple', 'birch', 'cedar', 'daisy', 'elder', 'fern', 'ginger', 'hazel', 'iris', 'juniper', 'kale', 'lilac'];
+const OP_WORDS = ['amber', 'bronze', 'coral', 'denim', 'ebony'];
 
 /** An OpenAPI document with TAGS toolsets of PER_TAG operations; `Echo` is shared by all, `ItemN` within a tag. */
 function generatedSpec(): Record<string, unknown> {
@@ -39,6 +42,7 @@ function generatedSpec(): Record<string, unknown> {
           operationId: `group${t}Op${o}`,
           tags: [`group${t}`],
           summary: `Operation ${o} of group ${t}`,
+          description: `Handles ${OP_WORDS[o]} ${GROUP_WORDS[t]} items.`,
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
           requestBody: { content: { 'application/json': { schema: { $ref: `#/components/schemas/Item${t}` } } } },
           responses: { 200: { description: 'echo', content: { 'application/json': { schema: { $ref: '#/components/schemas/Echo' } } } } },
@@ -124,7 +128,7 @@ describe('a sharded catalogue', () => {
   it('serves code mode: search answers with typed declarations read from the static assets, execute calls across shards', async () => {
     const client = await connectV2(served!.endpoint.replace(/\/mcp$/, '/mcp/code'), { Authorization: `Bearer ${served!.key}` });
     try {
-      const found = (await client.callTool({ name: 'search', arguments: { query: 'operation 4 of group 11' } })) as { isError?: boolean; content: Array<{ text: string }> };
+      const found = (await client.callTool({ name: 'search', arguments: { query: 'ebony lilac items' } })) as { isError?: boolean; content: Array<{ text: string }> };
       expect(found.isError, textOf(found)).toBeFalsy();
       // Typed (from the declarations asset), not the untyped fallback `args?: Record<string, unknown>`.
       expect(found.content[0]!.text).toMatch(/function group11_op4\(args: Group11Op4Args\)/);
@@ -139,7 +143,7 @@ describe('a sharded catalogue', () => {
   it('serves /mcp/discover: search, describe and call across shards', async () => {
     const client = await connectV2(served!.endpoint.replace(/\/mcp$/, '/mcp/discover'), { Authorization: `Bearer ${served!.key}` });
     try {
-      const search = (await client.callTool({ name: 'search_tools', arguments: { query: 'operation 4 of group 11' } })) as { structuredContent: { results: Array<{ name: string }> } };
+      const search = (await client.callTool({ name: 'search_tools', arguments: { query: 'ebony lilac items' } })) as { structuredContent: { results: Array<{ name: string }> } };
       expect(search.structuredContent.results.map((r) => r.name)).toContain('group11_op4');
       const described = (await client.callTool({ name: 'describe_tool', arguments: { name: 'group2_op0' } })) as { structuredContent: { inputSchema: { properties: Record<string, unknown> } } };
       expect(Object.keys(described.structuredContent.inputSchema.properties).sort()).toEqual(['_fields', 'id', 'name', 'size']); // its own three, and the projection argument
