@@ -8,6 +8,7 @@ import { buildCatalogue } from '../../scripts/catalog/build.ts';
 import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import { rankTools, searchTools } from '../../src/discovery/search.ts';
+import { clearSearchCaches } from '../../src/discovery/search-cache.ts';
 import { withoutValues, words } from '../../src/discovery/search-text.ts';
 import { tmp } from './fixtures/mini-spec.ts';
 
@@ -128,6 +129,18 @@ describe('the query\'s verb asks for the tool\'s effect, read with the generator
     // names the lock too, which is no verb of the DELETE's).
     expect(firstIn(signing, 'unlock an envelope')).toBe('DELETE /envelopes/{id}/lock');
     expect(firstIn(signing, 'lock an envelope')).toBe('PUT /envelopes/{id}/lock');
+  });
+
+  it('an index written before it kept what tools destroy reads it from their titles and flags', () => {
+    const { harms: _h, ...older } = signing.searchData()!;
+    const before: LoadedCatalogue = Object.assign(Object.create(Object.getPrototypeOf(signing) as object) as LoadedCatalogue, signing, { searchData: () => older });
+    clearSearchCaches();
+    try {
+      expect(firstIn(before, 'send an envelope')).toBe('POST /envelopes');
+      expect(firstIn(before, 'unlock an envelope')).toBe('DELETE /envelopes/{id}/lock');
+    } finally {
+      clearSearchCaches();
+    }
   });
 
   it('resetting is asked only by its own verbs, not by any change', () => {
