@@ -2,6 +2,7 @@
 // of the catalogue, the everyday words a person may use for it instead. Only common senses and common words count
 // (those seen in WordNet's sense-tagged corpus), so "star" brings "headliner" no closer than it is.
 import type { Lexicon } from '../../src/discovery/search-index.ts';
+import { fallbackOf } from './effects.ts';
 import { wordnet, type WordNet } from './wordnet.ts';
 
 /** Same concept, another part of speech ("subscribe" / "subscription"): nearly the word itself. */
@@ -28,5 +29,10 @@ export function wordnetLexicon(given?: WordNet): Lexicon {
     },
     person: (word) => wn().person(word),
     verb: (word) => wn().mostlyVerb(word),
+    // What a verb outside the lexicon of effects does, as the generator's annotations read it.
+    effects: {
+      effect: (word) => fallbackOf(wn())!.effect(word),
+      derivedVerbs: (noun) => fallbackOf(wn())!.derivedVerbs(noun),
+    },
   };
 }

@@ -21,4 +21,7 @@ export interface SearchIndexData {
   nouns?: string[];
   /** The tools the spec deprecates (catalogue indexes). */
   deprecated?: number[];
+  /** Per tool, what it may destroy (src/discovery/search-harm.ts): `-` nothing, `o` overwrite, `r` reset, `e` end,
+   * `x` remove, `i` act as someone; a capital when only its method makes it destructive. */
+  harms?: string;
 }

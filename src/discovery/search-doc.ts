@@ -49,7 +49,7 @@ export interface SearchDocument {
   keyWords: Set<string>;
 }
 
-export type DocumentTool = Pick<CatalogueTool, 'name' | 'title' | 'description' | 'toolsets' | 'http'> & { inputSchema?: JsonSchema; outputSchema?: JsonSchema; result?: CatalogueTool['result'] };
+export type DocumentTool = Pick<CatalogueTool, 'name' | 'title' | 'description' | 'toolsets' | 'http'> & { annotations?: CatalogueTool['annotations']; inputSchema?: JsonSchema; outputSchema?: JsonSchema; result?: CatalogueTool['result'] };
 
 /** The search document of a tool; `toolsetDescription` gives a toolset's description (the spec's tag description). */
 export function searchDocument(tool: DocumentTool, toolsetDescription: (toolset: string) => string | undefined, memo: Map<string, string[]>, shape: Shape): SearchDocument {

@@ -3,8 +3,10 @@
 // without reading any tool record. Encoded compactly: terms are numbered in sorted order, and each tool's postings
 // are (term number delta in base 36, weight as one capital letter) pairs.
 import type { SearchIndexData } from '../catalogue/search-data.ts';
+import type { EffectFallback } from '../catalogue/verb-effects.ts';
 import { titlePhrase, titleVerbs } from './head-nouns.ts';
 import { searchDocument, type DocumentTool } from './search-doc.ts';
+import { decodeHarm, encodeHarm, readHarm, type ToolRisk } from './search-harm.ts';
 import { operationShape } from './search-shape.ts';
 import { ACT_CODE, CODE_ACT, type ActClass } from './verb-classes.ts';
 import { MAX_CACHED_WORD, stem } from './search-text.ts';
@@ -19,6 +21,8 @@ export interface Lexicon {
   person(word: string): boolean;
   /** Whether the word is used mostly as a verb ("merge", "approve"; not "content"). */
   verb?(word: string): boolean;
+  /** What a verb outside the lexicon of effects does (src/catalogue/verb-effects.ts), for what a tool destroys. */
+  effects?: EffectFallback;
 }
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -105,7 +109,18 @@ export function buildSearchIndex(tools: readonly DocumentTool[], toolsets: Reado
   const nouns = shapes.map((sh) => encode([...new Set(sh.nouns.map((w) => id.get(stem(w))).filter((t) => t !== undefined))].map((t) => [t, 1]), 1));
   // Operations the spec deprecates (the generator marks their descriptions) lose close calls.
   const deprecated = tools.flatMap((t, i) => (t.description.startsWith('[Deprecated]') ? [i] : []));
-  return { v: 1, terms, docs: encoded, kinds, resources, expand: expandOut, acts, actions, nouns, deprecated };
+  // What each tool may destroy, for search never to lead with it unasked (search-risk.ts).
+  const harms = tools
+    .map((t, i) => {
+      const a = t.annotations;
+      if (!a) return '-';
+      const { action, target } = shapes[i]!;
+      const resource = target.at(-1);
+      const source = { readOnly: a.readOnlyHint, destructive: a.destructiveHint, title: t.title, method: t.http.method };
+      return encodeHarm(readHarm({ ...source, ...(action ? { action } : {}), ...(resource ? { resource } : {}) }, lexicon?.effects));
+    })
+    .join('');
+  return { v: 1, terms, docs: encoded, kinds, resources, expand: expandOut, acts, actions, nouns, deprecated, harms };
 }
 
 /** A plural path or title word's singular, for looking it up in a dictionary ("stargazers" -> "stargazer"). */
@@ -135,6 +150,8 @@ export interface SearchIndex {
   nouns?: Int32Array[];
   /** Per tool: 1 when the spec deprecates it. */
   deprecated: Uint8Array;
+  /** Per tool: what it may destroy; undefined for an index written before it kept this (search-risk.ts reads it then). */
+  harms?: Array<ToolRisk | undefined>;
   /** Query stem -> [term number, weight] pairs. */
   expansions(queryStem: string): ReadonlyArray<readonly [number, number]>;
 }
@@ -170,6 +187,7 @@ export function decodeSearchIndex(data: SearchIndexData): SearchIndex {
     people,
     resources: Int32Array.from(data.resources),
     deprecated: flagged(n, data.deprecated ?? []),
+    ...(data.harms && data.harms.length === n ? { harms: Array.from(data.harms, decodeHarm) } : {}),
     ...(data.acts && data.actions && data.nouns
       ? {
           acts: Array.from(data.acts, (c) => CODE_ACT[c] ?? 'get'),

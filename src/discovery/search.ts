@@ -12,7 +12,7 @@ import { queryClauses, type Clause } from './head-nouns.ts';
 import { needsRecords, rankingData, sliceMembers, stemmedPhrase, type RankingData } from './search-cache.ts';
 import { clauseIntent, doesClass, shapeFit, STOP_DOING, WHENEVER } from './search-fit.ts';
 import { PARAMS } from './search-params.ts';
-import { AS_SOMEONE, askedEffects, toolEffect } from './search-risk.ts';
+import { AS_SOMEONE, askedEffects, toolRisk } from './search-risk.ts';
 import { DIGITS, stem, STOP, withoutValues, words } from './search-text.ts';
 
 export { stem } from './search-text.ts';
@@ -265,9 +265,11 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     if (intent) fit = shapeFit(loaded, data, d, intent, covered, onHead, who);
     else if (reads !== undefined && reads !== loaded.readOnly(d)) fit = PARAMS.modeMismatch;
     s *= fit;
-    // Never lead with destroying what the query does not ask to destroy, unless the tool's own verb is the query's.
-    const effect = toolEffect(loaded, data, d);
-    const unasked = effect !== undefined && !asked.has(effect) && !ownVerb;
+    // Never lead with destroying what the query's verb does not ask to destroy (search-risk.ts); a tool destructive
+    // only by its method does what its own verb says ("Unlock an issue", a DELETE, for "unlock issue #12").
+    const risk = toolRisk(loaded, data, d);
+    const effect = risk?.effect;
+    const unasked = risk !== undefined && !asked.has(risk.effect) && !(risk.methodOnly && saysVerb(data, phrase, clause.verb, d));
     if (unasked) {
       s *= PARAMS.destructive;
       destroying.add(d);
@@ -332,6 +334,15 @@ function doesVerb(loaded: LoadedCatalogue, data: RankingData, phrase: RankingDat
   // "comment on …", "vote for …", "remind me …": the verb asks to add what it names, so only a tool creating it does it.
   const resource = data.resources[d]!;
   return resource >= 0 && verbs.has(resource) && !loaded.readOnly(d) && (data.acts === undefined || doesClass(data, d, 'create'));
+}
+
+/** The tool's own verb (its title's, or its path's action) is the clause's verb itself, not one related to it. */
+function saysVerb(data: RankingData, phrase: RankingData['phrases'][number], verb: string | undefined, d: number): boolean {
+  if (verb === undefined) return false;
+  if (phrase.verb !== undefined) return phrase.verb === verb || phrase.also === verb;
+  // Without a title verb, the path's action says it (`/cancel`); beside one, the path names a thing (`/lock`).
+  const action = data.actions?.[d] ?? -1;
+  return action >= 0 && data.terms[action] === verb;
 }
 
 /** "who …" with nothing else the catalogue knows: the operations about people. */

@@ -36,7 +36,9 @@ describe('what the method and the words decide', () => {
   });
 
   it('a POST is not destructive unless its meaning is: removing, ending, overwriting or acting as someone', () => {
-    for (const title of ['Create an issue', 'Send a message', 'Re-run a workflow', 'Render a Markdown document', 'Capture a payment', 'Frobnicate the widget'])
+    // "Initiate a droplet action": a light verb's object names an action only when it is made of one ("deletion"),
+    // not when it merely shares a root ("droplet", "drop").
+    for (const title of ['Create an issue', 'Send a message', 'Re-run a workflow', 'Render a Markdown document', 'Capture a payment', 'Frobnicate the widget', 'Initiate a droplet action', 'Skip to the next track'])
       expect(destructive('POST', '/x', title), title).toBe(false);
     for (const title of ['Cancel a workflow run', 'Revoke a list of credentials', 'Reset the password', 'Remove team members', 'Impersonate a user', 'Update a customer', 'Transfer a repository', 'Request account deletion'])
       expect(destructive('POST', '/x', title), title).toBe(true);

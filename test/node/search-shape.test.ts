@@ -180,6 +180,25 @@ describe('search index shapes', () => {
     expect([...index.nouns![0]!].map((t) => index.terms[t])).toEqual([stem('pets')]);
     expect([...index.deprecated]).toEqual([0, 0, 1]);
   });
+
+  it('stores what each destructive tool may destroy, read from its own words before its method', () => {
+    const tool = (method: string, path: string, title: string, readOnlyHint: boolean, destructiveHint: boolean) =>
+      ({ name: title, title, description: title, toolsets: [], http: { method, path }, annotations: { title, readOnlyHint, destructiveHint, idempotentHint: false, openWorldHint: true } }) as never;
+    const data = buildSearchIndex(
+      [
+        tool('GET', '/pets', 'List pets', true, false),
+        tool('PUT', '/envelopes/{id}', 'Send, void, or modify a draft envelope', false, true),
+        tool('DELETE', '/pets/{id}/lock', 'Unlock a pet', false, true),
+        tool('PUT', '/pets/{id}/password', 'Reset the password', false, true),
+        tool('POST', '/users/{id}/impersonation', 'Start a session', false, true),
+        tool('POST', '/pets', 'Create a pet', false, false),
+      ],
+      {},
+    );
+    // Nothing; ends (void); removes by its method alone (its words only unlock); resets; acts as someone (its path).
+    expect(data.harms).toBe('-eXri-');
+    expect(decodeSearchIndex(data).harms).toEqual([undefined, { effect: 'end', methodOnly: false }, { effect: 'remove', methodOnly: true }, { effect: 'reset', methodOnly: false }, { effect: 'act_as', methodOnly: false }, undefined]);
+  });
 });
 
 describe('search documents', () => {

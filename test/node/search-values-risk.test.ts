@@ -8,6 +8,7 @@ import { buildCatalogue } from '../../scripts/catalog/build.ts';
 import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import { rankTools, searchTools } from '../../src/discovery/search.ts';
+import { clearSearchCaches } from '../../src/discovery/search-cache.ts';
 import { withoutValues, words } from '../../src/discovery/search-text.ts';
 import { tmp } from './fixtures/mini-spec.ts';
 
@@ -39,17 +40,36 @@ const SPEC = {
   },
 };
 
-let timesheets: LoadedCatalogue;
-const first = (query: string) => {
-  const [hit] = rankTools(timesheets, sliceOf(timesheets, {}), query, { limit: 5 });
-  const t = timesheets.tool(hit!.index);
-  return `${t.http.method} ${t.http.path}`;
+/** Tools whose title names several effects, or whose method alone makes them destructive. */
+const SIGNING = {
+  openapi: '3.0.3',
+  info: { title: 'Signing', version: '1' },
+  servers: [{ url: 'https://signing.example' }],
+  paths: {
+    '/envelopes': { post: op('Create an envelope', { description: 'Creates an envelope and sends it to its signers.', ...body({ status: { type: 'string', enum: ['created', 'sent'] } }) }) },
+    '/envelopes/{id}': { parameters: [id], put: op('Send, void, or modify a draft envelope', body({ status: { type: 'string' } })) },
+    '/envelopes/{id}/lock': { parameters: [id], put: op('Lock an envelope'), delete: op('Unlock an envelope') },
+    '/envelopes/{id}/void': { parameters: [id], post: op('Void an envelope') },
+  },
 };
 
+let timesheets: LoadedCatalogue;
+let signing: LoadedCatalogue;
+const firstIn = (loaded: LoadedCatalogue, query: string) => {
+  const [hit] = rankTools(loaded, sliceOf(loaded, {}), query, { limit: 5 });
+  const t = loaded.tool(hit!.index);
+  return `${t.http.method} ${t.http.path}`;
+};
+const first = (query: string) => firstIn(timesheets, query);
+
 beforeAll(async () => {
-  const file = join(tmp(), 'timesheets.json');
-  writeFileSync(file, JSON.stringify(SPEC));
-  timesheets = loadCatalogue((await buildCatalogue(file, { sweep: false })).text);
+  const build = async (name: string, spec: object) => {
+    const file = join(tmp(), `${name}.json`);
+    writeFileSync(file, JSON.stringify(spec));
+    return loadCatalogue((await buildCatalogue(file, { sweep: false })).text);
+  };
+  timesheets = await build('timesheets', SPEC);
+  signing = await build('signing', SIGNING);
 }, 60_000);
 
 describe('values are not words', () => {
@@ -93,5 +113,38 @@ describe('stopping and destroying', () => {
       const t = timesheets.tool(hit!.index);
       expect(t.http.method === 'DELETE' || /impersonation|reset/.test(t.http.path), `${query}: ${t.http.method} ${t.http.path}`).toBe(false);
     }
+  });
+});
+
+describe('the query\'s verb asks for the tool\'s effect, read with the generator\'s lexicon', () => {
+  it('a tool whose title names a harm beside the asked verb does not lead ("Send, void, or modify")', () => {
+    expect(firstIn(signing, 'send this contract out for signature')).toBe('POST /envelopes');
+    expect(firstIn(signing, 'send an envelope')).toBe('POST /envelopes');
+    // Voiding ends the envelope, which the verb asks for.
+    expect(firstIn(signing, 'void an envelope')).toBe('POST /envelopes/{id}/void');
+  });
+
+  it('a tool destructive only by its method does what its own verb says', () => {
+    // A DELETE titled "Unlock an envelope" removes the lock: "unlock" asks for it, "lock" for the PUT (whose path
+    // names the lock too, which is no verb of the DELETE's).
+    expect(firstIn(signing, 'unlock an envelope')).toBe('DELETE /envelopes/{id}/lock');
+    expect(firstIn(signing, 'lock an envelope')).toBe('PUT /envelopes/{id}/lock');
+  });
+
+  it('an index written before it kept what tools destroy reads it from their titles and flags', () => {
+    const { harms: _h, ...older } = signing.searchData()!;
+    const before: LoadedCatalogue = Object.assign(Object.create(Object.getPrototypeOf(signing) as object) as LoadedCatalogue, signing, { searchData: () => older });
+    clearSearchCaches();
+    try {
+      expect(firstIn(before, 'send an envelope')).toBe('POST /envelopes');
+      expect(firstIn(before, 'unlock an envelope')).toBe('DELETE /envelopes/{id}/lock');
+    } finally {
+      clearSearchCaches();
+    }
+  });
+
+  it('resetting is asked only by its own verbs, not by any change', () => {
+    expect(first('reset the password of a user')).toBe('PUT /users/{id}/reset-password');
+    expect(first('change the password of a user account')).not.toBe('PUT /users/{id}/reset-password');
   });
 });
