@@ -6,8 +6,8 @@
 // oidc-provider (OpenID-first; refresh tokens only with offline_access and a consent prompt): the same server must be
 // the API that checks the tokens, and let tests expire, revoke and refuse them, in fewer lines than either's setup.
 //
-// Client id conventions (the secret is clientSecretOf(id)): `ttl<n>-…` access tokens live n seconds (default 3600);
-// `fail-…` is refused at the token endpoint (invalid_client); `norefresh-…` gets no refresh token.
+// Client id conventions (the secret is clientSecretOf(id)): `…ttl<n>-…` access tokens live n seconds (default 3600);
+// `fail-…` is refused at the token endpoint (invalid_client); `…norefresh-…` gets no refresh token.
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientSecretOf } from './auth-values.ts';
@@ -49,11 +49,11 @@ export function codeServer(): CodeServer {
   const secret = () => randomBytes(12).toString('base64url');
 
   function issue(res: ServerResponse, client: string, user: string, scope: string): void {
-    const ttl = Number(/^ttl(\d+)-/.exec(client)?.[1] ?? 3600);
+    const ttl = Number(/ttl(\d+)-/.exec(client)?.[1] ?? 3600);
     const token = `ua-${client}-${secret()}`;
     access.set(token, { client, user, expires: Date.now() + ttl * 1000 });
     const body: Record<string, unknown> = { access_token: token, token_type: 'Bearer', expires_in: ttl, scope };
-    if (!client.startsWith('norefresh-')) {
+    if (!client.includes('norefresh-')) {
       const r = `ur-${secret()}`;
       refresh.set(r, { client, user, expires: Infinity, scope });
       body.refresh_token = r;

@@ -5,6 +5,7 @@
 // real authorization server on loopback (test/support/auth-code-server.ts), never a stand-in for the Worker.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConsentSession, handleOf, signInAtUpstream } from '../support/oauth-consent.ts';
+import { credentialProblem } from '../../src/auth/upstream-schemes.ts';
 import { authorizeUrl, harness, nextIp, pkce, registerClient } from './fixtures/oauth.ts';
 import { call, clientSecretOf, envWith, hits, lastSeen, OPERATOR_KEY, rpc, secured, textOf, unique } from './fixtures/secured.ts';
 import { codeStats, connectAccount, finishConsent, storedTokens, upstreamOAuth } from './fixtures/upstream-oauth.ts';
@@ -24,6 +25,18 @@ const client = (tag: string) => {
   secrets.push(clientSecretOf(id));
   return id;
 };
+
+describe('configuring it', () => {
+  it('the operator’s client_id:client_secret for an authorization-code scheme is its OAuth client; a key’s is refused, naming why', () => {
+    const security = secured.catalogue.security!;
+    expect(credentialProblem(security, 'userCode', 'app:secret')).toBeUndefined();
+    expect(credentialProblem(security, 'userCode', 'app:secret', 'key')).toBe(
+      'scheme userCode is OAuth 2 (authorizationCode): each user connects their own account through the operator’s OAuth client (UPSTREAM_CREDENTIALS), not through a key; give the key an access token as "Bearer <token>" instead'.replace('operator’s', "operator's"),
+    );
+    expect(credentialProblem(security, 'userCode', 'Bearer abc', 'key')).toBeUndefined();
+    expect(credentialProblem(security, 'userCode', 'no-colon')).toMatch(/its credential is client_id:client_secret/);
+  });
+});
 
 describe('the consent page offers to connect the account', () => {
   it('beside the key field where the OAuth client is configured, with the upstream sign-in allowed by the CSP; not otherwise', async () => {
