@@ -144,7 +144,7 @@ export function codeServer(): CodeServer {
 }
 
 function page(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>Secured API sign-in</title></head><body>${body}</body></html>`);
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>Secured API sign-in</title><link rel="icon" href="data:,"></head><body>${body}</body></html>`);
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
