@@ -4,31 +4,16 @@
 // revocation, a new grant replacing it) deletes them, and a revoked key stops them; and OAUTH_SIGN_IN=key-or-account
 // lets the connected account alone authorize. Against the loopback authorization server of test/support/auth-code-server.ts.
 import { env as bindings } from 'cloudflare:workers';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { metadataOf, newKey, RECORD_PREFIX } from '../../src/auth/keys-core.ts';
 import { revokeStoredKey, tokenRequest } from './fixtures/oauth.ts';
-import { call, clientSecretOf, OPERATOR_KEY, rpc, textOf, unique } from './fixtures/secured.ts';
-import { codeStats, connectAccount, finishConsent, revokeAtUpstream, storedTokens, upstreamOAuth, type Granted } from './fixtures/upstream-oauth.ts';
+import { call, OPERATOR_KEY, rpc, textOf } from './fixtures/secured.ts';
+import { codeStats, connectAccount, finishConsent, newClient, noSecretsInLogs, revokeAtUpstream, storedTokens, upstreamOAuth, type Granted } from './fixtures/upstream-oauth.ts';
 
 const ADMIN = 'upstream-oauth-admin-0123456789';
-const logs: string[] = [];
-const secrets: string[] = [OPERATOR_KEY];
-beforeAll(() => {
-  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) vi.spyOn(console, level).mockImplementation((...a: unknown[]) => void logs.push(a.map(String).join(' ')));
-});
-afterAll(() => {
-  vi.restoreAllMocks();
-  const all = logs.join('\n');
-  for (const s of secrets) expect(all).not.toContain(s);
-  // No upstream access or refresh token, nor a code, in any log line.
-  expect(all).not.toMatch(/\bu[acr]-[A-Za-z0-9_-]{6,}/);
-});
-
-const client = (tag: string) => {
-  const id = `${tag}-${unique()}`;
-  secrets.push(clientSecretOf(id));
-  return id;
-};
+const keys: string[] = [];
+noSecretsInLogs(() => keys);
+const client = newClient;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const userCall = (h: ReturnType<typeof upstreamOAuth>, g: Granted) => call(h.env, 'user_token', {}, g.access);
 
@@ -126,7 +111,7 @@ describe('storage and revocation', () => {
   it('a revoked key stops its grant’s account tokens with it', async () => {
     const h = upstreamOAuth(client('keyrev'), { API_KEY: OPERATOR_KEY });
     const made = await newKey({ prefix: 'mcp_test_', customer: { id: 'initech', name: 'Initech' } });
-    secrets.push(made.key);
+    keys.push(made.key);
     await bindings.KEYS!.put(RECORD_PREFIX + made.hash, JSON.stringify(made.record), { metadata: metadataOf(made.record) });
     const g = await finishConsent(await connectAccount(h), made.key);
     expect(g.userId).toBe(made.record.id);

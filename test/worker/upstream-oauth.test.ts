@@ -3,28 +3,15 @@
 // upstream's sign-in with PKCE S256 and a state bound to this consent and browser, and comes back to the step it was
 // at. The grant's calls then send the user's own token; a static key gets a clear refusal. The upstream here is a
 // real authorization server on loopback (test/support/auth-code-server.ts), never a stand-in for the Worker.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConsentSession, handleOf, signInAtUpstream } from '../support/oauth-consent.ts';
 import { credentialProblem } from '../../src/auth/upstream-schemes.ts';
 import { authorizeUrl, harness, nextIp, pkce, registerClient } from './fixtures/oauth.ts';
-import { call, clientSecretOf, envWith, hits, lastSeen, OPERATOR_KEY, rpc, secured, textOf, unique } from './fixtures/secured.ts';
-import { codeStats, connectAccount, finishConsent, storedTokens, upstreamOAuth } from './fixtures/upstream-oauth.ts';
+import { call, envWith, hits, lastSeen, OPERATOR_KEY, rpc, secured, textOf } from './fixtures/secured.ts';
+import { codeStats, connectAccount, finishConsent, newClient, noSecretsInLogs, storedTokens, upstreamOAuth } from './fixtures/upstream-oauth.ts';
 
-const logs: string[] = [];
-const secrets: string[] = [OPERATOR_KEY];
-beforeAll(() => {
-  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) vi.spyOn(console, level).mockImplementation((...a: unknown[]) => void logs.push(a.map(String).join(' ')));
-});
-afterAll(() => {
-  vi.restoreAllMocks();
-  for (const s of secrets) expect(logs.join('\n')).not.toContain(s);
-});
-
-const client = (tag: string) => {
-  const id = `${tag}-${unique()}`;
-  secrets.push(clientSecretOf(id));
-  return id;
-};
+noSecretsInLogs();
+const client = newClient;
 
 describe('configuring it', () => {
   it('the operator’s client_id:client_secret for an authorization-code scheme is its OAuth client; a key’s is refused, naming why', () => {
