@@ -8,6 +8,7 @@
 import type { AuthRequest } from '@cloudflare/workers-oauth-provider';
 import { TokenError } from '../auth/oauth-tokens.ts';
 import { sha256Hex } from '../lib/bytes.ts';
+import { log } from '../lib/log.ts';
 import { clientIp, countFromIp } from './attempts.ts';
 import { html, redirect, type ConsentDeps } from './consent-response.ts';
 import { errorPage, type AccountOffer } from './consent-view.ts';
@@ -74,28 +75,31 @@ export async function finishConnect(request: Request, deps: ConsentDeps, connect
   const { data, request: authRequest, headers } = resumed;
   const kv = deps.env.OAUTH_KV!;
   const pending = await loadPending(kv, data.handle);
-  const done = (problem?: string): Finished => ({ ok: true, authRequest, handle: data.handle, action: `/authorize${data.query}`, headers, pending, ...(problem ? { problem } : {}) });
+  const done = (outcome: string, problem?: string, status?: number): Finished => {
+    log('upstream_connect', { scheme: data.scheme, outcome, ...(status ? { status } : {}) });
+    return { ok: true, authRequest, handle: data.handle, action: `/authorize${data.query}`, headers, pending, ...(problem ? { problem } : {}) };
+  };
   const scheme = connectable.get(data.scheme);
   const title = deps.loaded.catalogue.source.title;
-  if (!scheme) return done(`This server no longer connects ${title} accounts for scheme ${data.scheme}.`);
+  if (!scheme) return done('scheme_gone', `This server no longer connects ${title} accounts for scheme ${data.scheme}.`);
   const host = new URL(scheme.authorizationUrl).host;
   const q = new URL(request.url).searchParams;
   const error = q.get('error');
-  if (error === 'access_denied') return done(`You did not allow access at ${host}, so your ${title} account is not connected.`);
+  if (error === 'access_denied') return done('denied', `You did not allow access at ${host}, so your ${title} account is not connected.`);
   if (error) {
     const description = q.get('error_description');
-    return done(`${host} did not connect your account: ${printable(error, 60)}${description ? ` (${printable(description, 200)})` : ''}.`);
+    return done('upstream_error', `${host} did not connect your account: ${printable(error, 60)}${description ? ` (${printable(description, 200)})` : ''}.`);
   }
   const code = q.get('code');
-  if (!code) return done(`${host} sent no authorization code back, so your account is not connected.`);
+  if (!code) return done('no_code', `${host} sent no authorization code back, so your account is not connected.`);
   try {
     pending[scheme.name] = await exchangeCode(scheme, code, new URL(request.url).origin + UPSTREAM_CALLBACK_PATH, data.verifier);
   } catch (e) {
     if (!(e instanceof TokenError)) throw e;
-    return done(`Your ${title} account could not be connected. ${e.message}`);
+    return done('token_failed', `Your ${title} account could not be connected. ${e.message}`, e.status);
   }
   await savePending(kv, data.handle, pending);
-  return done();
+  return done('connected');
 }
 
 /** Whether the browser holds this consent's binding cookie (what approveConsent requires, checked before we store anything). */

@@ -6,6 +6,7 @@
 // says to reconnect. Tokens never reach a message or a log line.
 import { TokenError } from '../auth/oauth-tokens.ts';
 import type { UserTokens } from '../auth/upstream-security.ts';
+import { log } from '../lib/log.ts';
 import { Lru } from '../lib/lru.ts';
 import { refreshToken, type ConnectScheme } from './upstream-connect.ts';
 import { deleteGrantTokens, readGrantTokens, tokensKey, writeGrantTokens, type StoredToken, type TokenSet } from './upstream-store.ts';
@@ -53,16 +54,20 @@ export function userTokens(ref: GrantTokensRef, held: readonly string[], schemes
   };
 
   const refresh = async (scheme: string, t: StoredToken): Promise<StoredToken> => {
+    const said = (outcome: string, status?: number) => log('upstream_refresh', { grant: ref.grantId, scheme, outcome, ...(status ? { status } : {}) });
     if (!t.refresh) {
+      said('no_refresh_token');
       await write((set) => delete set[scheme]);
       throw new TokenError(`The access token of the account you connected for scheme ${scheme} has expired, and the API gave no refresh token to renew it.`, { remedy: RECONNECT });
     }
     try {
       const next = await refreshToken(schemes.get(scheme)!, t.refresh);
       await write((set) => (set[scheme] = next));
+      said('ok');
       return next;
     } catch (e) {
       if (!(e instanceof TokenError)) throw e;
+      said(e.code === 'invalid_grant' ? 'invalid_grant' : 'failed', e.status);
       if (e.code === 'invalid_grant') {
         await write((set) => delete set[scheme]);
         throw new TokenError(`The account you connected for scheme ${scheme} is no longer connected: ${e.message}`, { remedy: RECONNECT });
