@@ -32,7 +32,7 @@ import { loadCatalogue } from '../src/catalogue/loaded-catalogue.ts';
 import { didYouMean } from '../src/lib/nearest.ts';
 import { ArgsError, parseArgsWithHints } from './lib/parse-args.ts';
 import { repoRoot } from './lib/proc.ts';
-import { grantLines, GrantNotFound, grantsByOwner, revokeOneGrant, revokeOwnerGrants, type GrantEntry } from './keys/grants.ts';
+import { ACCOUNT_OWNER, grantLines, GrantNotFound, grantsByOwner, revokeOneGrant, revokeOwnerGrants, type GrantEntry } from './keys/grants.ts';
 import { KvError, WranglerKv } from './keys/kv.ts';
 import { WranglerD1 } from './keys/d1.ts';
 import { serveState, startState } from './lib/local-state.ts';
@@ -235,8 +235,9 @@ async function list(kv: WranglerKv, all: boolean, json: boolean, showGrants: boo
     return { ...md, id, status, lastUsed: lastUsed.get(hash) || undefined, grants: grants?.get(id) ?? [] };
   });
   const shown = rows.filter((r) => all || r.status === 'active').sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));
-  // Grants made with the operator key API_KEY have no record; they are listed by their owner id.
-  const operator = [...(grants ?? [])].filter(([owner]) => owner.startsWith('operator-'));
+  // Grants made with the operator key API_KEY, or with a connected upstream account alone (owner `accounts`), have
+  // no record; they are listed by their owner id.
+  const operator = [...(grants ?? [])].filter(([owner]) => owner.startsWith('operator-') || owner === ACCOUNT_OWNER);
   if (json) {
     process.stdout.write(JSON.stringify(shown, null, 2) + '\n');
     return;
@@ -262,7 +263,10 @@ async function list(kv: WranglerKv, all: boolean, json: boolean, showGrants: boo
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   const out = shown.length ? [line(header), ...table.map(line)] : [];
-  for (const [owner, list] of operator) out.push(`operator key ${owner.slice('operator-'.length)} (API_KEY): ${list.length} grant${list.length === 1 ? '' : 's'}`);
+  for (const [owner, list] of operator) {
+    const who = owner === ACCOUNT_OWNER ? 'connected upstream accounts alone (OAUTH_SIGN_IN=key-or-account)' : `operator key ${owner.slice('operator-'.length)} (API_KEY)`;
+    out.push(`${who}: ${list.length} grant${list.length === 1 ? '' : 's'}`);
+  }
   if (showGrants) {
     const owned: Array<[string, GrantEntry[]]> = [...shown.map((r): [string, GrantEntry[]] => [r.id, r.grants]), ...operator];
     const lines = owned.flatMap(([owner, list]) => grantLines(owner, list));

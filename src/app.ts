@@ -53,6 +53,8 @@ export function createApp(loaded: LoadedCatalogue, options: AppOptions = {}): Ho
   app.on(['GET', 'OPTIONS'], '/.well-known/oauth-authorization-server', config, oauthOn, hostGuard, cors, oauth.libraryEndpoint);
   app.on(['POST', 'OPTIONS'], ['/token', '/register'], config, oauthOn, hostGuard, cors, oauth.libraryEndpoint);
   app.on(['GET', 'POST'], '/authorize', config, oauthOn, hostGuard, oauth.authorize);
+  // Back from the upstream's sign-in, an account connected on the consent page (docs/oauth.md, per-user OAuth).
+  app.get('/authorize/upstream', config, oauthOn, hostGuard, oauth.upstreamCallback);
 
   // This isolate's schema health of the catalogue: the MCP routes report to it, /admin/schema-health reads it.
   const health = new SchemaHealth(loaded);

@@ -109,6 +109,14 @@ export interface Env {
   CLIENT_ADDRESS?: string;
   /** Seconds in which a retried refresh gets the same answer instead of ending the grant (default 30; 0: never). */
   OAUTH_REFRESH_RETRY_SECONDS?: string;
+  /**
+   * What the consent page takes to authorize (docs/oauth.md, "Per-user OAuth to the upstream"): `key` (default: an API
+   * key, with the upstream account connected beside it when offered) or `key-or-account` (a connected account alone
+   * is enough too).
+   */
+  OAUTH_SIGN_IN?: string;
+  /** Scopes asked of the upstream when a user connects their account, per scheme: {"scheme": "scope1 scope2"} (default: the spec's). */
+  UPSTREAM_OAUTH_SCOPES?: string;
   /** Browser origins allowed to call /mcp and the OAuth endpoints, comma separated (src/pipeline/cors.ts). */
   ALLOWED_ORIGINS?: string;
   /** "off" records no usage; /admin/usage and the CLI still read the store (default on). */

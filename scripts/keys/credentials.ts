@@ -41,7 +41,7 @@ export async function keyCredentials(o: CredentialOptions, remote: boolean): Pro
     } catch (e) {
       throw new CredentialOptionError((e as Error).message);
     }
-    const problems = credentialProblems(await schemesOf(o), named);
+    const problems = credentialProblems(await schemesOf(o), named, 'key');
     if (problems.length) throw new CredentialOptionError(problems.join('\n'));
     out.upstreamCredentials = named;
   }

@@ -2,9 +2,11 @@
 // The layout is @cloudflare/workers-oauth-provider's (1.2.x), which the Worker's grants follow:
 //   grant:<userId>:<grantId>            the grant, KV metadata { clientId, resource, redirectUri }
 //   token:<userId>:<grantId>:<tokenId>  its access tokens (hashes)
-// userId is the key's public id, or operator-<8 hex> for API_KEY (src/oauth/grant.ts). Revoking a grant deletes its
-// token records and then the grant, as the library's own revokeGrant() does; test/e2e/keys-grants.test.ts checks that
-// a token stops working once its grant is revoked this way, so a change of layout fails there.
+//   upstream-tokens:<userId>:<grantId>  ours: the tokens of the upstream account the user connected (sealed)
+// userId is the key's public id, operator-<8 hex> for API_KEY, or `accounts` for grants a connected account alone
+// made (src/oauth/grant.ts). Revoking a grant deletes its token records and then the grant, as the library's own
+// revokeGrant() does, and the connected account's tokens with them; test/e2e/oauth-keys.test.ts checks that a token
+// stops working once its grant is revoked this way, so a change of layout fails there.
 import { KvError, type KvListEntry, type WranglerKv } from './kv.ts';
 
 export interface GrantEntry {
@@ -19,6 +21,9 @@ export interface GrantEntry {
 
 const GRANT = 'grant:';
 const TOKEN = 'token:';
+const UPSTREAM = 'upstream-tokens:';
+/** The owner of grants a connected upstream account alone made: ACCOUNT_OWNER in src/oauth/grant.ts (Worker types stay out of scripts). */
+export const ACCOUNT_OWNER = 'accounts';
 
 export function parseGrants(entries: KvListEntry[]): GrantEntry[] {
   const out: GrantEntry[] = [];
@@ -58,7 +63,7 @@ export async function revokeOwnerGrants(oauth: WranglerKv, userId: string): Prom
   // The prefix also matches an owner whose id extends this one; keep exact owners only.
   const own = parseGrants(grants).filter((g) => g.userId === userId);
   const ownTokens = tokens.filter((t) => t.name.slice(TOKEN.length + userId.length + 1).split(':').length === 2);
-  await oauth.deleteMany([...ownTokens.map((t) => t.name), ...own.map((g) => `${GRANT}${g.userId}:${g.id}`)]);
+  await oauth.deleteMany([...ownTokens.map((t) => t.name), ...own.flatMap((g) => [`${UPSTREAM}${g.userId}:${g.id}`, `${GRANT}${g.userId}:${g.id}`])]);
   return own.length;
 }
 
@@ -72,7 +77,7 @@ export async function revokeOneGrant(oauth: WranglerKv, idOrPrefix: string): Pro
   if (matches.length > 1) throw new GrantNotFound(`"${idOrPrefix}" matches ${matches.length} grants; give more of the id`);
   const grant = matches[0]!;
   const tokens = await oauth.list(`${TOKEN}${grant.userId}:${grant.id}:`);
-  await oauth.deleteMany([...tokens.map((t) => t.name), `${GRANT}${grant.userId}:${grant.id}`]);
+  await oauth.deleteMany([...tokens.map((t) => t.name), `${UPSTREAM}${grant.userId}:${grant.id}`, `${GRANT}${grant.userId}:${grant.id}`]);
   return grant;
 }
 

@@ -29,9 +29,9 @@ export function credentialsFromArgs(values: readonly string[] = [], fromEnv: rea
 }
 
 /** Every problem of `credentials` against the catalogue's schemes, one line each ("--credential basic: …"). */
-export function credentialProblems(security: CatalogueSecurity | undefined, credentials: Record<string, string>): string[] {
+export function credentialProblems(security: CatalogueSecurity | undefined, credentials: Record<string, string>, owner: 'operator' | 'key' = 'operator'): string[] {
   return Object.entries(credentials).flatMap(([name, value]) => {
-    const problem = credentialProblem(security, name, value);
+    const problem = credentialProblem(security, name, value, owner);
     return problem ? [`--credential ${name}: ${problem}`] : [];
   });
 }

@@ -7,9 +7,11 @@ import type { GrantSummary, OAuthHelpers } from '@cloudflare/workers-oauth-provi
 import type { Context, Handler } from 'hono';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { authorizationServers } from '../oauth/authorization-server.ts';
+import { withGrantCleanup } from '../oauth/upstream-store.ts';
 import type { PipelineEnv } from '../pipeline/vars.ts';
 
-const KEY_ID = /^(?:[0-9a-f]{12}|operator-[0-9a-f]{8})$/;
+// A key id, the operator key's owner id, or `accounts`: grants a connected upstream account alone made (src/oauth/grant.ts).
+const KEY_ID = /^(?:[0-9a-f]{12}|operator-[0-9a-f]{8}|accounts)$/;
 
 export function grantAdminHandlers(loaded: LoadedCatalogue): { list: Handler<PipelineEnv>; revoke: Handler<PipelineEnv> } {
   const servers = authorizationServers(loaded);
@@ -18,10 +20,11 @@ export function grantAdminHandlers(loaded: LoadedCatalogue): { list: Handler<Pip
   const prepare = async (c: Context<PipelineEnv>): Promise<{ api: OAuthHelpers; key: string } | Response> => {
     const env = c.env ?? {};
     const key = c.req.query('key') ?? '';
-    if (!KEY_ID.test(key)) return c.json({ error: 'invalid_key_id', message: 'Name the key as ?key=<12-hex key id> (npm run keys -- list), or ?key=operator-<8 hex> for API_KEY.' }, 400);
+    if (!KEY_ID.test(key)) return c.json({ error: 'invalid_key_id', message: 'Name the key as ?key=<12-hex key id> (npm run keys -- list), ?key=operator-<8 hex> for API_KEY, or ?key=accounts for grants made with an upstream account alone.' }, 400);
     const origin = await servers.for(new URL(c.req.url).origin, c.var.oauth);
     if (!origin) return c.notFound();
-    return { api: origin.main.getOAuthApi(env), key };
+    // revokeGrant through withGrantCleanup: the grant's connected-account tokens are deleted with it.
+    return { api: origin.main.getOAuthApi(withGrantCleanup(env)), key };
   };
 
   const grantsOf = async (api: OAuthHelpers, key: string): Promise<GrantSummary[]> => {

@@ -17,8 +17,21 @@ export interface TokenSource {
   scopes: readonly string[];
 }
 
-/** The token endpoint failed or answered something unusable: the message names the scheme and the endpoint. */
-export class TokenError extends Error {}
+/**
+ * The token endpoint failed or answered something unusable: the message names the scheme and the endpoint. `status`
+ * and `code` are the endpoint's answer, when it gave one; `remedy` says who can fix it, after "Nothing was sent".
+ */
+export class TokenError extends Error {
+  readonly status: number | undefined;
+  readonly code: string | undefined;
+  readonly remedy: string;
+  constructor(message: string, opts: { status?: number; code?: string; remedy?: string } = {}) {
+    super(message);
+    this.status = opts.status;
+    this.code = opts.code || undefined;
+    this.remedy = opts.remedy ?? 'the server operator must fix the credential.';
+  }
+}
 
 /** A token is dropped this long before it expires, or a tenth of its lifetime for short-lived ones. */
 const MARGIN_MS = 10_000;
@@ -53,7 +66,7 @@ export function accessToken(source: TokenSource, now = Date.now()): Promise<stri
   if (entry?.pending) return entry.pending;
   entry = { until: 0 };
   const pending = fetchToken(source).then(
-    ({ token, lifetimeMs }) => {
+    ({ token, lifetimeMs }: Granted) => {
       const margin = Math.min(MARGIN_MS, lifetimeMs / 10);
       tokens.set(key, { token, until: Date.now() + lifetimeMs - margin }, 256 + key.length + token.length);
       return token;
@@ -75,15 +88,39 @@ export function dropToken(source: TokenSource, token: string): void {
   if (tokens.peek(key)?.token === token) tokens.delete(key);
 }
 
-async function fetchToken(source: TokenSource): Promise<{ token: string; lifetimeMs: number }> {
+async function fetchToken(source: TokenSource): Promise<Granted> {
   const { endpoint, post } = source.tokenUrl ? { endpoint: source.tokenUrl, post: postOnly.has(source.tokenUrl) } : await discover(source);
-  const where = `${source.scheme}'s token endpoint ${shown(endpoint)}`;
-  let res = await requestToken(endpoint, source, post, where);
+  const form: Record<string, string> = { grant_type: 'client_credentials' };
+  if (source.scopes.length) form.scope = source.scopes.join(' ');
+  return tokenGrant(endpoint, form, source, `${source.scheme}'s token endpoint ${shown(endpoint)}`, post);
+}
+
+/** A client of an authorization server: who asks for tokens. */
+export interface OAuthClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** What a token endpoint granted. `refresh` only when it gave a refresh token. */
+export interface Granted {
+  token: string;
+  refresh?: string;
+  lifetimeMs: number;
+}
+
+/**
+ * One token request (RFC 6749 §3.2) with `form` (grant_type and its fields), the client authenticating with HTTP
+ * Basic, or in the form where the endpoint takes only that (tried once on a refusal, then remembered). `where` names
+ * the endpoint in messages ("userCode's token endpoint https://…/token"). A refusal is a TokenError with its status
+ * and OAuth error code.
+ */
+export async function tokenGrant(endpoint: string, form: Record<string, string>, client: OAuthClient, where: string, post = postOnly.has(endpoint)): Promise<Granted> {
+  let res = await requestToken(endpoint, form, client, post, where);
   // RFC 6749 asks servers to take HTTP Basic; some take the credentials only in the form. Try that once, and remember.
   if (!post && (res.status === 401 || res.status === 400)) {
     const problem = await res.clone().json().catch(() => undefined) as { error?: string } | undefined;
     if (res.status === 401 || problem?.error === 'invalid_client' || problem?.error === 'invalid_request') {
-      const again = await requestToken(endpoint, source, true, where);
+      const again = await requestToken(endpoint, form, client, true, where);
       if (again.ok) postOnly.add(endpoint);
       res = again.ok || res.status !== 401 ? again : res;
     }
@@ -92,24 +129,29 @@ async function fetchToken(source: TokenSource): Promise<{ token: string; lifetim
   if (!res.ok) {
     const code = typeof body?.error === 'string' ? body.error.slice(0, 60) : '';
     const text = typeof body?.error_description === 'string' ? body.error_description.slice(0, 200) : '';
-    throw new TokenError(`Could not get an access token for scheme ${where}: HTTP ${res.status}${code ? ` ${code}` : ''}${text ? ` (${text})` : ''}.`);
+    throw new TokenError(`Could not get an access token for scheme ${where}: HTTP ${res.status}${code ? ` ${code}` : ''}${text ? ` (${text})` : ''}.`, { status: res.status, code });
   }
   const token = body?.access_token;
-  if (typeof token !== 'string' || !token || /[\0-\x20\x7f]/.test(token)) throw new TokenError(`Could not get an access token for scheme ${where}: its answer has no usable access_token.`);
+  if (!usable(token)) throw new TokenError(`Could not get an access token for scheme ${where}: its answer has no usable access_token.`);
   const expiresIn = Number(body?.expires_in);
-  return { token, lifetimeMs: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * 1000 : DEFAULT_LIFETIME_MS };
+  const granted: Granted = { token, lifetimeMs: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * 1000 : DEFAULT_LIFETIME_MS };
+  if (usable(body?.refresh_token)) granted.refresh = body.refresh_token;
+  return granted;
 }
 
-async function requestToken(endpoint: string, source: TokenSource, post: boolean, where: string): Promise<Response> {
-  const form = new URLSearchParams({ grant_type: 'client_credentials' });
-  if (source.scopes.length) form.set('scope', source.scopes.join(' '));
+function usable(token: unknown): token is string {
+  return typeof token === 'string' && token.length > 0 && token.length <= 16_384 && !/[\0-\x20\x7f]/.test(token);
+}
+
+async function requestToken(endpoint: string, fields: Record<string, string>, client: OAuthClient, post: boolean, where: string): Promise<Response> {
+  const form = new URLSearchParams(fields);
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
   if (post) {
-    form.set('client_id', source.clientId);
-    form.set('client_secret', source.clientSecret);
+    form.set('client_id', client.clientId);
+    form.set('client_secret', client.clientSecret);
   } else {
     // client_secret_basic: each part form-encoded first (RFC 6749 §2.3.1).
-    headers.authorization = `Basic ${btoa(`${formEncode(source.clientId)}:${formEncode(source.clientSecret)}`)}`;
+    headers.authorization = `Basic ${btoa(`${formEncode(client.clientId)}:${formEncode(client.clientSecret)}`)}`;
   }
   try {
     return await fetch(endpoint, { method: 'POST', headers, body: form.toString(), redirect: 'manual', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
@@ -166,7 +208,7 @@ function safeUrl(u: string, base: string): string | undefined {
 }
 
 /** An endpoint as messages show it: origin and path, never a query string (which might carry something private). */
-function shown(u: string): string {
+export function shown(u: string): string {
   try {
     const url = new URL(u);
     return url.origin + url.pathname;

@@ -36,6 +36,9 @@ export function valueForm(s: SecurityScheme): string {
 
 /** How the operator gives scheme `name` a credential, deployed and locally. */
 export function configureHint(name: string, s: SecurityScheme): string {
+  if (s.type === 'oauth2' && s.flows.authorizationCode && !s.flows.clientCredentials) {
+    return `It takes each user's own account: the operator sets the OAuth client in the secret UPSTREAM_CREDENTIALS as {"${name}": "<client_id:client_secret>"}, and each user connects their account on this server's OAuth consent page (add the server as a connector); an API key alone cannot carry it`;
+  }
   const form = valueForm(s);
   return `The operator sets it in the secret UPSTREAM_CREDENTIALS as {"${name}": "<${form}>"} (locally: --credential ${name}=<${form}>; per customer key: npm run keys -- create … --credential ${name}=<${form}>)`;
 }
@@ -49,10 +52,20 @@ export function runsClientCredentials(s: SecurityScheme): boolean {
 }
 
 /**
- * Why `value` cannot be the credential of scheme `name`, or undefined when it can. Never quotes the value. `security`
- * is the catalogue's; a name it does not declare is refused with the names it does.
+ * Whether the operator's `value` for scheme `s` is the OAuth client of per-user sign-in (docs/upstream-auth.md,
+ * "Per-user OAuth"): an authorization-code flow and `client_id:client_secret`. Each user's own tokens are then sent;
+ * the value itself is sent only as client credentials, when the scheme also has that flow.
  */
-export function credentialProblem(security: CatalogueSecurity | undefined, name: string, value: string): string | undefined {
+export function connectsUsers(s: SecurityScheme | undefined, value: string | undefined): boolean {
+  return s?.type === 'oauth2' && s.flows.authorizationCode !== undefined && value !== undefined && value.includes(':') && !READY_TOKEN.test(value);
+}
+
+/**
+ * Why `value` cannot be the credential of scheme `name`, or undefined when it can. Never quotes the value. `security`
+ * is the catalogue's; a name it does not declare is refused with the names it does. `owner`: the operator's values
+ * may configure per-user OAuth (an authorization-code flow's client); a key's own may not.
+ */
+export function credentialProblem(security: CatalogueSecurity | undefined, name: string, value: string, owner: 'operator' | 'key' = 'operator'): string | undefined {
   const s = security?.schemes[name];
   if (!s) {
     const names = Object.keys(security?.schemes ?? {});
@@ -66,7 +79,10 @@ export function credentialProblem(security: CatalogueSecurity | undefined, name:
   if (s.type === 'oauth2' || s.type === 'openIdConnect') {
     if (READY_TOKEN.test(value)) return undefined;
     if (!value.includes(':')) return `scheme ${name} is ${describeScheme(s)}: its credential is client_id:client_secret (or "Bearer <access token>" for a token you obtained yourself)`;
-    if (!runsClientCredentials(s)) {
+    if (!runsClientCredentials(s) && owner === 'key' && s.type === 'oauth2' && s.flows.authorizationCode) {
+      return `scheme ${name} is ${describeScheme(s)}: each user connects their own account through the operator's OAuth client (UPSTREAM_CREDENTIALS), not through a key; give the key an access token as "Bearer <token>" instead`;
+    }
+    if (!runsClientCredentials(s) && !connectsUsers(s, value)) {
       return `scheme ${name} is ${describeScheme(s)}, with no client-credentials flow, so this server cannot get a token with client_id:client_secret; give an access token as "Bearer <token>", or let each caller send their own (CREDENTIAL_MODE=passthrough)`;
     }
   }

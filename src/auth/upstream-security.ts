@@ -8,7 +8,7 @@ import type { CatalogueSecurity, CatalogueTool, SecurityRequirement, SecuritySch
 import type { Config } from '../config.ts';
 import { bytesToBase64 } from '../lib/bytes.ts';
 import { accessToken, dropToken, TokenError, type TokenSource } from './oauth-tokens.ts';
-import { configureHint, credentialProblem, describeScheme, READY_TOKEN, requirementsOf, runsClientCredentials } from './upstream-schemes.ts';
+import { configureHint, connectsUsers, credentialProblem, describeScheme, READY_TOKEN, requirementsOf, runsClientCredentials } from './upstream-schemes.ts';
 
 /** What a caller brings for the upstream, besides the operator's UPSTREAM_CREDENTIALS (src/auth/upstream-credential.ts). */
 export interface CallerCredentials {
@@ -19,8 +19,8 @@ export interface CallerCredentials {
   /** UPSTREAM_AUTH_HEADER for `single` (gateway and customer modes): sent there on every call, whatever the scheme. */
   singleHeader?: string;
   /**
-   * Upstream OAuth tokens obtained per user (an OAuth grant that connected the upstream account): tried first for an
-   * oauth2 scheme it has, before client credentials. The seam for per-user OAuth to the upstream.
+   * Upstream OAuth tokens of the user's own account, connected on the consent page (src/oauth/user-tokens.ts): for an
+   * oauth2 scheme it holds, they come before every other credential of that scheme.
    */
   user?: UserTokens;
 }
@@ -81,7 +81,7 @@ export function credentialsFor(security: CatalogueSecurity | undefined, tool: Ca
     if (slots) return place(slots, has, config);
   }
   if (optional) return none('no credential: none of the schemes this operation accepts is configured, and it may be called without one');
-  return { ok: false, message: missingMessage(tool.name, requirements, security, config) };
+  return { ok: false, message: missingMessage(tool.name, requirements, security, has, config) };
 }
 
 /**
@@ -93,6 +93,8 @@ export function unavailableNote(security: CatalogueSecurity | undefined, tool: C
   const requirements = requirementsOf(security, tool);
   if (!requirements.length || (has.singleHeader && has.single !== undefined)) return undefined;
   if (requirements.some((r) => !Object.keys(r).length || slotsFor(r, security, has, config))) return undefined;
+  const byConnecting = connectingMeets(requirements, security, has, config);
+  if (byConnecting) return `Unavailable until you connect your account for ${byConnecting} (sign in to this server with OAuth).`;
   // Scheme names only: the call's refusal says what each is and how to configure it (12 tokens for one scheme).
   const options = requirements.map((r) => Object.keys(r).join(' and ')).filter(Boolean);
   return `Unavailable here: no upstream credential configured for ${options.join(' or ')}.`;
@@ -100,8 +102,9 @@ export function unavailableNote(security: CatalogueSecurity | undefined, tool: C
 
 /** What decides `unavailableNote` for a caller, as a short key (the listing caches one variant per key). */
 export function availabilityKey(has: CallerCredentials, config: Config): string {
-  const names = new Set([...Object.keys(config.upstreamCredentials), ...Object.keys(has.named ?? {}), ...(has.user?.schemes ?? [])]);
-  return `${[...names].sort().join(',')}|${has.single === undefined ? '' : has.singleHeader ? 'h' : 's'}`;
+  const names = new Set([...Object.keys(config.upstreamCredentials), ...Object.keys(has.named ?? {})]);
+  const user = has.user ? [...has.user.schemes].sort().join(',') : '';
+  return `${[...names].sort().join(',')}|${has.single === undefined ? '' : has.singleHeader ? 'h' : 's'}|${user}`;
 }
 
 /** The credentials for every scheme of `req`, or undefined when one has none. Each caller's single one fills one slot. */
@@ -111,9 +114,13 @@ function slotsFor(req: SecurityRequirement, security: CatalogueSecurity, has: Ca
   for (const [name, scopes] of Object.entries(req)) {
     const scheme = security.schemes[name];
     if (!scheme || scheme.type === 'unsupported') return undefined;
-    const named = has.named?.[name] ?? config.upstreamCredentials[name];
+    // The user's own connected account first: this grant was made to act as that account.
+    if (has.user?.schemes.has(name) && (scheme.type === 'oauth2' || scheme.type === 'openIdConnect')) {
+      slots.push({ name, scheme, scopes, from: 'user', value: '' });
+      continue;
+    }
+    const named = has.named?.[name] ?? operatorValue(scheme, config.upstreamCredentials[name]);
     if (named !== undefined) slots.push({ name, scheme, scopes, from: 'named', value: named });
-    else if (has.user?.schemes.has(name) && (scheme.type === 'oauth2' || scheme.type === 'openIdConnect')) slots.push({ name, scheme, scopes, from: 'user', value: '' });
     else if (has.single !== undefined && !singleUsed) {
       singleUsed = true;
       slots.push({ name, scheme, scopes, from: 'single', value: has.single });
@@ -122,8 +129,19 @@ function slotsFor(req: SecurityRequirement, security: CatalogueSecurity, has: Ca
   return slots;
 }
 
+/** The operator's value for a scheme, unless it is only the OAuth client of per-user sign-in (nothing to send). */
+function operatorValue(scheme: SecurityScheme, value: string | undefined): string | undefined {
+  return value !== undefined && connectsUsers(scheme, value) && !runsClientCredentials(scheme) ? undefined : value;
+}
+
+/** Schemes the caller could hold by connecting their account on the consent page (the operator set their OAuth client). */
+function connectable(security: CatalogueSecurity, config: Config): Set<string> {
+  return new Set(Object.keys(security.schemes).filter((n) => connectsUsers(security.schemes[n], config.upstreamCredentials[n])));
+}
+
 function place(slots: Slot[], has: CallerCredentials, config: Config): CredentialOutcome | Promise<CredentialOutcome> {
-  const out: PlacedCredentials = { headers: {}, query: [], cookies: [], sent: `the credential${slots.length > 1 ? 's' : ''} of ${slots.map((s) => `scheme ${s.name} (${describeScheme(s.scheme)})`).join(' and ')}` };
+  const what = (s: Slot) => (s.from === 'user' ? `the token of the account you connected for scheme ${s.name}` : `the credential of scheme ${s.name} (${describeScheme(s.scheme)})`);
+  const out: PlacedCredentials = { headers: {}, query: [], cookies: [], sent: slots.map(what).join(' and ') };
   const secrets: string[] = [];
   const tokens: TokenSlot[] = [];
   for (const slot of slots) {
@@ -156,7 +174,7 @@ async function withTokens(out: PlacedCredentials, secrets: string[], tokens: Tok
   try {
     for (const t of tokens) current.push(await t.get());
   } catch (e) {
-    if (e instanceof TokenError) return { ok: false, message: `${e.message} Nothing was sent to the API; the server operator must fix the credential.` };
+    if (e instanceof TokenError) return { ok: false, message: `${e.message} Nothing was sent to the API; ${e.remedy}` };
     throw e;
   }
   const withBearer = (list: string[]): PlacedCredentials => ({ ...out, headers: { ...out.headers, authorization: `Bearer ${list.at(-1)}` } });
@@ -222,8 +240,25 @@ function valueProblem(slot: Slot, config: Config): string | undefined {
   return `Cannot call the API with ${whose}: ${problem}. Nothing was sent; the server operator must fix it.${config.upstreamCredentialsError ? ` (${config.upstreamCredentialsError}.)` : ''}`;
 }
 
+/**
+ * The schemes (" or " between them) whose connection on the consent page would meet one of `requirements` for this
+ * caller, or undefined when connecting would not help.
+ */
+function connectingMeets(requirements: SecurityRequirement[], security: CatalogueSecurity, has: CallerCredentials, config: Config): string | undefined {
+  const open = connectable(security, config);
+  if (!open.size) return undefined;
+  const connected: CallerCredentials = { ...has, user: { schemes: new Set([...open, ...(has.user?.schemes ?? [])]), token: () => Promise.reject(new Error('unused')), renew: async () => undefined } };
+  const met = requirements.filter((r) => Object.keys(r).length && slotsFor(r, security, connected, config));
+  const names = [...new Set(met.flatMap((r) => Object.keys(r).filter((n) => open.has(n) && !has.user?.schemes.has(n))))];
+  return names.length ? names.join(' or ') : undefined;
+}
+
 /** The isError text for a tool whose every requirement lacks a credential: which schemes, and how to configure them. */
-function missingMessage(tool: string, requirements: SecurityRequirement[], security: CatalogueSecurity, config: Config): string {
+function missingMessage(tool: string, requirements: SecurityRequirement[], security: CatalogueSecurity, has: CallerCredentials, config: Config): string {
+  const byConnecting = connectingMeets(requirements, security, has, config);
+  if (byConnecting) {
+    return `${tool} acts as the user's own account at the API (scheme ${byConnecting}), and this request has not connected one. Nothing was sent to the API. Sign in to this server with OAuth (add it as a connector) and choose "Connect your account" on its consent page; an API key alone cannot carry it.`;
+  }
   const options = requirements.filter((r) => Object.keys(r).length).map((r) => Object.keys(r).map((n) => `${n} (${security.schemes[n] ? describeScheme(security.schemes[n]!) : 'undeclared'})`).join(' together with '));
   const first = Object.keys(requirements.find((r) => Object.keys(r).every((n) => security.schemes[n]?.type !== 'unsupported')) ?? {})[0];
   const hint = first ? ` ${configureHint(first, security.schemes[first]!)}.` : '';

@@ -57,6 +57,10 @@ type LogEvent =
   | 'oauth_refresh_record_failed'
   /** A refused exchange of a real authorization code used the code up (its grant was revoked). */
   | 'oauth_code_used_up'
+  /** A user connected (or failed to connect) their upstream account on the consent page: scheme and outcome. */
+  | 'upstream_connect'
+  /** A connected account's upstream token was refreshed, or its refresh failed: grant, scheme and outcome. */
+  | 'upstream_refresh'
   /** A usage flush could not write its batch; the cells wait for a later flush (src/usage, docs/usage.md). */
   | 'usage_flush_failed'
   /** Usage the metering had to drop (refused row, store down too long, memory full); counted in usage_loss. */

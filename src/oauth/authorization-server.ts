@@ -55,7 +55,7 @@ export class AuthorizationServers {
 
   /** The servers for this origin, or undefined when the library cannot serve it (plain http off loopback). */
   async for(origin: string, settings: OAuthSettings): Promise<OriginServers | undefined> {
-    const cacheKey = `${origin} ${settings.accessTokenTtl} ${settings.refreshTokenTtl} ${settings.refreshIdleTtl ?? ''}`;
+    const cacheKey = `${origin} ${settings.accessTokenTtl} ${settings.refreshTokenTtl} ${settings.refreshIdleTtl ?? ''} ${settings.accountSignIn}`;
     const cached = this.byOrigin.get(cacheKey);
     if (cached) return cached;
     if (!servable(origin)) return undefined;
@@ -87,10 +87,16 @@ export class AuthorizationServers {
       clientRegistrationCallback: ({ clientMetadata }) => checkClientMetadata(clientMetadata),
       // A code or refresh token from a revoked or expired key is refused, and the library then revokes the grant.
       tokenExchangeCallback: async ({ props, env }) => {
-        const status = isGrantProps(props) ? await keyStatus(props.key, this.configFor(env), env) : ({ ok: false, reason: 'unusable_grant' } as const);
+        const status = !isGrantProps(props)
+          ? ({ ok: false, reason: 'unusable_grant' } as const)
+          : props.key
+            ? await keyStatus(props.key, this.configFor(env), env)
+            : settings.accountSignIn
+              ? ({ ok: true } as const)
+              : ({ ok: false, reason: 'account_sign_in_off' } as const);
         if (!status.ok) {
           throw new lib.OAuthError('invalid_grant', {
-            description: 'The API key behind this authorization was revoked or has expired. Authorize again with a current key.',
+            description: status.reason === 'account_sign_in_off' ? 'This server no longer accepts an upstream account alone. Authorize again with an API key.' : 'The API key behind this authorization was revoked or has expired. Authorize again with a current key.',
             internal: { category: 'api-key', reason: status.reason },
           });
         }

@@ -49,14 +49,17 @@ const PENDING_PREFIX = 'consent-key:';
 /** The library's consent transaction lifetime: a reference never outlives the handle it belongs to. */
 const PENDING_TTL_SECONDS = 600;
 
-export async function rememberKey(kv: KVNamespace, handle: string, ref: KeyRef): Promise<void> {
-  await kv.put(PENDING_PREFIX + (await sha256Hex(handle)), JSON.stringify(ref), { expirationTtl: PENDING_TTL_SECONDS });
+/** Who a consent authorizes: an API key, or (OAUTH_SIGN_IN=key-or-account) the upstream account it connected. */
+export type ConsentWho = KeyRef | 'account';
+
+export async function rememberKey(kv: KVNamespace, handle: string, who: ConsentWho): Promise<void> {
+  await kv.put(PENDING_PREFIX + (await sha256Hex(handle)), JSON.stringify(who), { expirationTtl: PENDING_TTL_SECONDS });
 }
 
-export async function recallKey(kv: KVNamespace, handle: string): Promise<KeyRef | undefined> {
+export async function recallKey(kv: KVNamespace, handle: string): Promise<ConsentWho | undefined> {
   if (!handle) return undefined;
   const value: unknown = await kv.get(PENDING_PREFIX + (await sha256Hex(handle)), { type: 'json' });
-  return isKeyRef(value) ? value : undefined;
+  return isKeyRef(value) || value === 'account' ? value : undefined;
 }
 
 export async function forgetKey(kv: KVNamespace, handle: string): Promise<void> {

@@ -7,30 +7,25 @@
 //   POST /authorize?…  step=key            key checked (per-IP attempt limit first) → step 2, or step 1 again
 //   POST /authorize?…  step=review         narrowing checked → approveConsent → completeAuthorization → 302 code
 //   POST …             decision=deny       denyConsent → 302 access_denied
-import type { AuthRequest, ConsentDescription, OAuthHelpers } from '@cloudflare/workers-oauth-provider';
+//   POST …             connect=<scheme>    either step: connect the upstream account (consent-account.ts)
+//   GET  /authorize/upstream?code&state    back from the upstream: the step the consent was at, the account connected
+// With OAUTH_SIGN_IN=key-or-account, step=key with no key and a connected account goes on with the account alone.
+import type { AuthRequest, ConsentDescription } from '@cloudflare/workers-oauth-provider';
 import { keyStatus } from '../auth/key-caller.ts';
+import type { KeyRecord } from '../auth/keys-core.ts';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { SliceSpec } from '../catalogue/slices.ts';
-import type { Config, Env } from '../config.ts';
-import type { OAuthLibrary } from '../oauth-library.ts';
 import { clientIp, countFromIp } from './attempts.ts';
 import { displayName } from './client-metadata.ts';
-import { checkPastedKey, forgetKey, recallKey, rememberKey, summarise } from './consent-key.ts';
-import { consentCsp, errorPage, keyStep, reviewStep, type PageFrame, type ToolsetChoice } from './consent-view.ts';
-import { grantUserId, scopeTokens, type GrantProps, type KeyRef } from './grant.ts';
-import type { OAuthSettings } from './settings.ts';
+import { accountOffers, finishConnect, startConnect } from './consent-account.ts';
+import { checkPastedKey, forgetKey, recallKey, rememberKey, summarise, type ConsentWho } from './consent-key.ts';
+import { failure, html, redirect, type ConsentDeps } from './consent-response.ts';
+import { consentCsp, errorPage, keyStep, reviewStep, type KeySummary, type PageFrame, type ToolsetChoice } from './consent-view.ts';
+import { grantUserId, scopeTokens, type GrantProps } from './grant.ts';
+import { connectSchemes, type ConnectScheme } from './upstream-connect.ts';
+import { dropPending, loadPending, newGrantSeal, tokensTtl, writeGrantTokens, type TokenSet } from './upstream-store.ts';
 
-export interface ConsentDeps {
-  /** The OAuth library, loaded (src/oauth-library.ts): its error classes and redirect helper. */
-  lib: OAuthLibrary;
-  /** authorizationServer.getOAuthApi(env) for this request's origin (src/oauth/authorization-server.ts). */
-  oauth: OAuthHelpers;
-  loaded: LoadedCatalogue;
-  config: Config;
-  settings: OAuthSettings;
-  env: Env;
-  waitUntil?: (p: Promise<unknown>) => void;
-}
+export type { ConsentDeps };
 
 /** A consent form is a handle, a step, a key or a few dozen toolset names; anything larger is not one. */
 const MAX_FORM_BYTES = 64 * 1024;
@@ -70,12 +65,13 @@ export async function handleAuthorize(request: Request, deps: ConsentDeps): Prom
   } catch (error) {
     return failure(lib, error, await consentCsp(undefined));
   }
-  const csp = await consentCsp(authRequest.redirectUri);
+  const connectable = connectSchemes(deps.loaded.catalogue.security, deps.config, deps.settings.upstreamScopes);
+  const csp = await pageCsp(authRequest, connectable);
   const title = deps.loaded.catalogue.source.title;
 
   if (request.method === 'GET') {
     const consent = await deps.oauth.beginConsent(authRequest);
-    return html(keyStep({ title, client, handle: consent.handle }), 200, csp, consent.headers);
+    return html(keyStep(frameFor(deps, client, consent.handle, connectable, {})), 200, csp, consent.headers);
   }
 
   if (Number(request.headers.get('content-length') ?? 0) > MAX_FORM_BYTES) return html(errorPage('Form too large', 'This form is larger than a consent form can be.'), 413, csp);
@@ -90,17 +86,24 @@ export async function handleAuthorize(request: Request, deps: ConsentDeps): Prom
     return typeof v === 'string' ? v : '';
   };
   const handle = field('handle');
-  const frame: PageFrame = { title, client, handle };
   const kv = deps.env.OAUTH_KV!;
 
   try {
     if (field('decision') === 'deny') {
       const denied = await deps.oauth.denyConsent(request, handle);
-      await forgetKey(kv, handle);
+      await Promise.all([forgetKey(kv, handle), dropPending(kv, handle)]);
       return new Response(null, { status: 302, headers: denied.headers });
     }
+    if (field('connect')) return await startConnect(request, deps, authRequest, handle, connectable.get(field('connect')), csp);
 
+    const pending = connectable.size ? await loadPending(kv, handle) : {};
+    const frame = frameFor(deps, client, handle, connectable, pending);
     if (field('step') === 'key') {
+      // A connected account alone, where the operator lets it authorize: no key to examine, none counted.
+      if (!field('key').trim() && deps.settings.accountSignIn && Object.keys(pending).length) {
+        await rememberKey(kv, handle, 'account');
+        return review(frame, deps, 'account', undefined, authRequest, csp);
+      }
       const attempt = await countFromIp(deps.env.KEY_RATE_LIMITER, 'consent', clientIp(request, deps.settings.clientAddress), deps.settings.keyAttempts);
       if (!attempt.ok) {
         if ('unavailable' in attempt) return html(errorPage('Try again shortly', 'Keys cannot be checked right now. Try again in a minute.'), 503, csp, undefined, { 'retry-after': '60' });
@@ -113,37 +116,50 @@ export async function handleAuthorize(request: Request, deps: ConsentDeps): Prom
     }
 
     if (field('step') === 'review') {
-      const ref = await recallKey(kv, handle);
-      if (!ref) return html(errorPage('This authorization expired', 'The page was open too long or was already used.'), 400, csp);
-      const status = await keyStatus(ref, deps.config, deps.env);
-      if (!status.ok) {
+      const who = await recallKey(kv, handle);
+      const current = who && (await stillValid(who, deps, pending));
+      if (!who || !current) {
         await forgetKey(kv, handle);
-        return html(keyStep(frame, 'That key was revoked or has expired meanwhile. Paste a current key.'), 403, csp);
+        if (!who) return html(errorPage('This authorization expired', 'The page was open too long or was already used.'), 400, csp);
+        return html(keyStep(frame, who === 'account' ? 'Your account is no longer enough to authorize here. Paste an API key.' : 'That key was revoked or has expired meanwhile. Paste a current key.'), 403, csp);
       }
-      const allowed = allowedToolsets(deps.loaded, status.record?.toolsets);
+      const record = current.record;
+      const allowed = allowedToolsets(deps.loaded, record?.toolsets);
       const chosen = [...new Set(form.getAll('toolset').filter((v): v is string => typeof v === 'string'))];
       const outside = chosen.filter((t) => !allowed.includes(t));
       if (outside.length || (chosen.length === 0 && allowed.length > 0)) {
         const why = outside.length ? `This key does not allow ${outside.join(', ')}.` : 'Choose at least one toolset.';
-        return review(frame, deps, ref, status.record, authRequest, csp, why, chosen);
+        return review(frame, deps, who, record, authRequest, csp, why, chosen);
       }
       const narrowed: SliceSpec = {};
       // The grant names its toolsets unless it is every toolset of an unscoped key: then it also covers toolsets
       // the catalogue gains later, as the key does. A toolset-scoped key's grant always carries them as its scope.
-      if (chosen.length < allowed.length || keyScoped(status.record?.toolsets)) narrowed.toolsets = chosen;
+      if (chosen.length < allowed.length || keyScoped(record?.toolsets)) narrowed.toolsets = chosen;
       if (field('readonly') === '1') narrowed.readOnly = true;
       // The CSRF check: the handle must be bound to this browser's cookie, and it works once.
       const approved = await deps.oauth.approveConsent(request, handle, { scope: scopeTokens(narrowed) });
-      const props: GrantProps = { v: 1, key: ref, scope: narrowed };
+      const key = who === 'account' ? undefined : who;
+      const connected = Object.keys(pending).filter((n) => connectable.has(n));
+      const seal = connected.length ? newGrantSeal() : undefined;
+      const props: GrantProps = { v: 1, ...(key ? { key } : {}), scope: narrowed, ...(seal ? { upstream: { schemes: connected, seal } } : {}) };
+      const userId = grantUserId(key);
       const { redirectTo } = await deps.oauth.completeAuthorization({
         request: approved.request,
-        userId: grantUserId(ref),
+        userId,
         // Storage-visible (not encrypted): what `keys list` shows. Nothing secret.
-        metadata: { keyId: ref.id, client: client.clientName, toolsets: narrowed.toolsets ?? 'all', readOnly: Boolean(narrowed.readOnly) },
+        metadata: { keyId: key?.id ?? 'account', client: client.clientName, toolsets: narrowed.toolsets ?? 'all', readOnly: Boolean(narrowed.readOnly), ...(seal ? { upstream: connected } : {}) },
         scope: scopeTokens(narrowed),
         props,
+        // Grants without a key share one owner: a new one must not end another person's grant of the same client.
+        ...(key ? {} : { revokeExistingGrants: false }),
       });
-      await forgetKey(kv, handle);
+      if (seal) {
+        // The code is <userId>:<grantId>:<secret>: the grant's tokens are stored under its id, sealed with its own key.
+        const grantId = new URL(redirectTo).searchParams.get('code')!.split(':')[1]!;
+        const kept: TokenSet = Object.fromEntries(connected.map((n) => [n, pending[n]!]));
+        await writeGrantTokens(kv, userId, grantId, seal, kept, tokensTtl(deps.settings));
+      }
+      await Promise.all([forgetKey(kv, handle), dropPending(kv, handle)]);
       approved.headers.set('location', redirectTo);
       return new Response(null, { status: 302, headers: approved.headers });
     }
@@ -153,13 +169,64 @@ export async function handleAuthorize(request: Request, deps: ConsentDeps): Prom
   }
 }
 
-function review(frame: PageFrame, deps: ConsentDeps, ref: KeyRef, record: Parameters<typeof summarise>[1], authRequest: AuthRequest, csp: string, error?: string, posted?: string[]): Response {
+/**
+ * GET /authorize/upstream: the upstream sent the browser back. The consent goes on where it was (the review step
+ * when a key was already accepted, the key step otherwise), showing the account connected or why it is not.
+ */
+export async function handleUpstreamCallback(request: Request, deps: ConsentDeps): Promise<Response> {
+  if (request.method !== 'GET') return new Response(null, { status: 405, headers: { allow: 'GET' } });
+  const connectable = connectSchemes(deps.loaded.catalogue.security, deps.config, deps.settings.upstreamScopes);
+  const finished = await finishConnect(request, deps, connectable);
+  if (!finished.ok) return failure(deps.lib, finished.error, await consentCsp(undefined));
+  const { authRequest, handle, pending, problem } = finished;
+  let client: ConsentDescription;
+  try {
+    const described = await deps.oauth.describeConsent(authRequest);
+    client = { ...described, clientName: displayName(described.clientName) };
+  } catch (error) {
+    return failure(deps.lib, error, await consentCsp(undefined));
+  }
+  const csp = await pageCsp(authRequest, connectable);
+  const frame = { ...frameFor(deps, client, handle, connectable, pending), action: finished.action };
+  const kv = deps.env.OAUTH_KV!;
+  const who = await recallKey(kv, handle);
+  const current = who && (await stillValid(who, deps, pending));
+  if (who && current) return review(frame, deps, who, current.record, authRequest, csp, problem, undefined, finished.headers);
+  if (who) await forgetKey(kv, handle);
+  return html(keyStep(frame, problem), 200, csp, finished.headers);
+}
+
+function frameFor(deps: ConsentDeps, client: ConsentDescription, handle: string, connectable: ReadonlyMap<string, ConnectScheme>, pending: TokenSet): PageFrame {
+  const title = deps.loaded.catalogue.source.title;
+  const frame: PageFrame = { title, client, handle };
+  if (connectable.size) {
+    frame.accounts = accountOffers(connectable, pending, title);
+    frame.accountSignIn = deps.settings.accountSignIn;
+  }
+  return frame;
+}
+
+/** The page's CSP: its forms post to itself, redirect to the client, or (connect) to the upstream's sign-in. */
+function pageCsp(authRequest: AuthRequest, connectable: ReadonlyMap<string, ConnectScheme>): Promise<string> {
+  return consentCsp(authRequest.redirectUri, [...connectable.values()].map((s) => s.authorizationUrl));
+}
+
+/** Whether who the consent authorizes still may: a key not revoked or expired, or a connected account where it suffices. */
+async function stillValid(who: ConsentWho, deps: ConsentDeps, pending: TokenSet): Promise<{ record?: KeyRecord } | undefined> {
+  if (who === 'account') return deps.settings.accountSignIn && Object.keys(pending).length ? {} : undefined;
+  const status = await keyStatus(who, deps.config, deps.env);
+  return status.ok ? (status.record ? { record: status.record } : {}) : undefined;
+}
+
+function review(frame: PageFrame, deps: ConsentDeps, who: ConsentWho, record: KeyRecord | undefined, authRequest: AuthRequest, csp: string, error?: string, posted?: string[], headers?: Headers): Response {
   const allowed = allowedToolsets(deps.loaded, record?.toolsets);
   const requested = authRequest.scope.filter((s) => s.startsWith('toolset:')).map((s) => s.slice('toolset:'.length)).filter((t) => allowed.includes(t));
   const checked = new Set(posted ?? (requested.length ? requested : allowed));
   const toolsets: ToolsetChoice[] = allowed.map((name) => ({ name, description: deps.loaded.catalogue.toolsets[name]?.description ?? '', checked: checked.has(name) }));
   const readOnly = { checked: authRequest.scope.includes('read-only'), forced: Boolean(record?.readOnly) };
-  return html(reviewStep(frame, summarise(ref, record), toolsets, readOnly, error), error ? 400 : 200, csp);
+  const summary: KeySummary =
+    who === 'account' ? { owner: `Your ${frame.title} account`, id: '', account: true, facts: ['every toolset and tool', 'the API’s own limits on your account'] } : summarise(who, record);
+  return html(reviewStep(frame, summary, toolsets, readOnly, error), error && posted ? 400 : 200, csp, headers);
 }
 
 function repeatedParameters(params: URLSearchParams): string[] {
@@ -180,38 +247,4 @@ function keyScoped(keyToolsets: string[] | undefined): boolean {
 function allowedToolsets(loaded: LoadedCatalogue, keyToolsets: string[] | undefined): string[] {
   const all = Object.keys(loaded.catalogue.toolsets);
   return keyScoped(keyToolsets) ? keyToolsets!.filter((t) => all.includes(t)) : all;
-}
-
-/** Errors the library throws for requests that cannot go on: redirect only when it validated where to. */
-function failure(lib: OAuthLibrary, error: unknown, csp: string): Response {
-  if (error instanceof lib.AuthorizationError) {
-    if (error.redirectTo) return redirect(error.redirectTo);
-    return html(errorPage('This authorization cannot continue', error.description), 400, csp);
-  }
-  if (error instanceof lib.CimdFetchError) {
-    return html(errorPage('This app could not be verified', 'Its client metadata document could not be fetched or is not valid.'), 400, csp);
-  }
-  throw error;
-}
-
-function redirect(location: string): Response {
-  return new Response(null, { status: 302, headers: { location, 'cache-control': 'no-store' } });
-}
-
-const BASE_HEADERS: Record<string, string> = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  // Not no-referrer: under it Chromium sends `Origin: null` with the page's own form posts, which the Host/Origin
-  // guard must refuse. same-origin still sends nothing to the client the final redirect goes to.
-  'referrer-policy': 'same-origin',
-};
-
-function html(body: string, status: number, csp: string, from?: Headers, extra: Record<string, string> = {}): Response {
-  const headers = new Headers(from);
-  for (const [k, v] of Object.entries({ ...BASE_HEADERS, ...extra })) headers.set(k, v);
-  // One CSP, ours: it already carries the frame-ancestors 'none' beginConsent() asks for.
-  headers.set('content-security-policy', csp);
-  return new Response(body, { status, headers });
 }

@@ -1,6 +1,7 @@
 // What an OAuth grant made on the consent page carries. The library encrypts `props` with a key only the token
 // holder can unwrap; they name the API key by its record hash and public id, never the key itself, plus the
-// narrowing the customer chose. A customer-mode upstream credential is not copied here: it stays sealed in the
+// narrowing the customer chose, and, when the user connected their upstream account, the key that opens its tokens
+// (src/oauth/upstream-store.ts). A customer-mode upstream credential is not copied here: it stays sealed in the
 // key record and is decrypted per request, exactly as for the static key.
 import type { KeyRef } from '../auth/caller.ts';
 import type { SliceSpec } from '../catalogue/slices.ts';
@@ -9,13 +10,20 @@ export type { KeyRef };
 
 export interface GrantProps {
   v: 1;
-  key: KeyRef;
+  /** The API key it was made from; absent for a grant a connected upstream account alone made (OAUTH_SIGN_IN=key-or-account). */
+  key?: KeyRef;
   /** The customer's narrowing on the consent page; intersected with the key's own scope on every request. */
   scope: SliceSpec;
+  /** The connected upstream account: the schemes it holds tokens for, and the grant's own key to them (base64url). */
+  upstream?: { schemes: string[]; seal: string };
 }
 
+/** The owner of every grant made without a key: a connected account alone. */
+export const ACCOUNT_OWNER = 'accounts';
+
 /** Grant owner in the library's storage (`grant:<userId>:<grantId>`): the key's public id, so grants list per key. */
-export function grantUserId(key: KeyRef): string {
+export function grantUserId(key: KeyRef | undefined): string {
+  if (!key) return ACCOUNT_OWNER;
   return key.kind === 'operator' ? `operator-${key.id}` : key.id;
 }
 
@@ -29,9 +37,12 @@ export function isGrantProps(x: unknown): x is GrantProps {
   const p = x as Partial<GrantProps>;
   const s = p.scope as Partial<SliceSpec> | undefined;
   const names = (a: unknown) => a === undefined || (Array.isArray(a) && a.every((v) => typeof v === 'string'));
+  const u = p.upstream;
+  const upstream = u === undefined || (!!u && typeof u === 'object' && /^[A-Za-z0-9_-]{43}$/.test(u.seal) && Array.isArray(u.schemes) && u.schemes.every((n) => typeof n === 'string'));
   return (
     p.v === 1 &&
-    isKeyRef(p.key) &&
+    (p.key === undefined ? u !== undefined : isKeyRef(p.key)) &&
+    upstream &&
     !!s &&
     typeof s === 'object' &&
     names(s.toolsets) &&

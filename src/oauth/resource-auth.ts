@@ -13,6 +13,7 @@ import type { Config } from '../config.ts';
 import { authorizationServers, validateAccessToken } from './authorization-server.ts';
 import { callerFromGrant } from './grant-caller.ts';
 import { narrowingOf } from './grant.ts';
+import { connectSchemes } from './upstream-connect.ts';
 import type { OAuthSettings } from './settings.ts';
 
 export interface ResourceAuthDeps {
@@ -34,7 +35,9 @@ export async function authenticateBearerOrToken(request: Request, deps: Resource
   if (!servers) return outcome;
   const validated = await validateAccessToken(servers.main, origin, token, ctx.env ?? {});
   if (!validated) return refuse(request, 'invalid_token', 'The access token is invalid, expired or revoked. Refresh it or authorize again.');
-  const granted = await callerFromGrant(request, validated.props, token, deps.config, ctx);
+  // Tokens are <userId>:<grantId>:<secret> (the library's format; userId never holds a colon).
+  const grant = { userId: validated.userId, grantId: token.split(':')[1]!, schemes: connectSchemes(deps.loaded.catalogue.security, deps.config, deps.oauth.upstreamScopes), settings: deps.oauth };
+  const granted = await callerFromGrant(request, validated.props, token, deps.config, ctx, grant);
   if (!granted.ok) return granted;
   const tokenNarrowing = narrowingOf(validated.scope);
   if (tokenNarrowing) granted.caller.scope = intersect(granted.caller.scope, tokenNarrowing);

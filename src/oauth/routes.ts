@@ -4,6 +4,7 @@
 //   POST /token                                          the library behind token-endpoint.ts
 //   POST /register                                       the library behind registration.ts
 //   GET|POST /authorize                                  the consent page (consent-route.ts)
+//   GET  /authorize/upstream                             back from the upstream, an account connected (consent-route.ts)
 // With OAuth off, or on an origin the library cannot serve (plain http off loopback), the OAuth routes are the app's
 // 404 and the resource metadata is exactly what a bearer-only deployment serves. The library itself is loaded by
 // the first of these requests that needs it (src/oauth-library.ts); the resource metadata never does.
@@ -11,9 +12,10 @@ import type { Context, Handler, MiddlewareHandler } from 'hono';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import type { PipelineEnv } from '../pipeline/vars.ts';
 import { authorizationServers, REGISTER_PATH, RESOURCE_PATH, servable, TOKEN_PATH, type OriginServers } from './authorization-server.ts';
-import { handleAuthorize } from './consent-route.ts';
+import { handleAuthorize, handleUpstreamCallback, type ConsentDeps } from './consent-route.ts';
 import { handleRegister } from './registration.ts';
 import { handleToken } from './token-endpoint.ts';
+import { withGrantCleanup } from './upstream-store.ts';
 
 export interface OAuthHandlers {
   /** RFC 9728 protected resource metadata for /mcp and every path under it. */
@@ -21,6 +23,7 @@ export interface OAuthHandlers {
   /** Authorization server metadata, /token and /register, answered by the library. */
   libraryEndpoint: Handler<PipelineEnv>;
   authorize: Handler<PipelineEnv>;
+  upstreamCallback: Handler<PipelineEnv>;
 }
 
 /** Lets a request through only while OAuth is on; otherwise it is the app's 404, as if the route did not exist. */
@@ -33,6 +36,14 @@ export function oauthHandlers(loaded: LoadedCatalogue): OAuthHandlers {
   const servers = authorizationServers(loaded);
   const serversFor = (c: Context<PipelineEnv>): Promise<OriginServers | undefined> =>
     c.var.oauth.enabled ? servers.for(new URL(c.req.url).origin, c.var.oauth) : Promise.resolve(undefined);
+  const consentDeps = async (c: Context<PipelineEnv>): Promise<ConsentDeps | undefined> => {
+    const origin = await serversFor(c);
+    if (!origin) return undefined;
+    // A new grant replaces the client's earlier one: the library revokes it, and its account's tokens go with it.
+    const env = withGrantCleanup(c.env ?? {});
+    const ctx = executionContextOf(c);
+    return { lib: origin.lib, oauth: origin.main.getOAuthApi(env), loaded, config: c.var.config, settings: c.var.oauth, env, waitUntil: (p) => ctx.waitUntil(p) };
+  };
 
   return {
     protectedResource: (c) => {
@@ -44,7 +55,8 @@ export function oauthHandlers(loaded: LoadedCatalogue): OAuthHandlers {
     libraryEndpoint: async (c) => {
       const origin = await serversFor(c);
       if (!origin) return c.notFound();
-      const env = c.env ?? {};
+      // Every revocation the library makes also deletes the grant's connected-account tokens.
+      const env = withGrantCleanup(c.env ?? {});
       const ctx = executionContextOf(c);
       const path = new URL(c.req.url).pathname;
       if (path === TOKEN_PATH) return handleToken(c.req.raw, { servers: origin, settings: c.var.oauth, env, ctx });
@@ -53,11 +65,12 @@ export function oauthHandlers(loaded: LoadedCatalogue): OAuthHandlers {
       return c.req.method === 'GET' && answer.ok ? registrableMetadata(answer) : answer;
     },
     authorize: async (c) => {
-      const origin = await serversFor(c);
-      if (!origin) return c.notFound();
-      const env = c.env ?? {};
-      const ctx = executionContextOf(c);
-      return handleAuthorize(c.req.raw, { lib: origin.lib, oauth: origin.main.getOAuthApi(env), loaded, config: c.var.config, settings: c.var.oauth, env, waitUntil: (p) => ctx.waitUntil(p) });
+      const deps = await consentDeps(c);
+      return deps ? handleAuthorize(c.req.raw, deps) : c.notFound();
+    },
+    upstreamCallback: async (c) => {
+      const deps = await consentDeps(c);
+      return deps ? handleUpstreamCallback(c.req.raw, deps) : c.notFound();
     },
   };
 }

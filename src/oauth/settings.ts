@@ -19,6 +19,10 @@ export interface OAuthSettings {
   clientAddress: ClientAddress;
   /** Seconds after a refresh in which the same refresh token, from the same client, gets the same answer. */
   refreshRetrySeconds: number;
+  /** Whether a connected upstream account alone authorizes (OAUTH_SIGN_IN=key-or-account), or an API key is needed. */
+  accountSignIn: boolean;
+  /** The operator's scopes per scheme for connecting an upstream account (UPSTREAM_OAUTH_SCOPES); absent: the spec's. */
+  upstreamScopes: Readonly<Record<string, readonly string[]>>;
 }
 
 const DAY = 86_400;
@@ -45,7 +49,35 @@ export function readOAuthSettings(env: Env, credentialMode: CredentialMode): OAu
     authorizeRate: rate('OAUTH_AUTHORIZE_RATE', env.OAUTH_AUTHORIZE_RATE, '60/hour'),
     refreshRetrySeconds: retrySeconds(env.OAUTH_REFRESH_RETRY_SECONDS),
     clientAddress: clientAddress(env.CLIENT_ADDRESS),
+    accountSignIn: signIn(env.OAUTH_SIGN_IN),
+    upstreamScopes: scopesByScheme(env.UPSTREAM_OAUTH_SCOPES),
   };
+}
+
+function signIn(raw: string | undefined): boolean {
+  const text = (raw ?? '').trim().toLowerCase() || 'key';
+  if (text === 'key' || text === 'key-or-account') return text === 'key-or-account';
+  throw new Error(`OAUTH_SIGN_IN must be "key" (an API key authorizes) or "key-or-account" (a connected upstream account alone does too); got "${raw}"`);
+}
+
+function scopesByScheme(raw: string | undefined): Record<string, string[]> {
+  const text = (raw ?? '').trim();
+  if (!text) return {};
+  const shape = 'UPSTREAM_OAUTH_SCOPES must be a JSON object of scheme name to space-separated scopes, like {"userAuth": "read write"}';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Error(shape);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(shape);
+  const out: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(parsed)) {
+    // RFC 6749 §3.3: scope tokens are printable ASCII without spaces, quotes or backslashes.
+    if (typeof value !== 'string' || !/^[\x21\x23-\x5b\x5d-\x7e ]*$/.test(value)) throw new Error(`${shape}; the value of ${name.slice(0, 60)} is not`);
+    out[name] = value.split(' ').filter(Boolean);
+  }
+  return out;
 }
 
 function seconds(name: string, raw: string | undefined, fallback: number): number {

@@ -1,8 +1,8 @@
 // What the catalogue page says about upstream credentials (docs/upstream-auth.md): each security scheme of the spec,
 // whether this deployment has a credential for it, and per tool which scheme it needs. Scheme names and kinds only:
 // never a value, and nothing about a customer's own credentials beyond "per customer key".
-import { describeScheme, requirementsOf } from '../auth/upstream-schemes.ts';
-import type { CatalogueSecurity, CatalogueTool } from '../catalogue/types.ts';
+import { connectsUsers, describeScheme, requirementsOf } from '../auth/upstream-schemes.ts';
+import type { CatalogueSecurity, CatalogueTool, SecurityScheme } from '../catalogue/types.ts';
 import { esc } from './escape.ts';
 
 /** What of the Worker's Config (src/config.ts) decides the statuses. */
@@ -22,23 +22,19 @@ export interface SchemeStatuses {
 export function schemeStatuses(security: CatalogueSecurity | undefined, config: DeploymentAuth, single: boolean): SchemeStatuses | undefined {
   if (!security) return undefined;
   const status: Record<string, string> = {};
-  for (const [name, scheme] of Object.entries(security.schemes)) {
-    status[name] =
-      config.upstreamSecurity === 'ignore'
-        ? 'not needed here: the upstream is a local mock'
-        : scheme.type === 'unsupported'
-          ? 'cannot be sent by this server'
-          : config.upstreamCredentials[name] !== undefined
-            ? 'configured on this server'
-            : config.credentialMode === 'passthrough'
-              ? 'your own token, as you send it to this server'
-              : config.credentialMode === 'customer'
-                ? 'per customer key'
-                : single
-                  ? "the server's one upstream credential (UPSTREAM_TOKEN)"
-                  : 'not configured on this server';
-  }
+  for (const [name, scheme] of Object.entries(security.schemes)) status[name] = statusOf(name, scheme, config, single);
   return { key: Object.entries(status).map(([n, s]) => `${n}=${s.length}`).join(','), status };
+}
+
+function statusOf(name: string, scheme: SecurityScheme, config: DeploymentAuth, single: boolean): string {
+  if (config.upstreamSecurity === 'ignore') return 'not needed here: the upstream is a local mock';
+  if (scheme.type === 'unsupported') return 'cannot be sent by this server';
+  // The operator's OAuth client for per-user sign-in: each user's own account, connected on the consent page.
+  if (connectsUsers(scheme, config.upstreamCredentials[name])) return 'each user connects their own account when signing in with OAuth';
+  if (config.upstreamCredentials[name] !== undefined) return 'configured on this server';
+  if (config.credentialMode === 'passthrough') return 'your own token, as you send it to this server';
+  if (config.credentialMode === 'customer') return 'per customer key';
+  return single ? "the server's one upstream credential (UPSTREAM_TOKEN)" : 'not configured on this server';
 }
 
 /** One tool's need, for its JSON on the page: "headerKey (API key in header X-Api-Key): configured on this server". */

@@ -21,7 +21,7 @@ import type { Caller } from '../auth/bearer.ts';
 import type { ShardSource } from '../catalogue/catalogue-text.ts';
 import { loadCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { sliceOf, UnknownNamesError, validateSliceSpec, type SliceSpec } from '../catalogue/slices.ts';
-import { operatorCredentialProblems } from '../auth/upstream-schemes.ts';
+import { connectsUsers, operatorCredentialProblems, runsClientCredentials } from '../auth/upstream-schemes.ts';
 import { readConfig } from '../config.ts';
 import { PROFILES } from '../profiles/profiles.ts';
 import { buildServer } from '../protocol/mcp-server.ts';
@@ -67,6 +67,11 @@ export async function startStdio({ catalogueText, env, readShard }: StdioOptions
   const header = config.upstreamAuthHeader;
   if (header !== undefined && !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(header)) throw new UsageError(`UPSTREAM_AUTH_HEADER is not a valid header name: ${JSON.stringify(header)}`);
   const problems = operatorCredentialProblems(loaded.catalogue.security, config);
+  // Users connect their own account on the Worker's OAuth consent page; over stdio there is none to connect on.
+  for (const [name, value] of Object.entries(config.upstreamCredentials)) {
+    const scheme = loaded.catalogue.security?.schemes[name];
+    if (connectsUsers(scheme, value) && !runsClientCredentials(scheme!)) problems.push(`UPSTREAM_CREDENTIALS: scheme ${name} acts as each user's own account, which users connect on the Worker's OAuth consent page; the stdio server has none, so give it "Bearer <access token>" for one account`);
+  }
   if (problems.length) throw new UsageError(problems.join('\n'));
   const caller: Caller = { id: 'stdio', scope: {}, upstream: token ? { single: token, ...(header ? { singleHeader: header } : {}) } : {} };
 

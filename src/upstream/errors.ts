@@ -34,9 +34,10 @@ const REASONS: Record<number, string> = {
 
 function reasonFor(status: number, sent: string | undefined): string {
   if (status === 401 && sent) {
-    return sent.startsWith('no credential')
-      ? `Unauthorized: the upstream wants credentials, and this server sent ${sent}. Retrying will not help; the server operator must configure one.`
-      : `Unauthorized: the upstream did not accept ${sent}. Retrying will not help; the server operator must fix that credential.`;
+    if (sent.startsWith('no credential')) return `Unauthorized: the upstream wants credentials, and this server sent ${sent}. Retrying will not help; the server operator must configure one.`;
+    // A connected account's token was renewed once already (src/auth/upstream-security.ts): the connection is gone.
+    if (sent.startsWith('the token of the account you connected')) return `Unauthorized: the upstream did not accept ${sent} (renewing it did not help). The account's connection may have been withdrawn at the API: sign in to this server again and reconnect the account.`;
+    return `Unauthorized: the upstream did not accept ${sent}. Retrying will not help; the server operator must fix that credential.`;
   }
   return REASONS[status] ?? (status >= 500 ? 'The upstream failed to handle the request.' : 'The upstream rejected the request.');
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../scripts/catalog/build.ts';
 import { readCatalogueDir } from '../../scripts/catalog/catalogue-files.ts';
 import { binDir, childEnv, repoRoot } from '../../scripts/lib/proc.ts';
 import { encodeCatalogue } from '../support/encode-catalogue.ts';
@@ -239,5 +240,12 @@ describe('stdio package', () => {
     const missing = await run('node', [BIN], { cwd: repoRoot, env: childEnv({ MCP_CATALOG: join(dir, 'missing.txt') }) }).catch((e: { code: number; stderr: string }) => e);
     expect((missing as { code: number }).code).toBe(2);
     expect((missing as { stderr: string }).stderr).toMatch(/cannot read the catalogue/);
+    // An OAuth client for users' own accounts needs the Worker's consent page, which stdio has none of.
+    const secured = join(dir, 'secured.txt');
+    await writeFile(secured, (await buildCatalogue('test/support/secured-api.json', { sweep: false })).text);
+    const perUser = await run('node', [BIN], { cwd: repoRoot, env: childEnv({ MCP_CATALOG: secured, UPSTREAM_CREDENTIALS: '{"userCode": "app:s3cr3t-value"}' }) }).catch((e: { code: number; stderr: string }) => e);
+    expect((perUser as { code: number }).code).toBe(2);
+    expect((perUser as { stderr: string }).stderr).toContain('scheme userCode acts as each user\'s own account, which users connect on the Worker\'s OAuth consent page; the stdio server has none, so give it "Bearer <access token>" for one account');
+    expect((perUser as { stderr: string }).stderr).not.toContain('s3cr3t');
   });
 });

@@ -8,8 +8,13 @@
 // that live n seconds (default 3600); `fail-…` is refused with invalid_client; `slow-…` waits 200 ms before answering.
 // `GET /__last?path=/cc` is the last request on that path (headers and URL), and `GET /__hits?path=/cc` how many
 // requests reached it: what proves a refused call sent nothing.
+//
+// Users' own accounts (the `userCode` scheme, authorization code): test/support/auth-code-server.ts serves the sign-in
+// page at /oauth/authorize and the code and refresh grants at /oauth/token. `GET /__code?client=<id>` says what it
+// saw for a client; `POST /__revoke?client=<id>&which=access|all` withdraws its access tokens, or all its tokens.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { codeServer } from './auth-code-server.ts';
 import { AUTH_VALUES, clientSecretOf, USER_TOKEN } from './auth-values.ts';
 
 type Check = 'headerKey' | 'queryKey' | 'cookieKey' | 'basicAuth' | 'bearerAuth' | 'tokenAuth' | 'clientApp' | 'postApp' | 'oidc' | 'userCode';
@@ -48,6 +53,7 @@ export async function startAuthUpstream(): Promise<{ url: string; close: () => P
   const hits = new Map<string, number>();
   let serial = 0;
   let base = '';
+  const users = codeServer();
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -59,8 +65,11 @@ export async function startAuthUpstream(): Promise<{ url: string; close: () => P
       if (path === '/__tokens') return json(res, 200, { count: counts.get(url.searchParams.get('client') ?? '') ?? 0 });
       if (path === '/__revoke') {
         for (const [t, i] of issued) if (i.client === url.searchParams.get('client')) issued.delete(t);
+        users.revoke(url.searchParams.get('client') ?? '', url.searchParams.get('which') === 'access' ? 'access' : 'all');
         return json(res, 200, { revoked: true });
       }
+      if (path === '/__code') return json(res, 200, users.stats(url.searchParams.get('client') ?? ''));
+      if (path === '/oauth/authorize') return users.authorize(req, res, url, body);
       if (path === '/__hits') return json(res, 200, { count: hits.get(url.searchParams.get('path') ?? '') ?? 0 });
       if (path === '/__last') {
         const r = last.get(url.searchParams.get('path') ?? '');
@@ -80,6 +89,8 @@ export async function startAuthUpstream(): Promise<{ url: string; close: () => P
       const problem = checkRequest(req, url, alternatives);
       if (problem) return json(res, 401, { error: 'unauthorized', problem }, { 'www-authenticate': 'Bearer' });
       if (path === '/echo') return json(res, 200, { url: req.url, headers: req.headers });
+      // Whose account the token is: the user who signed in at /oauth/authorize (what proves per-user tokens).
+      if (path === '/user') return json(res, 200, { ok: true, accepted: path, user: users.user(/^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '') ?? 'token-user' });
       return json(res, 200, { ok: true, accepted: path });
     });
   });
@@ -102,6 +113,7 @@ export async function startAuthUpstream(): Promise<{ url: string; close: () => P
       client = form.get('client_id') ?? undefined;
       secret = form.get('client_secret') ?? undefined;
     }
+    if (endpoint === 'token' && users.grant(form, client ?? form.get('client_id') ?? undefined, secret ?? form.get('client_secret') ?? undefined, res)) return;
     if (form.get('grant_type') !== 'client_credentials') return json(res, 400, { error: 'unsupported_grant_type' });
     if (!client || secret !== clientSecretOf(client) || client.startsWith('fail-')) return json(res, 401, { error: 'invalid_client', error_description: 'Client authentication failed.' });
     const ttl = Number(/^ttl(\d+)-/.exec(client)?.[1] ?? 3600);
@@ -139,8 +151,10 @@ export async function startAuthUpstream(): Promise<{ url: string; close: () => P
         return p.authorization === `Bearer ${AUTH_VALUES.bearerAuth}`;
       case 'tokenAuth':
         return p.authorization === `Token ${AUTH_VALUES.tokenAuth}`;
-      case 'userCode':
-        return p.authorization === `Bearer ${USER_TOKEN}`;
+      case 'userCode': {
+        const token = /^Bearer (.+)$/.exec(p.authorization ?? '')?.[1];
+        return token === USER_TOKEN || Boolean(token && users.user(token));
+      }
       default: {
         const token = /^Bearer (.+)$/.exec(p.authorization ?? '')?.[1];
         const i = token ? issued.get(token) : undefined;

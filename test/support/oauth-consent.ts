@@ -103,3 +103,19 @@ export function redirectParams(res: Response): URLSearchParams {
   if (res.status !== 302 || !location) throw new Error(`expected a redirect to the client, got ${res.status}`);
   return new URL(location).searchParams;
 }
+
+/**
+ * A person at the upstream's sign-in page (test/support/auth-code-server.ts): opens the authorization URL the consent
+ * page sent the browser to, signs in as `user` and approves (or denies); returns where the upstream sends the browser.
+ */
+export async function signInAtUpstream(authorizationUrl: string, decision: 'approve' | 'deny' = 'approve', user = 'pat'): Promise<string> {
+  const page = await fetch(authorizationUrl);
+  const text = await page.text();
+  if (page.status !== 200) throw new Error(`the upstream's sign-in page answered ${page.status}: ${text.slice(0, 300)}`);
+  const fields: Record<string, string> = { user, decision };
+  for (const m of text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[m[1]!] = m[2]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+  const back = await fetch(new URL(authorizationUrl).origin + '/oauth/authorize', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form(fields), redirect: 'manual' });
+  const location = back.headers.get('location');
+  if (back.status !== 302 || !location) throw new Error(`the upstream's sign-in answered ${back.status}`);
+  return location;
+}

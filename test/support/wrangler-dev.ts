@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeCatalogueDir } from '../../scripts/catalog/catalogue-files.ts';
 import { writeCatalogue } from '../../scripts/catalog/write-catalogue.ts';
+import { dotenvJsonLine } from '../../scripts/lib/credential-args.ts';
 import { startWranglerDev } from '../../scripts/lib/wrangler.ts';
 import type { Catalogue } from '../../src/catalogue/types.ts';
 
@@ -34,6 +35,8 @@ export interface WranglerDevOptions {
   persistTo?: string;
   /** Isolates sized as in production (128 MB heap), as `npm start` runs them (scripts/lib/wrangler.ts). */
   workersHeap?: boolean;
+  /** Secrets (UPSTREAM_CREDENTIALS, …) by name, JSON-encoded into the worker's private .dev.vars, never a --var. */
+  secrets?: Record<string, unknown>;
 }
 
 export interface WranglerDev {
@@ -68,7 +71,7 @@ export async function startWorker(opts: WranglerDevOptions): Promise<WranglerDev
   if (mode === 'key') vars.API_KEY = apiKey;
   let running;
   try {
-    running = await startWranglerDev({ port: opts.port, catalogueDir: dir, vars, migrateUsage: opts.usage === true, ...(opts.persistTo ? { persistTo: opts.persistTo } : {}), ...(opts.env ? { env: opts.env } : {}), ...(opts.workersHeap ? { workersHeap: true } : {}) });
+    running = await startWranglerDev({ port: opts.port, catalogueDir: dir, vars, migrateUsage: opts.usage === true, ...(opts.persistTo ? { persistTo: opts.persistTo } : {}), ...(opts.env ? { env: opts.env } : {}), ...(opts.workersHeap ? { workersHeap: true } : {}), ...(opts.secrets ? { devVars: Object.entries(opts.secrets).map(([k, v]) => dotenvJsonLine(k, v)) } : {}) });
   } catch (err) {
     if (ownDir) await rm(ownDir, { recursive: true, force: true });
     throw err;

@@ -242,7 +242,7 @@ describe('the grant', () => {
     secrets.push(body.access_token as string);
     const validated = (await validateAccessToken((await h.servers.for(ORIGIN, h.settings))!.main, ORIGIN, body.access_token as string, h.env))!;
     expect(validated.userId).toMatch(/^operator-[0-9a-f]{8}$/);
-    expect(validated.props.key.kind).toBe('operator');
+    expect(validated.props.key?.kind).toBe('operator');
     const rotated = { ...h.config, apiKey: 'mcp_test_rotated00000000000000000000000000' };
     const outcome = await callerFromGrant(new Request(RESOURCE), validated.props, body.access_token as string, rotated, { env: h.env });
     expect(outcome.ok).toBe(false);

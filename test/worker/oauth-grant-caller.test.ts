@@ -56,8 +56,8 @@ describe('callerFromGrant', () => {
       expect(outcome.response.status).toBe(401);
       expect(outcome.response.headers.get('www-authenticate')).toMatch(/^Bearer realm="mcp", error="invalid_token", .*resource_metadata="http:\/\/127\.0\.0\.1:8787\/\.well-known\/oauth-protected-resource"$/);
     }
-    expect(await keyStatus(propsFor(revoked).key, config, env)).toMatchObject({ ok: false, reason: 'revoked' });
-    expect(await keyStatus(propsFor(expired).key, config, env)).toMatchObject({ ok: false, reason: 'expired' });
+    expect(await keyStatus(propsFor(revoked).key!, config, env)).toMatchObject({ ok: false, reason: 'revoked' });
+    expect(await keyStatus(propsFor(expired).key!, config, env)).toMatchObject({ ok: false, reason: 'expired' });
   });
 
   it("applies the key's own rate limit, shared with its static use", async () => {

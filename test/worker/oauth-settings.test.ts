@@ -23,13 +23,15 @@ describe('readOAuthSettings', () => {
       authorizeRate: { limit: 60, period: 'hour' },
       refreshRetrySeconds: 30,
       clientAddress: 'auto',
+      accountSignIn: false,
+      upstreamScopes: {},
     });
   });
 
   it('reads OAUTH=off, lifetimes and the attempt limit', () => {
     expect(readOAuthSettings({ OAUTH: 'off' }, 'key').enabled).toBe(false);
     const s = readOAuthSettings(
-      { ...withKv, OAUTH: 'ON', OAUTH_ACCESS_TOKEN_TTL: '600', OAUTH_REFRESH_TOKEN_TTL: '86400', OAUTH_REFRESH_IDLE_TTL: '3600', OAUTH_KEY_ATTEMPTS: '20/hour', OAUTH_REGISTER_RATE: '5/min', OAUTH_AUTHORIZE_RATE: '30/hour', OAUTH_REFRESH_RETRY_SECONDS: '0' },
+      { ...withKv, OAUTH: 'ON', OAUTH_ACCESS_TOKEN_TTL: '600', OAUTH_REFRESH_TOKEN_TTL: '86400', OAUTH_REFRESH_IDLE_TTL: '3600', OAUTH_KEY_ATTEMPTS: '20/hour', OAUTH_REGISTER_RATE: '5/min', OAUTH_AUTHORIZE_RATE: '30/hour', OAUTH_REFRESH_RETRY_SECONDS: '0', OAUTH_SIGN_IN: 'Key-or-Account', UPSTREAM_OAUTH_SCOPES: '{"userAuth": " read  write "}' },
       'gateway',
     );
     expect(s).toEqual({
@@ -42,6 +44,8 @@ describe('readOAuthSettings', () => {
       authorizeRate: { limit: 30, period: 'hour' },
       refreshRetrySeconds: 0,
       clientAddress: 'auto',
+      accountSignIn: true,
+      upstreamScopes: { userAuth: ['read', 'write'] },
     });
   });
 
@@ -58,6 +62,9 @@ describe('readOAuthSettings', () => {
     expect(() => readOAuthSettings({ ...withKv, OAUTH_REGISTER_RATE: '0/min' }, 'key')).toThrow(/OAUTH_REGISTER_RATE: rate must look like/);
     expect(() => readOAuthSettings({ ...withKv, OAUTH_AUTHORIZE_RATE: 'unlimited' }, 'key')).toThrow(/OAUTH_AUTHORIZE_RATE: rate must look like/);
     expect(() => readOAuthSettings({ ...withKv, OAUTH_REFRESH_RETRY_SECONDS: '3600' }, 'key')).toThrow(/OAUTH_REFRESH_RETRY_SECONDS .* 0 \(no retry\) to 300; got "3600"/);
+    expect(() => readOAuthSettings({ ...withKv, OAUTH_SIGN_IN: 'account' }, 'key')).toThrow(/OAUTH_SIGN_IN must be "key" .* or "key-or-account" .*; got "account"/);
+    expect(() => readOAuthSettings({ ...withKv, UPSTREAM_OAUTH_SCOPES: 'read' }, 'key')).toThrow(/UPSTREAM_OAUTH_SCOPES must be a JSON object/);
+    expect(() => readOAuthSettings({ ...withKv, UPSTREAM_OAUTH_SCOPES: '{"userAuth": "a\\"b"}' }, 'key')).toThrow(/UPSTREAM_OAUTH_SCOPES .*; the value of userAuth is not/);
     expect(() => readOAuthSettings({ ...withKv, OAUTH_REFRESH_RETRY_SECONDS: '-1' }, 'key')).toThrow(/OAUTH_REFRESH_RETRY_SECONDS/);
   });
 });
