@@ -137,9 +137,11 @@ function place(slots: Slot[], has: CallerCredentials, config: Config): Credentia
       else out.cookies.push([scheme.name, value]);
     } else if (scheme.type === 'http') {
       out.headers.authorization = httpAuthorization(scheme.scheme, value);
-      secrets.push(out.headers.authorization);
+      // A value given with its scheme ("Bearer <token>") sends the credentials after it, which an upstream may echo alone.
+      secrets.push(out.headers.authorization, afterScheme(out.headers.authorization));
     } else if (slot.from === 'single' || READY_TOKEN.test(value)) {
       out.headers.authorization = slot.from === 'single' ? `Bearer ${value}` : value;
+      if (slot.from !== 'single') secrets.push(afterScheme(value));
     } else {
       const token = tokenSlot(slot, has, config);
       if (!token) return { ok: false, message: `Cannot call the API: this server has no way to get a token for scheme ${slot.name}. Nothing was sent.` };
@@ -204,6 +206,11 @@ function tokenSlot(slot: Slot, has: CallerCredentials, config: Config): TokenSlo
       return accessToken(source);
     },
   };
+}
+
+/** The credentials of an Authorization value, after its scheme word: the token of "Bearer <token>". */
+function afterScheme(authorization: string): string {
+  return authorization.replace(/^\S+\s+/, '');
 }
 
 function httpAuthorization(scheme: string, value: string): string {

@@ -1,0 +1,36 @@
+// What a call's credentials add to the secrets its result is scrubbed of (src/auth/upstream-security.ts): every value
+// that reaches the upstream, in every form it may come back in. A configured "Bearer <token>" (an access token obtained
+// elsewhere, for an OAuth scheme or HTTP bearer) sends the token itself, so the bare token must be scrubbed too: an
+// upstream that echoes it without its "Bearer " (a /me or introspection answer, an error quoting it) would otherwise
+// hand the operator's token to the model.
+import { describe, expect, it } from 'vitest';
+import { redactSecrets } from '../../src/auth/redact.ts';
+import { credentialsFor, type CredentialOutcome } from '../../src/auth/upstream-security.ts';
+import type { CatalogueSecurity, CatalogueTool } from '../../src/catalogue/types.ts';
+import { readConfig } from '../../src/config.ts';
+
+const security: CatalogueSecurity = {
+  schemes: {
+    bearerAuth: { type: 'http', scheme: 'bearer' },
+    userApp: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'https://id.example/authorize', tokenUrl: 'https://id.example/token' } } },
+    oidc: { type: 'openIdConnect', openIdConnectUrl: 'https://id.example/.well-known/openid-configuration' },
+  },
+  sets: [[{ bearerAuth: [] }], [{ userApp: ['read'] }], [{ oidc: [] }]],
+  default: 0,
+};
+const tool = (set: number) => ({ name: 't', security: set }) as unknown as CatalogueTool;
+const TOKENS = { bearerAuth: 'tok-bearer-0123456789', userApp: 'tok-oauth-0123456789', oidc: 'tok-oidc-0123456789' };
+const config = readConfig({ UPSTREAM_CREDENTIALS: JSON.stringify(Object.fromEntries(Object.entries(TOKENS).map(([k, v]) => [k, `Bearer ${v}`]))) }, 'https://api.example');
+
+describe('a configured "Bearer <token>"', () => {
+  for (const [i, scheme] of Object.keys(TOKENS).entries()) {
+    it(`${scheme}: the token goes out as Authorization: Bearer, and a result that echoes the bare token is scrubbed of it`, () => {
+      const out = credentialsFor(security, tool(i), {}, config) as CredentialOutcome;
+      if (!out.ok) throw new Error(out.message);
+      const token = TOKENS[scheme as keyof typeof TOKENS];
+      expect(out.credentials.headers.authorization).toBe(`Bearer ${token}`);
+      const echoed = { content: [{ type: 'text', text: JSON.stringify({ token, header: `Bearer ${token}` }) }] };
+      expect(JSON.stringify(redactSecrets(echoed, out.secrets))).not.toContain(token);
+    });
+  }
+});
