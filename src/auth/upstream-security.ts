@@ -7,6 +7,7 @@
 import type { CatalogueSecurity, CatalogueTool, SecurityRequirement, SecurityScheme } from '../catalogue/types.ts';
 import type { Config } from '../config.ts';
 import { bytesToBase64 } from '../lib/bytes.ts';
+import { redactSecrets } from './redact.ts';
 import { accessToken, dropToken, TokenError, type TokenSource } from './oauth-tokens.ts';
 import { configureHint, credentialProblem, describeScheme, READY_TOKEN, requirementsOf, runsClientCredentials } from './upstream-schemes.ts';
 
@@ -158,7 +159,8 @@ async function withTokens(out: PlacedCredentials, secrets: string[], tokens: Tok
   try {
     for (const t of tokens) current.push(await t.get());
   } catch (e) {
-    if (e instanceof TokenError) return { ok: false, message: `${e.message} Nothing was sent to the API; the server operator must fix the credential.` };
+    // The endpoint's own error_description is quoted, and a careless one may quote the client secret back.
+    if (e instanceof TokenError) return { ok: false, message: redactSecrets(`${e.message} Nothing was sent to the API; the server operator must fix the credential.`, secrets) };
     throw e;
   }
   const withBearer = (list: string[]): PlacedCredentials => ({ ...out, headers: { ...out.headers, authorization: `Bearer ${list.at(-1)}` } });
