@@ -4,7 +4,7 @@
 // upstream that echoes it without its "Bearer " (a /me or introspection answer, an error quoting it) would otherwise
 // hand the operator's token to the model.
 import { describe, expect, it } from 'vitest';
-import { redactSecrets } from '../../src/auth/redact.ts';
+import { mentionsSecret, redactSecrets } from '../../src/auth/redact.ts';
 import { credentialsFor, type CredentialOutcome } from '../../src/auth/upstream-security.ts';
 import type { CatalogueSecurity, CatalogueTool } from '../../src/catalogue/types.ts';
 import { readConfig } from '../../src/config.ts';
@@ -33,4 +33,19 @@ describe('a configured "Bearer <token>"', () => {
       expect(JSON.stringify(redactSecrets(echoed, out.secrets))).not.toContain(token);
     });
   }
+});
+
+describe('an API key sent in the query', () => {
+  it('is scrubbed as the URL carries it too: an upstream that echoes its request URL shows the key percent-encoded', () => {
+    const key = 'qk+base64/key==';
+    const query: CatalogueSecurity = { schemes: { queryKey: { type: 'apiKey', in: 'query', name: 'api_key' } }, sets: [[{ queryKey: [] }]], default: 0 };
+    const out = credentialsFor(query, tool(0), {}, readConfig({ UPSTREAM_CREDENTIALS: JSON.stringify({ queryKey: key }) }, 'https://api.example')) as CredentialOutcome;
+    if (!out.ok) throw new Error(out.message);
+    const encoded = encodeURIComponent(key);
+    const echoed = { content: [{ type: 'text', text: `Invalid request: GET /v1/things?api_key=${encoded}` }], structuredContent: { url: `/v1/things?api_key=${encoded}` } };
+    expect(mentionsSecret(JSON.stringify(echoed), out.secrets)).toBe(true);
+    const scrubbed = JSON.stringify(redactSecrets(echoed, out.secrets));
+    expect(scrubbed).not.toContain(encoded);
+    expect(scrubbed).toContain('api_key=[redacted]');
+  });
 });
