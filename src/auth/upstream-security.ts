@@ -7,6 +7,7 @@
 import type { CatalogueSecurity, CatalogueTool, SecurityRequirement, SecurityScheme } from '../catalogue/types.ts';
 import type { Config } from '../config.ts';
 import { bytesToBase64 } from '../lib/bytes.ts';
+import { redactSecrets } from './redact.ts';
 import { accessToken, dropToken, TokenError, type TokenSource } from './oauth-tokens.ts';
 import { configureHint, connectsUsers, credentialProblem, describeScheme, READY_TOKEN, requirementsOf, runsClientCredentials } from './upstream-schemes.ts';
 
@@ -119,7 +120,8 @@ function slotsFor(req: SecurityRequirement, security: CatalogueSecurity, has: Ca
       slots.push({ name, scheme, scopes, from: 'user', value: '' });
       continue;
     }
-    const named = has.named?.[name] ?? operatorValue(scheme, config.upstreamCredentials[name]);
+    // Own properties only: a scheme may be named like a built-in (`constructor`), and these are plain parsed objects.
+    const named = ownValue(has.named, name) ?? operatorValue(scheme, ownValue(config.upstreamCredentials, name));
     if (named !== undefined) slots.push({ name, scheme, scopes, from: 'named', value: named });
     else if (has.single !== undefined && !singleUsed) {
       singleUsed = true;
@@ -136,7 +138,7 @@ function operatorValue(scheme: SecurityScheme, value: string | undefined): strin
 
 /** Schemes the caller could hold by connecting their account on the consent page (the operator set their OAuth client). */
 function connectable(security: CatalogueSecurity, config: Config): Set<string> {
-  return new Set(Object.keys(security.schemes).filter((n) => connectsUsers(security.schemes[n], config.upstreamCredentials[n])));
+  return new Set(Object.keys(security.schemes).filter((n) => connectsUsers(security.schemes[n], ownValue(config.upstreamCredentials, n))));
 }
 
 function place(slots: Slot[], has: CallerCredentials, config: Config): CredentialOutcome | Promise<CredentialOutcome> {
@@ -155,9 +157,11 @@ function place(slots: Slot[], has: CallerCredentials, config: Config): Credentia
       else out.cookies.push([scheme.name, value]);
     } else if (scheme.type === 'http') {
       out.headers.authorization = httpAuthorization(scheme.scheme, value);
-      secrets.push(out.headers.authorization);
+      // A value given with its scheme ("Bearer <token>") sends the credentials after it, which an upstream may echo alone.
+      secrets.push(out.headers.authorization, afterScheme(out.headers.authorization));
     } else if (slot.from === 'single' || READY_TOKEN.test(value)) {
       out.headers.authorization = slot.from === 'single' ? `Bearer ${value}` : value;
+      if (slot.from !== 'single') secrets.push(afterScheme(value));
     } else {
       const token = tokenSlot(slot, has, config);
       if (!token) return { ok: false, message: `Cannot call the API: this server has no way to get a token for scheme ${slot.name}. Nothing was sent.` };
@@ -174,7 +178,8 @@ async function withTokens(out: PlacedCredentials, secrets: string[], tokens: Tok
   try {
     for (const t of tokens) current.push(await t.get());
   } catch (e) {
-    if (e instanceof TokenError) return { ok: false, message: `${e.message} Nothing was sent to the API; ${e.remedy}` };
+    // The endpoint's own error_description is quoted, and a careless one may quote the client secret back.
+    if (e instanceof TokenError) return { ok: false, message: redactSecrets(`${e.message} Nothing was sent to the API; ${e.remedy}`, secrets) };
     throw e;
   }
   const withBearer = (list: string[]): PlacedCredentials => ({ ...out, headers: { ...out.headers, authorization: `Bearer ${list.at(-1)}` } });
@@ -222,6 +227,11 @@ function tokenSlot(slot: Slot, has: CallerCredentials, config: Config): TokenSlo
       return accessToken(source);
     },
   };
+}
+
+/** The credentials of an Authorization value, after its scheme word: the token of "Bearer <token>". */
+function afterScheme(authorization: string): string {
+  return authorization.replace(/^\S+\s+/, '');
 }
 
 function httpAuthorization(scheme: string, value: string): string {
@@ -288,4 +298,8 @@ function absolute(url: string, base: string): string {
   } catch {
     return url;
   }
+}
+
+function ownValue(values: Readonly<Record<string, string>> | undefined, name: string): string | undefined {
+  return values && Object.hasOwn(values, name) ? values[name] : undefined;
 }

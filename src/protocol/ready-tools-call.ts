@@ -44,10 +44,13 @@ export function readyToolsCall(scope: RequestScope, req: Request, message: unkno
   return answer(scope, listing, plain, name, args ?? {}, viaSdk);
 }
 
-/** Whether a call of `name` may need the person's confirmation (a sharded catalogue's tool may not be at hand: yes). */
+/**
+ * Whether a call of `name` may need the person's confirmation (a sharded catalogue's tool may not be at hand: yes).
+ * A name that is no catalogue tool may be a hybrid list's call_tool, which runs whatever tool it names: yes too.
+ */
 function mayAsk(scope: RequestScope, name: string): boolean {
   const i = scope.catalogue.indexOf(name);
-  if (i === undefined) return false;
+  if (i === undefined) return true;
   return scope.catalogue.sharded || needsConfirmation(scope.catalogue.tool(i), scope.config.confirm);
 }
 

@@ -1,8 +1,8 @@
 // The requestState of a confirmation (docs/confirmation.md): sealed with AES-256-GCM under a key derived from the
 // deployment's SESSION_SECRET, so the client holds an opaque string it can neither read nor forge. The call it
-// confirms (tool, arguments as validated, and who calls) is the additional authenticated data: a state opens only
-// for the same call by the same key or grant, so it needs no copy of them. Inside: a nonce (each state answers
-// one call: src/tools/confirm-ledger.ts) and the expiry.
+// confirms (tool, arguments as validated, who calls, and the upstream) is the additional authenticated data: a state
+// opens only for the same call by the same key or grant to the same API, so it needs no copy of them. Inside: a
+// nonce (each state answers one call: src/tools/confirm-ledger.ts) and the expiry.
 //
 //   c1.<base64url(iv(12) || ciphertext || tag(16))>      plaintext: {"n": <nonce>, "e": <expiry, ms>}
 //
@@ -53,9 +53,13 @@ function keyFor(secret: string | undefined): Promise<CryptoKey> {
   return key;
 }
 
-/** What a state is bound to: the tool, its arguments as validated, and who calls (the caller's binding). */
-export async function boundCall(toolName: string, args: Record<string, unknown>, callerBinding: string): Promise<string> {
-  return `c1\u0000${toolName}\u0000${await sha256Hex(canonicalJson(args))}\u0000${callerBinding}`;
+/**
+ * What a state is bound to: the tool, its arguments as validated, who calls (the caller's binding), and the API the
+ * call goes to (the upstream URL), so a deployment sharing SESSION_SECRET and keys (staging beside production) cannot
+ * hand its confirmations to another.
+ */
+export async function boundCall(toolName: string, args: Record<string, unknown>, callerBinding: string, upstreamUrl: string): Promise<string> {
+  return `c1\u0000${toolName}\u0000${await sha256Hex(canonicalJson(args))}\u0000${callerBinding}\u0000${upstreamUrl}`;
 }
 
 export async function sealState(secret: string | undefined, bound: string, now = Date.now()): Promise<string> {

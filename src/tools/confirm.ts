@@ -55,7 +55,7 @@ export async function confirmGate(scope: RequestScope, handle: ToolHandle, args:
   }
   const message = confirmMessage(tool, args);
   const who = await callerBinding(scope);
-  const bound = await boundCall(tool.name, args, who);
+  const bound = await boundCall(tool.name, args, who, scope.config.upstreamUrl);
   const secret = scope.config.sessionSecret;
   if (exchange.requestState !== undefined) {
     let opened;

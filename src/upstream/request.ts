@@ -177,7 +177,8 @@ function checkDotSegments(filled: string, template: string): void {
   }
 }
 
-function decodeSafe(s: string): string {
+/** A percent-encoded name as the upstream reads it (left as it is when it is not valid percent-encoding). */
+export function decodeSafe(s: string): string {
   try {
     return decodeURIComponent(s);
   } catch {

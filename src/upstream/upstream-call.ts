@@ -17,7 +17,7 @@ import { httpErrorResult, MAX_ERROR_BODY_BYTES } from './errors.ts';
 import { BodyAbortedError, readBodyLimited, ResponseTooLargeError } from './limits.ts';
 import { fetchWithBody } from './raw-http.ts';
 import { encodeQueryKey, encodeStrict } from './encoding.ts';
-import { ArgumentError, buildRequest, type BuiltRequest } from './request.ts';
+import { ArgumentError, buildRequest, decodeSafe, type BuiltRequest } from './request.ts';
 import { convertResponse } from './response.ts';
 
 /** What to call and how its result is checked and shaped: a ToolHandle (src/tools/handle.ts) is one. */
@@ -39,7 +39,7 @@ export interface UpstreamTarget {
 export interface UpstreamCredentials {
   /** Headers to set, e.g. { authorization: 'Bearer …' } or { 'x-api-key': … }: they replace any the arguments set. */
   headers?: Record<string, string>;
-  /** Query parameters to add (apiKey in query). */
+  /** Query parameters to add (apiKey in query): they replace any of the same name the arguments set. */
   query?: ReadonlyArray<readonly [string, string]>;
   /** Cookies to add beside the arguments' own (apiKey in cookie). */
   cookies?: ReadonlyArray<readonly [string, string]>;
@@ -322,12 +322,20 @@ async function fetchFollowingRedirects(req: BuiltRequest, credentials: UpstreamC
   }
 }
 
-/** `url` with credential query parameters added, each encoded to fill only its own slot. */
+/**
+ * `url` with credential query parameters added, each encoded to fill only its own slot. A parameter of the same name
+ * the arguments sent (a form-exploded object spreads any key) is taken out: the credential replaces it, as its headers
+ * replace theirs, so an upstream that reads the first value never takes the model's key for the operator's.
+ */
 function withQuery(url: string, pairs: ReadonlyArray<readonly [string, string]>): string {
   const added = pairs.map(([k, v]) => `${encodeQueryKey(k)}=${encodeStrict(v)}`).join('&');
   const hash = url.indexOf('#');
   const base = hash < 0 ? url : url.slice(0, hash);
-  return `${base}${base.includes('?') ? '&' : '?'}${added}`;
+  const q = base.indexOf('?');
+  if (q < 0) return `${base}?${added}`;
+  const names = new Set(pairs.map(([k]) => k));
+  const kept = base.slice(q + 1).split('&').filter((t) => t !== '' && !names.has(decodeSafe(t.split('=', 1)[0]!)));
+  return `${base.slice(0, q)}?${[...kept, added].join('&')}`;
 }
 
 /** A runtime error message as a clause of our sentence: its own closing full stop dropped ("Network connection lost."). */

@@ -5,7 +5,7 @@
 //
 // Test hooks: `GET /__tokens?client=<id>` counts the token requests of a client; `POST /__revoke?client=<id>` makes
 // its issued tokens invalid (as an authorization server revoking them early). A client id `ttl<n>-…` gets tokens
-// that live n seconds (default 3600); `fail-…` is refused with invalid_client; `slow-…` waits 200 ms before answering.
+// that live n seconds (default 3600); `fail-…` is refused with invalid_client (`quote-…` too, its secret quoted); `slow-…` waits 200 ms before answering.
 // `GET /__last?path=/cc` is the last request on that path (headers and URL), and `GET /__hits?path=/cc` how many
 // requests reached it: what proves a refused call sent nothing.
 //
@@ -115,6 +115,8 @@ export async function startAuthUpstream(): Promise<{ url: string; close: () => P
     }
     if (endpoint === 'token' && users.grant(form, client ?? form.get('client_id') ?? undefined, secret ?? form.get('client_secret') ?? undefined, res)) return;
     if (form.get('grant_type') !== 'client_credentials') return json(res, 400, { error: 'unsupported_grant_type' });
+    // A careless authorization server that quotes what it was sent in its refusal.
+    if (client?.startsWith('quote-')) return json(res, 401, { error: 'invalid_client', error_description: `unknown client_secret ${secret}` });
     if (!client || secret !== clientSecretOf(client) || client.startsWith('fail-')) return json(res, 401, { error: 'invalid_client', error_description: 'Client authentication failed.' });
     const ttl = Number(/^ttl(\d+)-/.exec(client)?.[1] ?? 3600);
     const token = `at-${endpoint}-${client}-${++serial}`;

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/lib/bytes.ts';
 import { boundCall, sealState } from '../../src/tools/confirm-state.ts';
-import { accepted, baseEnv, env, fetcher, fresh, KEY, modernClient, ORIGIN, rawCall, SECRET, textOf, upstreamSaw } from './fixtures/confirm-harness.ts';
+import { accepted, baseEnv, env, fetcher, fresh, KEY, modernClient, ORIGIN, rawCall, SECRET, textOf, upstreamSaw, upstreamUrl } from './fixtures/confirm-harness.ts';
 
 describe('a 2026-07-28 client that can elicit', () => {
   it('the first call answers input_required with one elicitation naming the action and its target, and the upstream sees nothing', async () => {
@@ -86,11 +86,20 @@ describe('a 2026-07-28 client that can elicit', () => {
     expect(await upstreamSaw(other)).toEqual([]);
   });
 
+  it("another deployment's state is refused though it shares SESSION_SECRET and the key: it confirmed a call to another API", async () => {
+    // A staging deployment in front of a sandbox, say: its person confirmed deleting something there, not here.
+    const id = fresh('deployment');
+    const staging = baseEnv({ UPSTREAM_URL: `${upstreamUrl}/staging` });
+    const state = (await rawCall('echo_remove', { id }, {}, { e: staging })).result!.requestState!;
+    expect((await rawCall('echo_remove', { id }, { inputResponses: accepted, requestState: state })).error?.code).toBe(-32602);
+    expect(await upstreamSaw(id)).toEqual([]);
+  });
+
   it('an expired state (older than 10 minutes) is refused, and the upstream never sees the call', async () => {
     const id = fresh('expired');
     const binding = `key:${(await sha256Hex(KEY)).slice(0, 8)}`;
-    const old = await sealState(SECRET, await boundCall('echo_remove', { id }, binding), Date.now() - 11 * 60 * 1000);
-    const fine = await sealState(SECRET, await boundCall('echo_remove', { id }, binding), Date.now() - 9 * 60 * 1000);
+    const old = await sealState(SECRET, await boundCall('echo_remove', { id }, binding, upstreamUrl), Date.now() - 11 * 60 * 1000);
+    const fine = await sealState(SECRET, await boundCall('echo_remove', { id }, binding, upstreamUrl), Date.now() - 9 * 60 * 1000);
     const retry = await rawCall('echo_remove', { id }, { inputResponses: accepted, requestState: old });
     expect(retry.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^Expired requestState: a confirmation holds for 10 minutes/) });
     expect(await upstreamSaw(id)).toEqual([]);

@@ -225,6 +225,16 @@ describe('headers and cookies', () => {
   });
 });
 
+describe('credentials in the query', () => {
+  it("a query argument cannot send the credential's parameter: the credential replaces it, wherever the argument put it", async () => {
+    // A form-exploded object spreads its keys as parameters: the model could name the credential's parameter, and an
+    // upstream that reads the first value would take the model's key for the operator's.
+    const t = tool({ path: '/echo/qkey', params: [p('filter', 'query'), p('q', 'query')] });
+    const e = await echo(t, { filter: { api_key: 'attacker', state: 'open' }, q: 'x' }, { credentials: { query: [['api_key', 'real']] } });
+    expect(e.url).toBe('/echo/qkey?state=open&q=x&api_key=real');
+  });
+});
+
 describe('bodies', () => {
   const post = (body: BodyBinding, more: Partial<HttpBinding> = {}) => tool({ path: '/echo/body', method: 'POST', body, ...more });
 

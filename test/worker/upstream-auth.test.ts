@@ -127,6 +127,18 @@ describe('refusals that send nothing', () => {
   });
 });
 
+describe('a token endpoint that quotes the client secret in its refusal', () => {
+  it('the refusal the model reads has the secret redacted, and nothing is sent to the API', async () => {
+    const client = `quote-${unique()}`;
+    const before = await hits('/cc');
+    const r = await call(envWith({ credentials: { clientApp: `${client}:${clientSecretOf(client)}` } }), 'client_credentials');
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/Could not get an access token for scheme clientApp's token endpoint .*: HTTP 401 invalid_client \(unknown client_secret \[redacted\]\)/);
+    expect(textOf(r)).not.toContain(clientSecretOf(client));
+    expect(await hits('/cc')).toBe(before);
+  });
+});
+
 describe('an upstream 401 says what was sent', () => {
   it('names the scheme whose credential it refused', async () => {
     const r = await call(envWith({ credentials: { headerKey: 'hk-wrong-value-1234' } }), 'header_key');
