@@ -34,7 +34,7 @@ function listTool(extra: Partial<CatalogueTool> = {}): CatalogueTool {
     annotations: { title: 't', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     toolsets: ['t'],
     http: { method: 'GET', path: '/things', params: [], accept: ['application/json'] },
-    result: { fields: '_fields', items: 'result', paging: { page: 'page', size: 'per_page', itemTokens: 25 } },
+    result: { fields: '_fields', items: 'result', paging: { page: 'page', size: 'per_page', itemTokens: 28 } },
     ...extra,
   };
 }
