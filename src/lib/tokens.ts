@@ -9,10 +9,12 @@
 //     third of a run 0.4;
 //   - other characters: what the character costs on its own (src/lib/token-costs.ts, generated from the tokenizer:
 //     rare CJK characters cost 2–3, an emoji 1–3), less for a character that is one token alone, since those merge
-//     in running text: 0.8 (Latin letters with diacritics, CJK, kana, hangul), 0.45 (other alphabets).
-// Measured against gpt-tokenizer's o200k (test/node/token-estimate.test.ts) it never undercounts real text in any
-// script by more than a few percent, and overcounts English JSON by about 17% (GitHub's examples; prose and code by
-// up to 40%): a result the estimate lets through is within its budget in real tokens.
+//     in running text: 0.8 (Latin letters with diacritics, CJK, kana, hangul), 0.45 (other alphabets);
+//   - past LONG_RUN letters in a row, no discount for merging.
+// Against gpt-tokenizer's o200k (test/node/token-estimate.test.ts) it never undercounts real text in any script by
+// more than 3%, and overcounts English JSON by about 17% (GitHub's examples), CJK by 5–30% and Russian by up to 2.4×:
+// a result the estimate lets through is within its budget in real tokens. The gpt-tokenizer itself is far too large
+// for the Worker (its o200k ranks are megabytes), hence an estimate.
 import { TOKEN_COSTS_BASE64 } from './token-costs.ts';
 
 // ASCII character classes.
