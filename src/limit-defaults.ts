@@ -10,7 +10,10 @@ export const LIMIT_DEFAULTS = {
   maxBinaryBytes: 5 * 1024 * 1024,
 } as const;
 
-/** Approximate characters per token, for turning the result token budget into characters. */
+/**
+ * Characters per token for the bounds that come before a token count: code mode's sandbox writes at most this many
+ * characters a token of a result and of its console output; the host then estimates the tokens (src/lib/tokens.ts).
+ */
 export const CHARS_PER_TOKEN = 4;
 
 /** A var as a positive integer; unset, empty or invalid values fall back to the default. */

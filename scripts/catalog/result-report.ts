@@ -9,7 +9,8 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import type { LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
 import { validate } from '../../src/catalogue/validator.ts';
-import { CHARS_PER_TOKEN, LIMIT_DEFAULTS } from '../../src/limit-defaults.ts';
+import { LIMIT_DEFAULTS } from '../../src/limit-defaults.ts';
+import { estimateTokens } from '../../src/lib/tokens.ts';
 import { resultOptions, type ResultOptions } from '../../src/results/options.ts';
 import { resultBudget } from '../../src/results/budget.ts';
 import { planResult, shapeResult } from '../../src/results/shape.ts';
@@ -85,7 +86,7 @@ interface Measured {
 export function resultSection(loaded: LoadedCatalogue, doc: unknown): ResultSection {
   const { catalogue } = loaded;
   const options: ResultOptions = resultOptions(catalogue, catalogue.defaultUpstream, true);
-  const budget = LIMIT_DEFAULTS.maxResultTokens * CHARS_PER_TOKEN;
+  const budget = LIMIT_DEFAULTS.maxResultTokens;
   const ops = new Map<string, Record<string, unknown>>();
   for (const [path, item] of Object.entries(isObj(doc) && isObj(doc.paths) ? doc.paths : {})) {
     if (!isObj(item)) continue;
@@ -106,8 +107,8 @@ export function resultSection(loaded: LoadedCatalogue, doc: unknown): ResultSect
     }
     // One result exactly as the worker builds it from this body (src/upstream/response.ts with src/results).
     const bytes = new TextEncoder().encode(JSON.stringify(example.value));
-    const run = (args: Record<string, unknown>, chars: number): Measured | undefined => {
-      const budget = resultBudget(Math.ceil(chars / CHARS_PER_TOKEN));
+    const run = (args: Record<string, unknown>, budgetTokens: number): Measured | undefined => {
+      const budget = resultBudget(budgetTokens);
       const planned = planResult(tool, args, options, budget);
       if ('error' in planned) return undefined;
       const { result, validation } = convertResponse(tool, tool.outputSchema, bytes, {
@@ -150,7 +151,7 @@ export function resultSection(loaded: LoadedCatalogue, doc: unknown): ResultSect
     const compactedFull = run({}, unlimited);
     const compacted = run({}, budget);
     checkWhole(compacted, compactedFull);
-    if (compactedFull?.items && compactedFull.items.length > 1) checkWhole(run({}, Math.floor(compactedFull.text.length / 2) + 800), compactedFull);
+    if (compactedFull?.items && compactedFull.items.length > 1) checkWhole(run({}, Math.floor(estimateTokens(compactedFull.text) / 2) + 300), compactedFull);
     const projArgs = fieldsArg && typical.length ? { [fieldsArg]: typical.join(',') } : undefined;
     const projected = projArgs ? run(projArgs, budget) : undefined;
     if (projArgs) checkWhole(projected, run(projArgs, unlimited));

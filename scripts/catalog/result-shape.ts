@@ -2,6 +2,7 @@
 // fields it declares as URIs, plus the overrides' keep/drop patterns) and, per tool with a JSON result, the
 // projection argument, where a list keeps its items, the operation's paging arguments and a typical item size.
 import type { CatalogueTool, JsonSchema, PagingArgs, ResultRules, ResultShape } from '../../src/catalogue/types.ts';
+import { estimateTokens } from '../../src/lib/tokens.ts';
 import { compactJson, type CompactRules } from '../../src/results/result-compaction.ts';
 import { embeddedTree, shortenedNothing, summariseEmbedded } from '../../src/results/embedded-resources.ts';
 import { isLinkField, originOf } from '../../src/results/links.ts';
@@ -146,13 +147,13 @@ export function detectPaging(tool: CatalogueTool): PagingArgs | undefined {
   return Object.keys(paging).length ? paging : undefined;
 }
 
-/** Mean JSON characters of one compacted item of the example (embedded resources shortened), when it is a list with items. */
-export function exampleItemChars(tool: CatalogueTool, example: unknown, rules: CompactRules, items: string): number | undefined {
+/** Mean estimated tokens of one compacted item of the example (embedded resources shortened), when it is a list with items. */
+export function exampleItemTokens(tool: CatalogueTool, example: unknown, rules: CompactRules, items: string): number | undefined {
   const list = tool.outputWrapped ? example : isObj(example) ? example[items] : undefined;
   if (!Array.isArray(list) || !list.length) return undefined;
   const tree = tool.result?.embedded ? embeddedTree(tool.result.embedded) : undefined;
   const shorten = (x: unknown) => (tree ? summariseEmbedded(x, tree, rules, shortenedNothing()) : x);
-  const total = list.reduce<number>((n, x) => n + (JSON.stringify(compactJson(shorten(x), rules))?.length ?? 4), 0);
+  const total = list.reduce<number>((n, x) => n + estimateTokens(JSON.stringify(compactJson(shorten(x), rules)) ?? 'null'), 0);
   return Math.ceil(total / list.length);
 }
 
@@ -172,8 +173,8 @@ export function addResultShape(tool: CatalogueTool, example: { value: unknown } 
   if (embedded.length) shape.embedded = embedded;
   if (items) {
     if (paging) {
-      const chars = paging.size && example ? exampleItemChars(tool, example.value, rules, items) : undefined;
-      shape.paging = chars ? { ...paging, itemChars: chars } : paging;
+      const tokens = paging.size && example ? exampleItemTokens(tool, example.value, rules, items) : undefined;
+      shape.paging = tokens ? { ...paging, itemTokens: tokens } : paging;
     }
   }
 }

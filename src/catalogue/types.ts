@@ -161,8 +161,8 @@ export interface PagingArgs {
   cursor?: string;
   /** Cursor that takes the last seen item's id (starting_after, an integer since …). */
   after?: string;
-  /** Typical JSON characters of one compacted item, from the spec's response example: sizes the default page. */
-  itemChars?: number;
+  /** Typical estimated tokens (src/lib/tokens.ts) of one compacted item, from the spec's response example: sizes the default page. */
+  itemTokens?: number;
 }
 
 export type ParamLocation = 'path' | 'query' | 'header' | 'cookie';

@@ -11,7 +11,7 @@ import { HARNESS_MODULE, HARNESS_SOURCE } from './harness.ts';
 import { CALLS_MODULE, CALLS_SOURCE } from './sandbox-calls.ts';
 import { JSON_MODULE, JSON_SOURCE } from './sandbox-json.ts';
 import type { ExecError, ExecErrorKind, ExecuteOutcome } from './outcome.ts';
-import { estimateTokens, fitTokens } from './result-tokens.ts';
+import { estimateTokens, fitTokens } from '../lib/tokens.ts';
 import { closeRun, openRun, type CodeModeApiProps } from './runs.ts';
 import { LOCKDOWN_MODULE, LOCKDOWN_SOURCE } from './sandbox-lockdown.ts';
 import { MEMORY_MODULE, MEMORY_SOURCE } from './sandbox-memory.ts';

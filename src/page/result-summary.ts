@@ -56,7 +56,7 @@ export function resultSummary(tool: CatalogueTool, catalogue: ResultCatalogue, c
   const paging = p
     ? [
         p.page && `page number ${p.page}`,
-        p.size && `page size ${p.size}${p.itemChars ? ' (chosen to fit the result budget when not given)' : ''}`,
+        p.size && `page size ${p.size}${p.itemTokens ? ' (chosen to fit the result budget when not given)' : ''}`,
         p.offset && `offset ${p.offset}`,
         p.after && `after-item cursor ${p.after}`,
         p.cursor && `cursor ${p.cursor}`,

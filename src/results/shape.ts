@@ -4,8 +4,9 @@
 //     set no page size.
 //   shapeResult: after a successful JSON response. Projects and compacts each item, then keeps the whole items that
 //     fit the budget's data room (src/results/budget.ts) and says how to get the rest. Never cuts inside an item; what
-//     is still too large (a single huge object) is left to the generic shortening in src/upstream/truncate.ts.
+//     is still too large (a single huge object) is left to the generic shortening in src/results/shrink-json.ts.
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
+import { estimateTokens, withinTokens } from '../lib/tokens.ts';
 import { fitNote, type ResultBudget } from './budget.ts';
 import { compactJson } from './result-compaction.ts';
 import { embeddedTree, savedAtLeast, shortenedNothing, summariseEmbedded, type EmbeddedTree } from './embedded-resources.ts';
@@ -66,7 +67,7 @@ export function planResult(tool: CatalogueTool, args: Record<string, unknown>, o
       plan.projection = { tree: fieldTree(parsed.paths), paths: parsed.paths, checkData: !schemas.length };
     }
   }
-  plan.page = pageRequest(tool, shape?.paging, upstreamArgs, budget.chars, plan.compact && !plan.projection);
+  plan.page = pageRequest(tool, shape?.paging, upstreamArgs, budget.tokens, plan.compact && !plan.projection);
   return { args: upstreamArgs, plan };
 }
 
@@ -83,6 +84,8 @@ export interface Shaped {
   cut: boolean;
   /** JSON.stringify(value), when fitting the items needed it (lists): the result is then serialised only once. */
   json?: string;
+  /** `json` is within the budget's data room (it was measured, or its items were fitted to it). */
+  fits?: boolean;
 }
 
 const trees = new WeakMap<CatalogueTool, EmbeddedTree>();
@@ -150,22 +153,24 @@ export function shapeResult(value: unknown, plan: ResultPlan, budget: ResultBudg
   const total = items.length;
   const budgetTokens = budget.tokens;
   const paging = tool.result?.paging;
+  let fits = withinTokens(json, budget.dataTokens);
   // Over the data room (the budget less its note's), so nothing is cut after this.
-  if (json.length > budget.dataChars) {
-    const sizes = items.map((x) => JSON.stringify(x)?.length ?? 4);
-    const envChars = JSON.stringify(rebuild([])).length;
-    const fit = wholeItemsThatFit(sizes, budget.dataChars - envChars);
+  if (!fits) {
+    const sizes = items.map((x) => estimateTokens(JSON.stringify(x) ?? 'null'));
+    const envTokens = estimateTokens(JSON.stringify(rebuild([])));
+    const fit = wholeItemsThatFit(sizes, budget.dataTokens - envTokens);
     const cont = continuation(paging, plan.page, items, fit);
     items = items.slice(0, cont.show);
     shaped = rebuild(items);
     json = JSON.stringify(shaped);
+    fits = withinTokens(json, budget.dataTokens);
     cut = true;
     notes.unshift(cutNote({ tool: tool.name, shown: items.length, total, budgetTokens, cont, fieldsArg, fieldHint: fieldHint(list.items[0]) }));
   } else if (plan.page.fitted && paging?.size && total >= plan.page.fitted.value) {
     // A full page of the size chosen here: say so, and how to continue (a short page is the last one).
     notes.unshift(fittedNote({ sizeArg: paging.size, size: plan.page.fitted.value, apiDefault: plan.page.fitted.apiDefault, budgetTokens, cont: continuation(paging, plan.page, items, total) }));
   }
-  return withNotes({ value: shaped, cut, json }, notes, budget);
+  return withNotes({ value: shaped, cut, json, fits }, notes, budget);
 }
 
 function withNotes(shaped: Shaped, notes: string[], budget: ResultBudget): Shaped {

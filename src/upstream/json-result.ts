@@ -6,11 +6,13 @@
 import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { validate } from '../catalogue/validator.ts';
 import { errorResult } from '../lib/tool-result.ts';
+import { fitTokens, withinTokens } from '../lib/tokens.ts';
 import { fitNote, type ResultBudget } from '../results/budget.ts';
+import { pagingArgs, shrinkJson, truncationNote } from '../results/shrink-json.ts';
+import { fittedToBudget } from '../results/within-budget.ts';
 import { besideSchema } from './beside-schema.ts';
 import { NOTE_ANNOTATIONS, SCHEMA_MISMATCH_MESSAGE, structuredResultJson, type Conversion, type ConvertContext } from './conversion.ts';
 import { isPlainObject } from './encoding.ts';
-import { pagingArgs, shrinkJson, truncationNote } from './truncate.ts';
 
 type Json = Record<string, unknown>;
 
@@ -22,6 +24,8 @@ interface Candidate {
   truncated: boolean;
   /** The generic shortening cut it (not only whole items). */
   shrunk: boolean;
+  /** Known to be within the budget's data room (whole items were fitted to it). */
+  fits?: boolean;
 }
 
 export function jsonResult(tool: CatalogueTool, schema: JsonSchema | undefined, data: unknown, ctx: ConvertContext): Conversion {
@@ -31,7 +35,7 @@ export function jsonResult(tool: CatalogueTool, schema: JsonSchema | undefined, 
   const raw: Json = wrap ? { result: data } : (data as Json);
   const shaped = ctx.shape?.(raw);
   const useShaped = shaped !== undefined && isPlainObject(shaped.value);
-  const first = fit(tool, useShaped ? { value: shaped.value as Json, json: shaped.json ?? JSON.stringify(shaped.value), ...(shaped.note ? { note: shaped.note } : {}), truncated: shaped.cut, shrunk: false } : whole(raw), budget);
+  const first = fit(tool, useShaped ? { value: shaped.value as Json, json: shaped.json ?? JSON.stringify(shaped.value), ...(shaped.note ? { note: shaped.note } : {}), truncated: shaped.cut, shrunk: false, fits: shaped.fits === true } : whole(raw), budget);
   const done = finish(schema, first, budget);
   if (done) return done;
   // Slow path: the one validation failed. The data itself decides whether the API drifted from the schema.
@@ -48,8 +52,8 @@ function whole(value: Json): Candidate {
 
 /** Shortens what is still over the budget's data room, and adds the note that says so. */
 function fit(tool: CatalogueTool, c: Candidate, budget: ResultBudget): Candidate {
-  if (c.json.length <= budget.dataChars) return c;
-  const shrunk = shrinkJson(c.value, budget.dataChars);
+  if (c.fits || withinTokens(c.json, budget.dataTokens)) return c;
+  const shrunk = shrinkJson(c.value, budget.dataTokens);
   if (!shrunk) return c;
   const note = joinNotes(c.note, truncationNote(shrunk, budget.tokens, pagingArgs(tool.inputSchema)));
   const value = shrunk.value as Json;
@@ -67,7 +71,8 @@ function finish(schema: JsonSchema, c: Candidate, budget: ResultBudget): Convers
     text = text === '{}' ? `{${JSON.stringify(key)}:${JSON.stringify(note)}}` : `${text.slice(0, -1)},${JSON.stringify(key)}:${JSON.stringify(note)}}`;
   }
   if (!validate(schema, structured).valid) return undefined;
-  return { kind: 'json', outcome: 'ok', validation: 'valid', truncated: c.truncated, result: { content: [{ type: 'text', text }], structuredContent: structured }, json: structuredResultJson(text) };
+  const result = fittedToBudget({ content: [{ type: 'text' as const, text }], structuredContent: structured });
+  return { kind: 'json', outcome: 'ok', validation: 'valid', truncated: c.truncated, result, json: structuredResultJson(text) };
 }
 
 /**
@@ -77,7 +82,7 @@ function finish(schema: JsonSchema, c: Candidate, budget: ResultBudget): Convers
 function withoutNote(schema: JsonSchema, wrap: boolean, c: Candidate, budget: ResultBudget): Conversion {
   if (!c.shrunk) {
     const ok = { kind: 'json' as const, outcome: 'ok' as const, validation: 'valid' as const, truncated: c.truncated };
-    return { ...ok, result: { content: [{ type: 'text', text: c.json }], structuredContent: c.value }, json: structuredResultJson(c.json) };
+    return { ...ok, result: fittedToBudget({ content: [{ type: 'text' as const, text: c.json }], structuredContent: c.value }), json: structuredResultJson(c.json) };
   }
   const cutData = wrap ? c.value.result : c.value;
   const too = `The result is too large to return (over ~${budget.tokens} tokens) and could not be shortened within the declared schema`;
@@ -87,7 +92,7 @@ function withoutNote(schema: JsonSchema, wrap: boolean, c: Candidate, budget: Re
     const text = JSON.stringify(aside);
     return { ...base, result: { content: [{ type: 'text', text }], structuredContent: aside }, json: structuredResultJson(text) };
   }
-  return { ...base, result: errorResult(`${too}. ${c.note ?? ''}\n${c.json.slice(0, budget.dataChars)}`) };
+  return { ...base, result: errorResult(`${too}. ${c.note ?? ''}\n${fitTokens(c.json, budget.dataTokens)}`) };
 }
 
 /** A tool without an outputSchema: the JSON as text, a note in its own block. */
@@ -97,8 +102,8 @@ function unstructured(tool: CatalogueTool, data: unknown, ctx: ConvertContext): 
   let json = shaped?.json ?? JSON.stringify(value);
   let note = shaped?.note;
   let truncated = Boolean(shaped?.cut);
-  if (json.length > ctx.budget.dataChars) {
-    const shrunk = shrinkJson(value, ctx.budget.dataChars);
+  if (!(shaped?.fits || withinTokens(json, ctx.budget.dataTokens))) {
+    const shrunk = shrinkJson(value, ctx.budget.dataTokens);
     if (shrunk) {
       value = shrunk.value;
       json = JSON.stringify(value);
@@ -108,13 +113,13 @@ function unstructured(tool: CatalogueTool, data: unknown, ctx: ConvertContext): 
   }
   const content: Conversion['result']['content'] = [{ type: 'text', text: json }];
   if (note) content.push({ type: 'text', text: fitNote(note, ctx.budget), annotations: NOTE_ANNOTATIONS });
-  return { kind: 'json', outcome: 'ok', validation: 'none', truncated, result: { content } };
+  return { kind: 'json', outcome: 'ok', validation: 'none', truncated, result: fittedToBudget({ content }) };
 }
 
 /** A success whose body the schema does not describe: the data beside the empty structured result, with a note. */
 function mismatch(tool: CatalogueTool, schema: JsonSchema, data: unknown, errors: string[], budget: ResultBudget): Conversion {
   const first = errors.slice(0, 5);
-  const shrunk = shrinkJson(data, budget.dataChars);
+  const shrunk = shrinkJson(data, budget.dataTokens);
   const value = shrunk ? shrunk.value : data;
   const why = `${SCHEMA_MISMATCH_MESSAGE} of tool ${tool.name} (${first.join('; ')})`;
   const base = { kind: 'json' as const, outcome: 'schema_mismatch' as const, validation: 'mismatch' as const, truncated: !!shrunk, schemaErrors: first };

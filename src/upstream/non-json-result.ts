@@ -6,9 +6,9 @@ import type { CatalogueTool, JsonSchema } from '../catalogue/types.ts';
 import { validate } from '../catalogue/validator.ts';
 import { bytesToBase64 } from '../lib/bytes.ts';
 import { baseMediaType } from '../lib/media-type.ts';
+import { fitTokens, withinTokens } from '../lib/tokens.ts';
 import { errorResult } from '../lib/tool-result.ts';
 import { NOTE_ANNOTATIONS, type BodyKind, type Conversion, type ConvertContext } from './conversion.ts';
-import { truncateText } from './errors.ts';
 
 function humanBytes(n: number): string {
   if (n < 1024) return `${n} bytes`;
@@ -24,8 +24,9 @@ export function nonJsonResult(kind: Exclude<BodyKind, 'json'>, tool: CatalogueTo
       return emptyResult(tool, schema, ctx);
     case 'text': {
       const body = text();
-      const cut = body.length > ctx.budget.chars;
-      const content: ContentBlock[] = [{ type: 'text', text: cut ? truncateText(body, ctx.budget.chars) : body }];
+      const cut = !withinTokens(body, ctx.budget.tokens);
+      const kept = cut ? fitTokens(body, ctx.budget.dataTokens) : body;
+      const content: ContentBlock[] = [{ type: 'text', text: cut ? `${kept}… [${body.length - kept.length} more characters cut]` : body }];
       if (cut) content.push({ type: 'text', text: `Text shortened to fit the ~${ctx.budget.tokens}-token budget (${body.length} characters in full, ${mt}).`, annotations: NOTE_ANNOTATIONS });
       return describedResult(schema, { content }, kind, cut, { content_type: mt, bytes: bytes.length, text: content[0] && 'text' in content[0] ? content[0].text : '' }, ctx);
     }

@@ -5,6 +5,7 @@ import { Validator } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
 import { validate, validateArguments } from '../../src/catalogue/validator.ts';
 import { cutQuote } from '../../src/lib/cut-quote.ts';
+import { estimateTokens } from '../../src/lib/tokens.ts';
 import { resultBudget } from '../../src/results/budget.ts';
 import { withinBudget } from '../../src/results/within-budget.ts';
 
@@ -48,16 +49,16 @@ describe('quoted input and written results are bounded', () => {
     expect(cutQuote(`${'a'.repeat(199)}😀😀`)).toBe(`${'a'.repeat(199)}… (4 characters cut)`);
   });
 
-  it('an error text over the budget is cut to it with a note; fitting results and structured successes are left alone', () => {
+  it('an error text over the budget is cut to it with a note; fitting results are left alone', () => {
     const budget = resultBudget(25_000);
     const small = { content: [{ type: 'text' as const, text: 'fine' }], isError: true };
     expect(withinBudget(small, budget)).toBe(small);
     const big = { content: [{ type: 'text' as const, text: 'x'.repeat(3_900_000) }], isError: true };
     const cut = withinBudget(big, budget);
     const text = (cut.content[0] as { text: string }).text;
-    expect(text.length).toBeLessThanOrEqual(budget.chars);
-    expect(text).toMatch(/x … \(3,800,800 characters cut: the text was over the 25,000-token result budget\)$/);
-    const structured = { content: [{ type: 'text' as const, text: 'y'.repeat(200_000) }], structuredContent: { y: 1 } };
+    expect(estimateTokens(text)).toBeLessThanOrEqual(budget.tokens);
+    expect(text).toMatch(/x … \(3,8\d\d,\d{3} characters cut: the text was over the 25,000-token result budget\)$/);
+    const structured = { content: [{ type: 'text' as const, text: 'y'.repeat(2_000) }], structuredContent: { y: 1 } };
     expect(withinBudget(structured, budget)).toBe(structured);
   });
 });

@@ -11,6 +11,7 @@ import { buildCatalogue, OverridesError, type BuildResult } from '../../scripts/
 import { embeddedPaths } from '../../scripts/catalog/embedded-resources.ts';
 import { FIELDS_DESCRIPTION, projectionArgName } from '../../scripts/catalog/result-shape.ts';
 import type { Catalogue, CatalogueTool } from '../../src/catalogue/types.ts';
+import { estimateTokens } from '../../src/lib/tokens.ts';
 import { compactJson } from '../../src/results/result-compaction.ts';
 import { compactRules } from '../../src/results/options.ts';
 
@@ -70,8 +71,8 @@ describe('lists and paging', () => {
     const r = await buildCatalogue(spec);
     const t = tool(r, 'list_pets');
     const rules = compactRules(r.catalogue.results!);
-    const chars = Math.ceil([{ id: 1, name: 'a' }, { id: 2, name: 'bb', photo_url: 'https://cdn.example.org/b.png', tag: 'x' }].reduce((n, x) => n + JSON.stringify(compactJson(x, rules)).length, 0) / 2);
-    expect(t.result).toEqual({ fields: '_fields', items: 'result', paging: { page: 'page', size: 'limit', after: 'starting_after', cursor: 'cursor', itemChars: chars } });
+    const itemTokens = Math.ceil([{ id: 1, name: 'a' }, { id: 2, name: 'bb', photo_url: 'https://cdn.example.org/b.png', tag: 'x' }].reduce((n, x) => n + estimateTokens(JSON.stringify(compactJson(x, rules))), 0) / 2);
+    expect(t.result).toEqual({ fields: '_fields', items: 'result', paging: { page: 'page', size: 'limit', after: 'starting_after', cursor: 'cursor', itemTokens } });
     expect(tool(r, 'create_pet').result).toEqual({ fields: '_fields' });
   });
 

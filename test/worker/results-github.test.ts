@@ -38,7 +38,7 @@ describe.each(CLIENTS)('GitHub results, %s', (kind) => {
     const c = await mid.connect(kind, TOOLS);
     const d = data(await c.call('pulls_list', { owner: 'octocat', repo: 'compact' }));
     const tool = gh.loaded.byName.get('pulls_list')!;
-    const n = Math.floor((10_000 * 4 * 0.8) / tool.result!.paging!.itemChars!);
+    const n = Math.floor((10_000 * 0.9) / tool.result!.paging!.itemTokens!);
     expect(n).toBeGreaterThan(1);
     expect(n).toBeLessThan(30);
     expect((await upstreamSaw('/x/github/repos/octocat/compact/pulls'))?.url).toContain(`per_page=${n}`);

@@ -2,6 +2,7 @@
 // and how src/upstream/response.ts applies a shaped result (schema re-check, note keys, schema-less tools).
 import { describe, expect, it } from 'vitest';
 import type { CatalogueTool } from '../../src/catalogue/types.ts';
+import { estimateTokens } from '../../src/lib/tokens.ts';
 import { compactJson } from '../../src/results/result-compaction.ts';
 import { compilePatterns, patternProblem } from '../../src/results/field-pattern.ts';
 import { isHypermedia, originOf } from '../../src/results/links.ts';
@@ -33,7 +34,7 @@ function listTool(extra: Partial<CatalogueTool> = {}): CatalogueTool {
     annotations: { title: 't', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     toolsets: ['t'],
     http: { method: 'GET', path: '/things', params: [], accept: ['application/json'] },
-    result: { fields: '_fields', items: 'result', paging: { page: 'page', size: 'per_page', itemChars: 100 } },
+    result: { fields: '_fields', items: 'result', paging: { page: 'page', size: 'per_page', itemTokens: 28 } },
     ...extra,
   };
 }
@@ -109,13 +110,13 @@ describe('paging', () => {
   it('chooses a page size below the API default when the example says items are large', () => {
     const tool = listTool();
     const args: Record<string, unknown> = {};
-    expect(pageRequest(tool, tool.result!.paging, args, 2000, true)).toEqual({ fitted: { value: 16, apiDefault: 30 }, size: 16, page: 1 });
+    expect(pageRequest(tool, tool.result!.paging, args, 500, true)).toEqual({ fitted: { value: 16, apiDefault: 30 }, size: 16, page: 1 });
     expect(args).toEqual({ per_page: 16 });
     const given = { per_page: 50, page: 3 };
-    expect(pageRequest(tool, tool.result!.paging, given, 2000, true)).toEqual({ size: 50, page: 3 });
+    expect(pageRequest(tool, tool.result!.paging, given, 500, true)).toEqual({ size: 50, page: 3 });
     const noDefault = listTool({ inputSchema: { type: 'object', properties: { per_page: { type: 'integer' } } } });
     const a2: Record<string, unknown> = {};
-    expect(pageRequest(noDefault, noDefault.result!.paging, a2, 2000, true).fitted).toBeUndefined();
+    expect(pageRequest(noDefault, noDefault.result!.paging, a2, 500, true).fitted).toBeUndefined();
     expect(a2).toEqual({});
   });
 
@@ -146,7 +147,7 @@ describe('shapeResult', () => {
     const shown = (s.value as { result: unknown[] }).result;
     expect(s.cut).toBe(true);
     expect(shown).toEqual(items.slice(0, shown.length).map(({ id, name }) => ({ id, name })));
-    expect(JSON.stringify(s.value).length).toBeLessThanOrEqual(2000 - 800);
+    expect(estimateTokens(JSON.stringify(s.value))).toBeLessThanOrEqual(500 - 300);
     expect(s.note).toContain(`Showing ${shown.length} of 30 items`);
     expect(s.note).toContain(`{"per_page":${shown.length},"page":2}`);
   });

@@ -52,7 +52,7 @@ describe('an API key sent in the query', () => {
 
 describe('a scheme named like a built-in property', () => {
   it('reads only configured values: `constructor` with no credential is refused by name, with one it is sent', () => {
-    const odd: CatalogueSecurity = { schemes: { constructor: { type: 'apiKey', in: 'header', name: 'x-key' } }, sets: [[{ constructor: [] }]], default: 0 };
+    const odd: CatalogueSecurity = { schemes: { constructor: { type: 'apiKey' as const, in: 'header' as const, name: 'x-key' } }, sets: [[{ constructor: [] }]], default: 0 };
     const none = credentialsFor(odd, tool(0), {}, readConfig({}, 'https://api.example')) as CredentialOutcome;
     expect(none.ok).toBe(false);
     if (!none.ok) expect(none.message).toContain('constructor');
