@@ -16,6 +16,7 @@ import { startWranglerDev } from '../lib/wrangler.ts';
 import { generateArgs } from './args.ts';
 import { CLASSES, classifyError, classifyResult, connectClient, type CallClass, type ClientName, type ToolSeenByClient, type SweepClient } from './clients.ts';
 import { SpecIndex, startBuiltinMock, startDriftProxy, type DriftProxy, type DriftStats } from './drift.ts';
+import { listingProblems } from './listing-rules.ts';
 
 const SWEEP_KEY = 'mcp_test_sweep0000000000000000000000000000';
 
@@ -81,6 +82,8 @@ export interface SweepReport {
     keptRatio: number;
   };
   list: Record<ClientName, { ok: boolean; tools: number; ms: number; error?: string }>;
+  /** What the v1 client listed that breaks a client rule (listing-rules.ts): names, stated hints, inputSchemas. */
+  listingProblems: string[];
   sampled: number;
   calls: number;
   totals: Record<CallClass, number>;
@@ -186,6 +189,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
     const clients: SweepClient[] = [];
     const list = {} as SweepReport['list'];
     let listed: ToolSeenByClient[] = [];
+    let problems: string[] = [];
     for (const name of ['v1', 'v2'] as const) {
       const l0 = Date.now();
       try {
@@ -195,10 +199,12 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
         clients.push(c);
         list[name] = { ok: true, tools: tools.length, ms: Date.now() - l0 };
         if (!listed.length) listed = tools;
+        if (name === 'v1') problems = listingProblems(tools);
       } catch (err) {
         list[name] = { ok: false, tools: 0, ms: Date.now() - l0, error: String((err as Error)?.message ?? err).slice(0, 500) };
       }
       log(`${name} listTools: ${list[name].ok ? `${list[name].tools} tools in ${list[name].ms} ms` : `FAILED: ${list[name].error}`}`);
+      if (name === 'v1' && problems.length) log(`listing breaks ${problems.length} client rule(s), first: ${problems[0]}`);
     }
 
     // 5. Calls.
@@ -263,6 +269,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
         keptRatio: jsonTools.length ? withOutputSchema / jsonTools.length : 1,
       },
       list,
+      listingProblems: problems,
       sampled: chosen.length,
       calls: Object.values(totals).reduce((a, b) => a + b, 0),
       totals,
@@ -270,7 +277,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
       tools: reports,
       failingSchemaTools,
       errorOn2xxTools,
-      failed: listFailed || totals.protocol_error > 0 || totals.transport_failure > 0 || totals.error_on_2xx > 0,
+      failed: listFailed || problems.length > 0 || totals.protocol_error > 0 || totals.transport_failure > 0 || totals.error_on_2xx > 0,
     };
   } finally {
     for (const r of running.reverse()) await r.stop().catch(() => undefined);
