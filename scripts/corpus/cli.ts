@@ -110,6 +110,7 @@ function summarise(seed: number, results: SpecResult[]): { text: string; counts:
     served: swept.filter((r) => r.sweep?.report?.list.v1.ok && r.sweep.report.list.v2.ok).length,
     swept: swept.length,
     calls: t('ok') + t('type_drift') + t('upstream_error') + t('invalid_arguments') + t('schema_mismatch') + t('error_on_2xx') + t('protocol_error') + t('transport_failure'),
+    confirmations: sum((r) => r.sweep?.report?.confirmations ?? 0),
     protocolErrors: t('protocol_error') + t('transport_failure'),
     errorOn2xx: t('error_on_2xx'),
     schemaFailures: t('schema_mismatch'),
@@ -120,7 +121,7 @@ function summarise(seed: number, results: SpecResult[]): { text: string; counts:
   const lines = [
     `corpus (seed ${seed}): ${counts.built}/${counts.drawn} built (${counts.yaml} as YAML), ${counts.tools} tools; build time median ${counts.buildMsMedian} ms, max ${counts.buildMsMax} ms`,
     `  listed over stdio by the v1 client: ${counts.listed}/${counts.built}; client-rule problems: ${counts.listingProblems}`,
-    `  served and swept: ${counts.served}/${counts.swept}; ${counts.calls} calls: ${counts.protocolErrors} protocol/transport errors, ${counts.errorOn2xx} successes reported as errors, ${counts.schemaFailures} outputSchema failures, ${counts.invalidArguments} refused arguments`,
+    `  served and swept: ${counts.served}/${counts.swept}; ${counts.calls} calls: ${counts.protocolErrors} protocol/transport errors, ${counts.errorOn2xx} successes reported as errors, ${counts.schemaFailures} outputSchema failures, ${counts.invalidArguments} refused arguments; ${counts.confirmations} destructive calls confirmed first`,
   ];
   for (const r of results) {
     const probs = [

@@ -33,7 +33,7 @@ export interface ListOutcome {
 export interface SweepOutcome {
   exit: number | string;
   ms: number;
-  report?: Pick<SweepReport, 'list' | 'sampled' | 'calls' | 'totals' | 'failingSchemaTools' | 'errorOn2xxTools' | 'failed'> & { listingProblems?: string[] };
+  report?: Pick<SweepReport, 'list' | 'sampled' | 'calls' | 'confirmations' | 'totals' | 'failingSchemaTools' | 'errorOn2xxTools' | 'failed'> & { listingProblems?: string[] };
   error?: string;
 }
 
@@ -108,8 +108,8 @@ export async function sweepSpec(specFile: string, reportFile: string, sample: nu
   const ms = Date.now() - t0;
   try {
     const full = JSON.parse(await readFile(reportFile, 'utf8')) as SweepReport & { listingProblems?: string[] };
-    const { list, sampled, calls: n, totals, failingSchemaTools, errorOn2xxTools, failed, listingProblems } = full;
-    return { exit: r.code, ms, report: { list, sampled, calls: n, totals, failingSchemaTools, errorOn2xxTools, failed, ...(listingProblems ? { listingProblems } : {}) } };
+    const { list, sampled, calls: n, confirmations, totals, failingSchemaTools, errorOn2xxTools, failed, listingProblems } = full;
+    return { exit: r.code, ms, report: { list, sampled, calls: n, confirmations: confirmations ?? 0, totals, failingSchemaTools, errorOn2xxTools, failed, ...(listingProblems ? { listingProblems } : {}) } };
   } catch {
     return { exit: r.code, ms, error: r.tail.split('\n').slice(-8).join('\n') };
   }

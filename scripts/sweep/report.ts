@@ -24,7 +24,7 @@ function table(rows: string[][]): string {
 /** Tools table (every tool when `all`, else only tools with a non-ok, non-upstream class) and totals by class. */
 export function formatReport(r: SweepReport, all = false): string {
   const out: string[] = [];
-  out.push(`sweep of ${r.spec} (${r.catalogue.title}): ${r.sampled} tools, ${r.calls} calls in ${(r.ms / 1000).toFixed(1)} s`);
+  out.push(`sweep of ${r.spec} (${r.catalogue.title}): ${r.sampled} tools, ${r.calls} calls in ${(r.ms / 1000).toFixed(1)} s; ${r.confirmations ?? 0} destructive calls confirmed first (v2)`);
   for (const [name, l] of Object.entries(r.list)) out.push(`  ${name} listTools: ${l.ok ? `ok, ${l.tools} tools, ${l.ms} ms` : `FAILED ${l.error}`}`);
   const rules = r.listingProblems ?? [];
   out.push(`  listing rules (names, stated hints, inputSchemas): ${rules.length ? `${rules.length} problem(s)` : 'all kept'}`, ...rules.slice(0, 10).map((p) => `    ${p}`));

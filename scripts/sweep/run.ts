@@ -86,6 +86,8 @@ export interface SweepReport {
   listingProblems: string[];
   sampled: number;
   calls: number;
+  /** Destructive calls the server asked the v2 client to confirm first (each accepted, then run). */
+  confirmations: number;
   totals: Record<CallClass, number>;
   drift: DriftStats;
   tools: ToolReport[];
@@ -248,6 +250,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
       done++;
       if (done % 10 === 0 || done === chosen.length) log(`called ${done}/${chosen.length} tools`);
     });
+    const confirmations = clients.reduce((n, c) => n + c.confirmations, 0);
     for (const c of clients) await c.close().catch(() => undefined);
     reports.sort((a, b) => a.tool.localeCompare(b.tool));
 
@@ -272,6 +275,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
       listingProblems: problems,
       sampled: chosen.length,
       calls: Object.values(totals).reduce((a, b) => a + b, 0),
+      confirmations,
       totals,
       drift: { ...proxy.stats },
       tools: reports,

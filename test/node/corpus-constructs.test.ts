@@ -1,0 +1,37 @@
+// Spec constructs the corpus check (docs/sweep.md, "Corpus check") found in real specs, on small hand-written ones.
+//   - YAML specs with the version unquoted (`swagger: 2.0`, `openapi: 3.0`): YAML reads numbers, and the spec was
+//     refused as having no supported version.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../scripts/catalog/build.ts';
+import { loadSpec } from '../../scripts/catalog/spec-loader.ts';
+import { declaredVersion, openApiVersion } from '../../src/spec-drift/spec-document.ts';
+import { tmp } from './fixtures/mini-spec.ts';
+
+const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
+
+describe('a version YAML reads as a number', () => {
+  it('builds a Swagger 2.0 spec written `swagger: 2.0`', async () => {
+    const built = await buildCatalogue(fixture('unquoted-version.yaml'));
+    expect(built.catalogue.source.openapi).toBe('2.0');
+    expect(built.catalogue.tools.map((t) => t.name)).toEqual(['get_thing']);
+    expect(built.catalogue.tools[0]!.inputSchema).toMatchObject({ properties: { id: { type: 'integer' } }, required: ['id'] });
+  });
+
+  it('reads `openapi: 3.0` and `openapi: 3.1` as their first releases, in the generator and the drift check alike', async () => {
+    const dir = tmp();
+    for (const [written, version] of [['3.0', '3.0.0'], ['3.1', '3.1.0'], ['"3.0"', '3.0.0']] as const) {
+      const file = join(dir, `v${version}.yaml`);
+      writeFileSync(file, `openapi: ${written}\ninfo: {title: T, version: 2}\npaths:\n  /a:\n    get:\n      operationId: getA\n      responses:\n        200: {description: ok}\n`);
+      const loaded = await loadSpec(file);
+      expect(loaded.originalVersion).toBe(version);
+      expect(loaded.doc.openapi).toBe(version);
+    }
+    expect(openApiVersion({ swagger: 2, paths: {} })).toBe('2.0');
+    expect(openApiVersion({ openapi: 3.1, paths: {} })).toBe('3.1.0');
+    // Numbers that name no release stay refused.
+    expect(declaredVersion({ swagger: 1.2 })).toBe('1.2');
+    expect(() => openApiVersion({ openapi: 4, paths: {} })).toThrow(/not an OpenAPI 3.0\/3.1 or Swagger 2.0 document \(openapi\/swagger = 4\)/);
+  });
+});
