@@ -10,7 +10,7 @@
 import type { JsonSchema } from '../../src/catalogue/types.ts';
 import { isObj } from '../lib/is-object.ts';
 import { mapValuesNote } from './output-drift.ts';
-import { compilesWithU } from './regex-check.ts';
+import { uPattern } from './regex-check.ts';
 import { cleanDefault } from './schema-defaults.ts';
 import { schemaSize } from './schema-size.ts';
 import { trimText } from './trim-text.ts';
@@ -257,7 +257,8 @@ export class SchemaConverter {
         delete out.maximum;
       } else if (isNum(n.exclusiveMaximum)) out.exclusiveMaximum = n.exclusiveMaximum;
       if (typeof n.pattern === 'string') {
-        if (compilesWithU(n.pattern)) out.pattern = n.pattern;
+        const pattern = uPattern(n.pattern);
+        if (pattern !== undefined) out.pattern = pattern;
         else {
           this.warn('pattern-dropped', `${where}: pattern ${JSON.stringify(n.pattern)} is not a valid u-flag RegExp; dropped`);
           notes.push(`Pattern: ${n.pattern}`);
@@ -297,7 +298,8 @@ export class SchemaConverter {
     if (input && isObj(n.patternProperties)) {
       const pp: Record<string, JsonSchema> = {};
       for (const [k, v] of Object.entries(n.patternProperties)) {
-        if (compilesWithU(k)) pp[k] = this.conv(v, mode, depthLeft - 1, limits, `${where}[${k}]`);
+        const key = uPattern(k);
+        if (key !== undefined) pp[key] = this.conv(v, mode, depthLeft - 1, limits, `${where}[${k}]`);
         else this.warn('pattern-dropped', `${where}: patternProperties key ${JSON.stringify(k)} is not a valid u-flag RegExp; dropped`);
       }
       if (Object.keys(pp).length) out.patternProperties = pp;

@@ -1,10 +1,12 @@
 // Spec constructs the corpus check (docs/sweep.md, "Corpus check") found in real specs, on small hand-written ones.
 //   - YAML specs with the version unquoted (`swagger: 2.0`, `openapi: 3.0`): YAML reads numbers, and the spec was
 //     refused as having no supported version.
+//   - patterns escaping punctuation that needs no escape (`[\w\~]`): no u-flag RegExp, so they were dropped.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../scripts/catalog/build.ts';
+import { uPattern } from '../../scripts/catalog/regex-check.ts';
 import { loadSpec } from '../../scripts/catalog/spec-loader.ts';
 import { declaredVersion, openApiVersion } from '../../src/spec-drift/spec-document.ts';
 import { tmp } from './fixtures/mini-spec.ts';
@@ -33,5 +35,30 @@ describe('a version YAML reads as a number', () => {
     // Numbers that name no release stay refused.
     expect(declaredVersion({ swagger: 1.2 })).toBe('1.2');
     expect(() => openApiVersion({ openapi: 4, paths: {} })).toThrow(/not an OpenAPI 3.0\/3.1 or Swagger 2.0 document \(openapi\/swagger = 4\)/);
+  });
+});
+
+describe('patterns that escape punctuation needing no escape', () => {
+  it('keep their meaning in u-flag form; a pattern with no u form is still dropped', () => {
+    expect(uPattern('^[A-Za-z0-9_\\.\\-\\~]+$')).toBe('^[A-Za-z0-9_\\.\\-~]+$');
+    expect(uPattern('^a\\_b\\-c\\@d$')).toBe('^a_b-c@d$');
+    expect(uPattern('^\\d+$')).toBe('^\\d+$');
+    expect(uPattern('(?i)^abc$')).toBeUndefined();
+    for (const [p, yes, no] of [['^[A-Za-z0-9_\\.\\-\\~]+$', 'a.b-c~d', 'a b'], ['^a\\_b\\-c\\@d$', 'a_b-c@d', 'a_b_c@d']] as const) {
+      const u = new RegExp(uPattern(p)!, 'u');
+      expect([u.test(yes), u.test(no)]).toEqual([new RegExp(p).test(yes), new RegExp(p).test(no)]);
+    }
+  });
+
+  it('reach the inputSchema', async () => {
+    const file = join(tmp(), 'patterns.json');
+    const param = (name: string, pattern: string) => ({ name, in: 'query', schema: { type: 'string', pattern } });
+    const spec = { openapi: '3.0.0', info: { title: 'P', version: '1' }, paths: { '/files': { get: { operationId: 'listFiles', parameters: [param('path', '(?:[A-Za-z0-9_\\.\\-\\~]+/){0,10}'), param('flags', '(?i)^x$')], responses: { '200': { description: 'ok' } } } } } };
+    writeFileSync(file, JSON.stringify(spec));
+    const built = await buildCatalogue(file);
+    const props = built.catalogue.tools[0]!.inputSchema.properties as Record<string, { pattern?: string; description?: string }>;
+    expect(props.path!.pattern).toBe('(?:[A-Za-z0-9_\\.\\-~]+/){0,10}');
+    expect(props.flags!.pattern).toBeUndefined();
+    expect(built.report.warnings['pattern-dropped']?.count).toBe(1);
   });
 });
