@@ -3,12 +3,17 @@
 // check"): draw them with a seed, build each with the generator's CLI, list each built catalogue with the v1 strict
 // client over stdio and check the listing's client rules, then serve and sweep the first --serve of them in wrangler
 // dev with both strict clients. Exit 1 when anything failed, 2 on bad usage.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArgsError, parseArgsWithHints } from '../lib/parse-args.ts';
 import { DIRECTORY, drawSpecs, seeded } from './draw.ts';
 import { asYaml, buildSpec, listOverStdio, sweepSpec, type BuildOutcome, type ListOutcome, type SweepOutcome } from './run.ts';
+
+// surfaces.ts runs the Worker's own surfaces, so it is type-checked with the Worker's types (tsconfig.json), and
+// imported here by a specifier TypeScript does not follow.
+const surfacesModule = './surfaces.ts';
+const { surfaceProblems } = (await import(surfacesModule)) as { surfaceProblems(text: string, readShard: (file: string) => Promise<string>): Promise<string[]> };
 
 const USAGE = 'npm run corpus -- --seed <n> [--count 150] [--serve 30] [--sample 30] [--calls 2] [--yaml-share 0.25] [--report <file>] [--keep <dir>]';
 
@@ -17,6 +22,8 @@ interface SpecResult {
   format: 'json' | 'yaml';
   build: BuildOutcome;
   list?: ListOutcome;
+  /** Rule problems of the catalogue's other listings: each client profile in each endpoint mode (surfaces.ts). */
+  surfaces?: string[];
   sweep?: SweepOutcome;
 }
 
@@ -74,9 +81,12 @@ export async function main(argv: string[]): Promise<number> {
       const file = yaml ? await asYaml(source, work) : source;
       const build = await buildSpec(file, dir, opts.buildTimeout);
       const r: SpecResult = { spec, format: yaml ? 'yaml' : 'json', build };
-      if (build.ok) r.list = await listOverStdio(dir);
+      if (build.ok) {
+        r.list = await listOverStdio(dir);
+        r.surfaces = await surfaceProblems(await readFile(join(dir, 'catalog.txt'), 'utf8'), (file) => readFile(join(dir, 'shards', file), 'utf8')).catch((e: Error) => [`surfaces not built: ${e.message.slice(0, 300)}`]);
+      }
       results.push(r);
-      const listed = r.list ? (r.list.ok ? `listed ${r.list.tools}${r.list.problems.length ? `, ${r.list.problems.length} rule problems` : ''}` : `LIST FAILED ${r.list.error}`) : '';
+      const listed = r.list ? (r.list.ok ? `listed ${r.list.tools}${r.list.problems.length ? `, ${r.list.problems.length} rule problems` : ''}${r.surfaces?.length ? `, ${r.surfaces.length} in other profiles or modes` : ''}` : `LIST FAILED ${r.list.error}`) : '';
       log(`${i + 1}/${draw.specs.length} ${spec} (${r.format}): ${build.ok ? `${build.tools} tools in ${build.ms} ms; ${listed}` : `BUILD FAILED ${build.error}`}`);
     }
     const servable = results.filter((r) => r.build.ok && r.build.tools > 0 && r.list?.ok).slice(0, opts.serve);
@@ -106,7 +116,7 @@ function summarise(seed: number, results: SpecResult[]): { text: string; counts:
     yaml: results.filter((r) => r.format === 'yaml').length,
     tools: sum((r) => r.build.tools),
     listed: results.filter((r) => r.list?.ok).length,
-    listingProblems: sum((r) => r.list?.problems.length ?? 0) + sum((r) => r.sweep?.report?.listingProblems?.length ?? 0),
+    listingProblems: sum((r) => r.list?.problems.length ?? 0) + sum((r) => r.surfaces?.length ?? 0) + sum((r) => r.sweep?.report?.listingProblems?.length ?? 0),
     served: swept.filter((r) => r.sweep?.report?.list.v1.ok && r.sweep.report.list.v2.ok).length,
     swept: swept.length,
     calls: t('ok') + t('type_drift') + t('upstream_error') + t('invalid_arguments') + t('schema_mismatch') + t('error_on_2xx') + t('protocol_error') + t('transport_failure'),
@@ -120,7 +130,7 @@ function summarise(seed: number, results: SpecResult[]): { text: string; counts:
   };
   const lines = [
     `corpus (seed ${seed}): ${counts.built}/${counts.drawn} built (${counts.yaml} as YAML), ${counts.tools} tools; build time median ${counts.buildMsMedian} ms, max ${counts.buildMsMax} ms`,
-    `  listed over stdio by the v1 client: ${counts.listed}/${counts.built}; client-rule problems: ${counts.listingProblems}`,
+    `  listed over stdio by the v1 client: ${counts.listed}/${counts.built}; client-rule problems (that listing, every profile and mode, the served ones): ${counts.listingProblems}`,
     `  served and swept: ${counts.served}/${counts.swept}; ${counts.calls} calls: ${counts.protocolErrors} protocol/transport errors, ${counts.errorOn2xx} successes reported as errors, ${counts.schemaFailures} outputSchema failures, ${counts.invalidArguments} refused arguments; ${counts.confirmations} destructive calls confirmed first`,
   ];
   for (const r of results) {
@@ -129,6 +139,7 @@ function summarise(seed: number, results: SpecResult[]): { text: string; counts:
       ...r.build.notes.map((n) => `note: ${n.slice(0, 200)}`),
       ...(r.list && !r.list.ok ? [`list: ${r.list.error}`] : []),
       ...(r.list?.problems ?? []).slice(0, 5).map((p) => `rule: ${p}`),
+      ...(r.surfaces ?? []).slice(0, 5).map((p) => `rule: ${p}`),
       ...(r.sweep && !r.sweep.report ? [`sweep: no report (exit ${r.sweep.exit})`] : []),
       ...(r.sweep?.report?.listingProblems ?? []).slice(0, 5).map((p) => `served rule: ${p}`),
       ...(r.sweep?.report && (r.sweep.report.failed || r.sweep.report.failingSchemaTools.length) ? [`sweep: ${JSON.stringify(r.sweep.report.totals)}; schema ${r.sweep.report.failingSchemaTools.join(',')}; 2xx ${r.sweep.report.errorOn2xxTools.join(',')}`] : []),

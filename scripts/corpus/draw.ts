@@ -54,8 +54,19 @@ function trackedText(): string {
 
 /** Specs the repository names (by their path under api/), hence not unseen. */
 export function seenSpecs(specs: string[]): Set<string> {
-  const text = trackedText();
-  return new Set(specs.filter((s) => text.includes(s)));
+  // Every JSON path the text names, and each of its tails after a "/" or ".": a spec is named when its path is one of
+  // them (`api.github.com.json` names the GitHub API, so `github.com.json` counts as seen as well).
+  const named = new Set<string>();
+  for (const [m] of trackedText().matchAll(/[\w.-]+(?:\/[\w.-]+)*\.json/g)) {
+    if (named.has(m)) continue; // its tails are in already
+    for (let rest = m; ; ) {
+      named.add(rest);
+      const cut = rest.search(/[/.]/);
+      if (cut < 0) break;
+      rest = rest.slice(cut + 1);
+    }
+  }
+  return new Set(specs.filter((s) => named.has(s)));
 }
 
 export interface Draw {

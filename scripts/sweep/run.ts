@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Catalogue, CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
 import { validate } from '../../src/catalogue/validator.ts';
+import { PROFILE_IDS } from '../../src/profiles/profiles.ts';
 import { buildCatalogue } from '../catalog/build.ts';
 import { readCatalogueDir, writeCatalogueDir } from '../catalog/catalogue-files.ts';
 import { loadSpec } from '../catalog/spec-loader.ts';
@@ -82,7 +83,7 @@ export interface SweepReport {
     keptRatio: number;
   };
   list: Record<ClientName, { ok: boolean; tools: number; ms: number; error?: string }>;
-  /** What the v1 client listed that breaks a client rule (listing-rules.ts): names, stated hints, inputSchemas. */
+  /** What the v1 client listed, in the default and every client profile, that breaks a client rule (listing-rules.ts). */
   listingProblems: string[];
   sampled: number;
   calls: number;
@@ -206,8 +207,19 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
         list[name] = { ok: false, tools: 0, ms: Date.now() - l0, error: String((err as Error)?.message ?? err).slice(0, 500) };
       }
       log(`${name} listTools: ${list[name].ok ? `${list[name].tools} tools in ${list[name].ms} ms` : `FAILED: ${list[name].error}`}`);
-      if (name === 'v1' && problems.length) log(`listing breaks ${problems.length} client rule(s), first: ${problems[0]}`);
     }
+    // Each client profile's listing keeps the rules too: VS Code's draft-07 dialect, OpenAI's strict form, Gemini's
+    // inlined schemas, and the hybrid list a profile with a tool limit gets (docs/slices-profiles-discovery.md).
+    for (const id of PROFILE_IDS) {
+      try {
+        const c = await connectClient('v1', `${worker.endpoint}/x/all?client=${id}`, SWEEP_KEY);
+        problems.push(...listingProblems(await c.listTools()).map((p) => `[${id}] ${p}`));
+        await c.close().catch(() => undefined);
+      } catch (err) {
+        problems.push(`[${id}] the v1 client could not list the tools: ${String((err as Error)?.message ?? err).slice(0, 300)}`);
+      }
+    }
+    if (problems.length) log(`listings break ${problems.length} client rule(s), first: ${problems[0]}`);
 
     // 5. Calls.
     const byName = new Map<string, CatalogueTool>();

@@ -1,8 +1,15 @@
 // The corpus check's parts (scripts/corpus/, scripts/sweep/listing-rules.ts): the rules a served listing must keep,
 // and a seeded draw that leaves out the specs this repository names.
 import { describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../scripts/catalog/build.ts';
 import { directorySpecs, drawSpecs, seeded } from '../../scripts/corpus/draw.ts';
 import { inputSchemaProblems, listingProblems, type ListedTool } from '../../scripts/sweep/listing-rules.ts';
+import { encodeCatalogue } from '../support/encode-catalogue.ts';
+import { MINI } from './fixtures/mini-spec.ts';
+
+// Worker code, type-checked with the Worker's types: imported by a specifier TypeScript does not follow.
+const surfacesModule = '../../scripts/corpus/surfaces.ts';
+const { surfaceProblems } = (await import(surfacesModule)) as { surfaceProblems(text: string, readShard: (file: string) => Promise<string>): Promise<string[]> };
 
 const hints = { readOnlyHint: true, destructiveHint: false };
 const tool = (name: string, inputSchema: unknown = { type: 'object', properties: {} }, annotations: ListedTool['annotations'] = hints): ListedTool => ({ name, inputSchema, annotations });
@@ -67,5 +74,23 @@ describe('the draw', () => {
     expect(d.specs.length).toBe(all.length - d.seen);
     // Named in tests and in the naming regression set.
     for (const named of ['stripe.com.json', 'asana.com.json', 'svix.com.json', 'okta.local.json']) expect(d.specs).not.toContain(named);
+  });
+});
+
+describe('every profile and mode of a built catalogue', () => {
+  const noShards = async (file: string): Promise<string> => {
+    throw new Error(`no shard ${file}`);
+  };
+  it('keeps the rules, and a broken schema is named in each listing that shows it', async () => {
+    const { catalogue } = await buildCatalogue(MINI);
+    expect(await surfaceProblems(await encodeCatalogue(catalogue), noShards)).toEqual([]);
+    const broken = catalogue.tools[0]!;
+    broken.inputSchema = { ...broken.inputSchema, properties: { ...(broken.inputSchema.properties as object), n: { type: 'integer', minimum: 1, default: 0 } } };
+    const probs = await surfaceProblems(await encodeCatalogue(catalogue), noShards);
+    // OpenAI's strict form states no defaults; every other profile lists this one, in full and in the hybrid list.
+    for (const profile of ['default', 'cursor', 'claude', 'gemini', 'vscode']) {
+      for (const mode of ['tools', 'hybrid']) expect(probs, `${profile}/${mode}`).toContain(`[${profile}/${mode}] ${broken.name}: inputSchema #/properties/n: default 0 fails its own schema (default must be >= 1)`);
+    }
+    expect(probs.filter((p) => p.startsWith('[openai/'))).toEqual([]);
   });
 });
