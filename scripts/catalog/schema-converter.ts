@@ -10,6 +10,7 @@
 import type { JsonSchema } from '../../src/catalogue/types.ts';
 import { isObj } from '../lib/is-object.ts';
 import { mapValuesNote } from './output-drift.ts';
+import { reconcileEnum } from './enum-types.ts';
 import { uPattern } from './regex-check.ts';
 import { cleanDefault } from './schema-defaults.ts';
 import { schemaSize } from './schema-size.ts';
@@ -139,7 +140,7 @@ export class SchemaConverter {
       const sib = this.conv(siblings, mode, depthLeft, limits, where);
       return Object.keys(sib).length ? allOfParts([base, sib], mode, where, this.warn) : base;
     }
-    return this.convObject(node, mode, depthLeft, limits, where);
+    return this.convObject(reconcileEnum(node, where, this.warn), mode, depthLeft, limits, where);
   }
 
   private addNull(s: JsonSchema): JsonSchema {

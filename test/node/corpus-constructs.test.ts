@@ -2,12 +2,17 @@
 //   - YAML specs with the version unquoted (`swagger: 2.0`, `openapi: 3.0`): YAML reads numbers, and the spec was
 //     refused as having no supported version.
 //   - patterns escaping punctuation that needs no escape (`[\w\~]`): no u-flag RegExp, so they were dropped.
+//   - enums whose members contradict their type (`{type: object, enum: ["PKW"]}` in Mercedes-Benz's configurator,
+//     `{type: integer, enum: ["1"]}`, `{type: array, enum: ["a"]}`): no value passed, so arguments were refused and
+//     responses failed the outputSchema.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../scripts/catalog/build.ts';
 import { uPattern } from '../../scripts/catalog/regex-check.ts';
 import { loadSpec } from '../../scripts/catalog/spec-loader.ts';
+import { validate } from '../../src/catalogue/validator.ts';
+import type { JsonSchema } from '../../src/catalogue/types.ts';
 import { declaredVersion, openApiVersion } from '../../src/spec-drift/spec-document.ts';
 import { tmp } from './fixtures/mini-spec.ts';
 
@@ -60,5 +65,45 @@ describe('patterns that escape punctuation needing no escape', () => {
     expect(props.path!.pattern).toBe('(?:[A-Za-z0-9_\\.\\-~]+/){0,10}');
     expect(props.flags!.pattern).toBeUndefined();
     expect(built.report.warnings['pattern-dropped']?.count).toBe(1);
+  });
+});
+
+describe('an enum against its own type', () => {
+  const group = { type: 'object', enum: ['PKW', 'VAN'], properties: { name: { type: 'string' } } };
+  const spec = {
+    openapi: '3.0.0',
+    info: { title: 'Enums', version: '1' },
+    paths: {
+      '/models': {
+        post: {
+          operationId: 'findModels',
+          parameters: [
+            { name: 'size', in: 'query', schema: { type: 'integer', enum: ['10', '20'] } },
+            { name: 'code', in: 'query', schema: { type: 'string', enum: [1, 2] } },
+            { name: 'flag', in: 'query', schema: { type: 'boolean', enum: ['true', 'false'] } },
+            { name: 'fields', in: 'query', required: true, schema: { type: 'array', items: { type: 'string' }, enum: ['id', 'name'] } },
+          ],
+          requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { group } } } } },
+          responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { groups: { type: 'array', items: group } } } } } } },
+        },
+      },
+    },
+  };
+
+  it('reads members as the type when that loses nothing, else lets the type admit them; values pass again', async () => {
+    const file = join(tmp(), 'enums.json');
+    writeFileSync(file, JSON.stringify(spec));
+    const built = await buildCatalogue(file);
+    const tool = built.catalogue.tools[0]!;
+    const props = tool.inputSchema.properties as Record<string, JsonSchema>;
+    expect(props.size).toMatchObject({ type: 'integer', enum: [10, 20] });
+    expect(props.code).toMatchObject({ type: 'string', enum: ['1', '2'] });
+    expect(props.flag).toMatchObject({ type: 'boolean', enum: [true, false] });
+    expect(props.fields).toMatchObject({ type: 'array', items: { type: 'string', enum: ['id', 'name'] } });
+    expect(props.group!.type).toEqual(['object', 'string']);
+    expect(validate(tool.inputSchema, { size: 20, code: '1', flag: false, fields: ['name'], group: 'VAN' }).valid).toBe(true);
+    // The response the API sends with the enum's own members passes the outputSchema.
+    expect(validate(tool.outputSchema!, { groups: ['PKW', { name: 'Van' }] }).valid).toBe(true);
+    expect(built.report.warnings['enum-type']?.count).toBe(6);
   });
 });
