@@ -340,7 +340,7 @@ export class SchemaConverter {
             for (const t of [only.type].flat() as string[]) if (!types.includes(t)) types.push(t);
           }
         } else if (nonEmpty.length) {
-          const all = allOfParts(nonEmpty, mode, where, this.warn);
+          const all = allOfParts(nonEmpty, mode, where, this.warn, out);
           if (all.anyOf && !out.anyOf) out.anyOf = all.anyOf;
           else out.allOf = all.allOf ?? [all];
         }

@@ -5,12 +5,16 @@
 //   - enums whose members contradict their type (`{type: object, enum: ["PKW"]}` in Mercedes-Benz's configurator,
 //     `{type: integer, enum: ["1"]}`, `{type: array, enum: ["a"]}`): no value passed, so arguments were refused and
 //     responses failed the outputSchema.
+//   - allOf parts each closed by `additionalProperties: false` to their own properties (ShipEngine's
+//     `shipping_address`: an address plus `instructions`): no object with properties of both passed.
+//   - the sweep's arguments for an unanchored pattern with a minimum length (AWS's `arn:…`, at least 20 long).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../scripts/catalog/build.ts';
 import { uPattern } from '../../scripts/catalog/regex-check.ts';
 import { loadSpec } from '../../scripts/catalog/spec-loader.ts';
+import { generateArgs } from '../../scripts/sweep/args.ts';
 import { validate } from '../../src/catalogue/validator.ts';
 import type { JsonSchema } from '../../src/catalogue/types.ts';
 import { declaredVersion, openApiVersion } from '../../src/spec-drift/spec-document.ts';
@@ -105,5 +109,52 @@ describe('an enum against its own type', () => {
     // The response the API sends with the enum's own members passes the outputSchema.
     expect(validate(tool.outputSchema!, { groups: ['PKW', { name: 'Van' }] }).valid).toBe(true);
     expect(built.report.warnings['enum-type']?.count).toBe(6);
+  });
+});
+
+describe('allOf parts closed to each other', () => {
+  const closed = (props: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', additionalProperties: false, properties: props, ...extra });
+  const spec = {
+    openapi: '3.0.0',
+    info: { title: 'Closed', version: '1' },
+    components: {
+      schemas: {
+        partial_address: closed({ name: { type: 'string' }, city: { type: 'string' } }),
+        address: { type: 'object', additionalProperties: false, allOf: [{ $ref: '#/components/schemas/partial_address' }], required: ['name'] },
+        shipping_address: { type: 'object', additionalProperties: false, allOf: [{ $ref: '#/components/schemas/address' }, closed({ instructions: { type: 'string' } })] },
+        labelled: closed({ label: { type: 'string' } }, { allOf: [{ $ref: '#/components/schemas/partial_address' }] }),
+      },
+    },
+    paths: {
+      '/shipments': {
+        post: {
+          operationId: 'createShipment',
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { ship_to: { $ref: '#/components/schemas/shipping_address' }, tag: { $ref: '#/components/schemas/labelled' }, from: { $ref: '#/components/schemas/partial_address' } } } } } },
+          responses: { '201': { description: 'made' } },
+        },
+      },
+    },
+  };
+
+  it('are opened where they would refuse the other parts\' properties; a part closed on its own stays closed', async () => {
+    const file = join(tmp(), 'closed.json');
+    writeFileSync(file, JSON.stringify(spec));
+    const built = await buildCatalogue(file);
+    const schema = built.catalogue.tools[0]!.inputSchema;
+    const ok = (args: unknown) => validate(schema, args).valid;
+    expect(ok({ ship_to: { name: 'Ann', city: 'Oslo', instructions: 'ring twice' } })).toBe(true);
+    expect(ok({ tag: { label: 'x', name: 'Ann' } })).toBe(true);
+    // Where nothing else adds properties, a closed schema still refuses unknown ones.
+    expect(ok({ from: { name: 'Ann', zip: '1' } })).toBe(false);
+    expect(ok({ from: { name: 'Ann' } })).toBe(true);
+    expect(built.report.warnings['closed-parts']?.count).toBeGreaterThan(0);
+  });
+});
+
+describe('sweep arguments', () => {
+  it('pad an unanchored pattern\'s sample to its minimum length', () => {
+    const schema = { type: 'object', properties: { arn: { allOf: [{ type: 'string', minLength: 20, maxLength: 256, pattern: 'arn:[A-Za-z0-9_:/-]+' }, { description: 'An ARN.' }] } }, required: ['arn'] };
+    const args = generateArgs(schema, 0);
+    expect(validate(schema, args).errors).toEqual([]);
   });
 });
