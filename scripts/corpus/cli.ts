@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArgsError, parseArgsWithHints } from '../lib/parse-args.ts';
 import { DIRECTORY, drawSpecs, seeded } from './draw.ts';
+import { argumentProblems } from './arguments.ts';
 import { asYaml, buildSpec, listOverStdio, sweepSpec, type BuildOutcome, type ListOutcome, type SweepOutcome } from './run.ts';
 
 // surfaces.ts runs the Worker's own surfaces, so it is type-checked with the Worker's types (tsconfig.json), and
@@ -24,6 +25,8 @@ interface SpecResult {
   list?: ListOutcome;
   /** Rule problems of the catalogue's other listings: each client profile in each endpoint mode (surfaces.ts). */
   surfaces?: string[];
+  /** Tools whose generated arguments no retry made valid (arguments.ts): for a look, not a failure by itself. */
+  arguments?: string[];
   sweep?: SweepOutcome;
 }
 
@@ -83,10 +86,11 @@ export async function main(argv: string[]): Promise<number> {
       const r: SpecResult = { spec, format: yaml ? 'yaml' : 'json', build };
       if (build.ok) {
         r.list = await listOverStdio(dir);
+        r.arguments = await argumentProblems(dir).catch((e: Error) => [`not checked: ${e.message.slice(0, 300)}`]);
         r.surfaces = await surfaceProblems(await readFile(join(dir, 'catalog.txt'), 'utf8'), (file) => readFile(join(dir, 'shards', file), 'utf8')).catch((e: Error) => [`surfaces not built: ${e.message.slice(0, 300)}`]);
       }
       results.push(r);
-      const listed = r.list ? (r.list.ok ? `listed ${r.list.tools}${r.list.problems.length ? `, ${r.list.problems.length} rule problems` : ''}${r.surfaces?.length ? `, ${r.surfaces.length} in other profiles or modes` : ''}` : `LIST FAILED ${r.list.error}`) : '';
+      const listed = r.list ? (r.list.ok ? `listed ${r.list.tools}${r.list.problems.length ? `, ${r.list.problems.length} rule problems` : ''}${r.surfaces?.length ? `, ${r.surfaces.length} in other profiles or modes` : ''}${r.arguments?.length ? `, ${r.arguments.length} tools without valid arguments` : ''}` : `LIST FAILED ${r.list.error}`) : '';
       log(`${i + 1}/${draw.specs.length} ${spec} (${r.format}): ${build.ok ? `${build.tools} tools in ${build.ms} ms; ${listed}` : `BUILD FAILED ${build.error}`}`);
     }
     const servable = results.filter((r) => r.build.ok && r.build.tools > 0 && r.list?.ok).slice(0, opts.serve);
@@ -120,6 +124,7 @@ function summarise(seed: number, results: SpecResult[]): { text: string; counts:
     served: swept.filter((r) => r.sweep?.report?.list.v1.ok && r.sweep.report.list.v2.ok).length,
     swept: swept.length,
     calls: t('ok') + t('type_drift') + t('upstream_error') + t('invalid_arguments') + t('schema_mismatch') + t('error_on_2xx') + t('protocol_error') + t('transport_failure'),
+    toolsWithoutValidArguments: sum((r) => r.arguments?.length ?? 0),
     confirmations: sum((r) => r.sweep?.report?.confirmations ?? 0),
     protocolErrors: t('protocol_error') + t('transport_failure'),
     errorOn2xx: t('error_on_2xx'),
@@ -131,6 +136,7 @@ function summarise(seed: number, results: SpecResult[]): { text: string; counts:
   const lines = [
     `corpus (seed ${seed}): ${counts.built}/${counts.drawn} built (${counts.yaml} as YAML), ${counts.tools} tools; build time median ${counts.buildMsMedian} ms, max ${counts.buildMsMax} ms`,
     `  listed over stdio by the v1 client: ${counts.listed}/${counts.built}; client-rule problems (that listing, every profile and mode, the served ones): ${counts.listingProblems}`,
+    `  tools for which the sweep's generator found no valid arguments (an inputSchema refusing every value, or a generator limit): ${counts.toolsWithoutValidArguments}`,
     `  served and swept: ${counts.served}/${counts.swept}; ${counts.calls} calls: ${counts.protocolErrors} protocol/transport errors, ${counts.errorOn2xx} successes reported as errors, ${counts.schemaFailures} outputSchema failures, ${counts.invalidArguments} refused arguments; ${counts.confirmations} destructive calls confirmed first`,
   ];
   for (const r of results) {
@@ -140,6 +146,7 @@ function summarise(seed: number, results: SpecResult[]): { text: string; counts:
       ...(r.list && !r.list.ok ? [`list: ${r.list.error}`] : []),
       ...(r.list?.problems ?? []).slice(0, 5).map((p) => `rule: ${p}`),
       ...(r.surfaces ?? []).slice(0, 5).map((p) => `rule: ${p}`),
+      ...(r.arguments ?? []).slice(0, 5).map((p) => `arguments: ${p}`),
       ...(r.sweep && !r.sweep.report ? [`sweep: no report (exit ${r.sweep.exit})`] : []),
       ...(r.sweep?.report?.listingProblems ?? []).slice(0, 5).map((p) => `served rule: ${p}`),
       ...(r.sweep?.report && (r.sweep.report.failed || r.sweep.report.failingSchemaTools.length) ? [`sweep: ${JSON.stringify(r.sweep.report.totals)}; schema ${r.sweep.report.failingSchemaTools.join(',')}; 2xx ${r.sweep.report.errorOn2xxTools.join(',')}`] : []),
