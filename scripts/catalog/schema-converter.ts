@@ -10,7 +10,8 @@
 import type { JsonSchema } from '../../src/catalogue/types.ts';
 import { isObj } from '../lib/is-object.ts';
 import { mapValuesNote } from './output-drift.ts';
-import { compilesWithU } from './regex-check.ts';
+import { reconcileEnum } from './enum-types.ts';
+import { uPattern } from './regex-check.ts';
 import { cleanDefault } from './schema-defaults.ts';
 import { schemaSize } from './schema-size.ts';
 import { trimText } from './trim-text.ts';
@@ -139,7 +140,7 @@ export class SchemaConverter {
       const sib = this.conv(siblings, mode, depthLeft, limits, where);
       return Object.keys(sib).length ? allOfParts([base, sib], mode, where, this.warn) : base;
     }
-    return this.convObject(node, mode, depthLeft, limits, where);
+    return this.convObject(reconcileEnum(node, where, this.warn), mode, depthLeft, limits, where);
   }
 
   private addNull(s: JsonSchema): JsonSchema {
@@ -257,7 +258,8 @@ export class SchemaConverter {
         delete out.maximum;
       } else if (isNum(n.exclusiveMaximum)) out.exclusiveMaximum = n.exclusiveMaximum;
       if (typeof n.pattern === 'string') {
-        if (compilesWithU(n.pattern)) out.pattern = n.pattern;
+        const pattern = uPattern(n.pattern);
+        if (pattern !== undefined) out.pattern = pattern;
         else {
           this.warn('pattern-dropped', `${where}: pattern ${JSON.stringify(n.pattern)} is not a valid u-flag RegExp; dropped`);
           notes.push(`Pattern: ${n.pattern}`);
@@ -297,7 +299,8 @@ export class SchemaConverter {
     if (input && isObj(n.patternProperties)) {
       const pp: Record<string, JsonSchema> = {};
       for (const [k, v] of Object.entries(n.patternProperties)) {
-        if (compilesWithU(k)) pp[k] = this.conv(v, mode, depthLeft - 1, limits, `${where}[${k}]`);
+        const key = uPattern(k);
+        if (key !== undefined) pp[key] = this.conv(v, mode, depthLeft - 1, limits, `${where}[${k}]`);
         else this.warn('pattern-dropped', `${where}: patternProperties key ${JSON.stringify(k)} is not a valid u-flag RegExp; dropped`);
       }
       if (Object.keys(pp).length) out.patternProperties = pp;
@@ -337,7 +340,7 @@ export class SchemaConverter {
             for (const t of [only.type].flat() as string[]) if (!types.includes(t)) types.push(t);
           }
         } else if (nonEmpty.length) {
-          const all = allOfParts(nonEmpty, mode, where, this.warn);
+          const all = allOfParts(nonEmpty, mode, where, this.warn, out);
           if (all.anyOf && !out.anyOf) out.anyOf = all.anyOf;
           else out.allOf = all.allOf ?? [all];
         }

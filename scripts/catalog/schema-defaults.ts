@@ -18,7 +18,7 @@ function typesOf(s: JsonSchema): string[] {
 }
 
 /** Whether `v` is of one of the types (an integer is a number too). */
-function ofType(v: unknown, types: string[]): boolean {
+export function ofType(v: unknown, types: string[]): boolean {
   if (!types.length) return true;
   return types.some((t) => {
     switch (t) {
@@ -43,7 +43,7 @@ function ofType(v: unknown, types: string[]): boolean {
 }
 
 /** The values `v` means in each of the types, losing nothing: "1" as 1, "false" as false, 2 as "2". */
-function losslessReadings(v: unknown, types: string[]): unknown[] {
+export function losslessReadings(v: unknown, types: string[]): unknown[] {
   const out: unknown[] = [];
   for (const t of types) {
     if (typeof v === 'string') {

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import YAML from 'yaml';
-import { operationFingerprints, sortedDocument, specDigest } from '../../src/spec-drift/spec-document.ts';
+import { declaredVersion, operationFingerprints, sortedDocument, specDigest } from '../../src/spec-drift/spec-document.ts';
 
 export interface LoadOptions {
   /** Fetch timeout in ms (default 30 s). */
@@ -140,7 +140,7 @@ export async function loadSpec(spec: string, opts: LoadOptions = {}): Promise<Lo
   let doc = parseSpecText(text, label);
   const warnings: string[] = [];
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new SpecError(`Spec ${label} is not an object`);
-  const originalVersion = String(doc.openapi ?? doc.swagger ?? '');
+  const originalVersion = declaredVersion(doc);
   if (!/^(2\.0|3\.[01]\.\d+.*)$/.test(originalVersion)) {
     throw new SpecError(`Spec ${label}: unsupported or missing version (openapi/swagger = ${JSON.stringify(doc.openapi ?? doc.swagger ?? null)}); need Swagger 2.0 or OpenAPI 3.0/3.1`);
   }
@@ -163,6 +163,8 @@ export async function loadSpec(spec: string, opts: LoadOptions = {}): Promise<Lo
   const digest = await specDigest(sorted);
   const operations = await operationFingerprints(sorted, (text) => createHash('sha256').update(text).digest('hex'));
 
+  // The converter and the 3.1 rules read the version as written out (after the digest: that is of the spec as given).
+  doc[doc.openapi === undefined ? 'swagger' : 'openapi'] = originalVersion;
   if (originalVersion === '2.0') {
     const { default: s2o } = (await import('swagger2openapi')) as any;
     try {

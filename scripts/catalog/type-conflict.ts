@@ -58,9 +58,50 @@ export function reconcileParts(parts: JsonSchema[], mode: 'input' | 'output'): J
   return kept.length === 1 ? kept[0]! : { allOf: kept };
 }
 
-/** allOf of converted parts, read leniently (with a warning) when their types contradict each other. */
-export function allOfParts(parts: JsonSchema[], mode: 'input' | 'output', where: string, warn: (kind: string, detail: string) => void): JsonSchema {
+/**
+ * allOf of converted parts, read leniently (with a warning) when their types contradict each other. For an input,
+ * a part closed by `additionalProperties: false` to properties another part (or `own`, the node the allOf sits in)
+ * adds is opened: closed, it refuses every object that has both (docs/generator.md, "Closed parts").
+ */
+export function allOfParts(parts: JsonSchema[], mode: 'input' | 'output', where: string, warn: (kind: string, detail: string) => void, own?: JsonSchema): JsonSchema {
+  if (mode === 'input') {
+    const names = propertyNames({ allOf: parts, ...(own?.properties ? { properties: own.properties } : {}) });
+    const open = parts.map((p) => opened(p, names));
+    if (own?.additionalProperties === false && !closedTo(own, names)) delete own.additionalProperties;
+    if (open.some((p, i) => p !== parts[i])) {
+      warn('closed-parts', `${where}: allOf parts closed to properties the other parts add; opened`);
+      parts = open;
+    }
+  }
   if (!typesConflict(parts)) return { allOf: parts };
   warn('type-conflict', `${where}: allOf parts (or a $ref and its siblings) admit no common type; ${mode === 'output' ? 'any part is accepted' : 'the first typed part wins'}`);
   return reconcileParts(parts, mode);
+}
+
+/** Property names a schema and its allOf parts declare. */
+function propertyNames(s: JsonSchema, out = new Set<string>()): Set<string> {
+  if (s.properties && typeof s.properties === 'object') for (const k of Object.keys(s.properties)) out.add(k);
+  if (Array.isArray(s.allOf)) for (const p of s.allOf as JsonSchema[]) propertyNames(p, out);
+  return out;
+}
+
+/** Whether a closed schema lists every one of the names itself (its allOf parts' properties do not count for it). */
+function closedTo(s: JsonSchema, names: Set<string>): boolean {
+  const listed = s.properties && typeof s.properties === 'object' ? s.properties : {};
+  return [...names].every((n) => Object.hasOwn(listed, n));
+}
+
+/** The part without `additionalProperties: false` where it would refuse one of the names, its own allOf parts too (copies: parts are shared). */
+function opened(s: JsonSchema, names: Set<string>): JsonSchema {
+  let out = s;
+  if (s.additionalProperties === false && !closedTo(s, names)) {
+    const { additionalProperties: _closed, ...rest } = s;
+    out = rest;
+  }
+  if (Array.isArray(out.allOf)) {
+    const parts = out.allOf as JsonSchema[];
+    const open = parts.map((p) => opened(p, names));
+    if (open.some((p, i) => p !== parts[i])) out = { ...out, allOf: open };
+  }
+  return out;
 }

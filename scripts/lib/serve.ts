@@ -6,8 +6,8 @@ import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
-import { readSpecDocument, startExamplesFirst } from './examples-first.ts';
-import { mockableSpec, startPrism, type Running } from './prism.ts';
+import type { Running } from './prism.ts';
+import { startSpecMock } from './spec-mock.ts';
 import { isPortFree, onShutdown, repoRoot, StartError, type Child } from './proc.ts';
 import { dotenvJsonLine } from './credential-args.ts';
 import { startWranglerDev } from './wrangler.ts';
@@ -68,11 +68,14 @@ function pipeLogs(child: Child, prefix: string): void {
 /** Runs until SIGINT/SIGTERM or until a child dies. Never resolves on success. */
 export async function serve(opts: ServeOptions): Promise<void> {
   const running: Running[] = [];
+  // Mocks without a child process of their own (the built-in mock runs in this process).
+  const others: Array<{ stop(): Promise<void> }> = [];
   let shuttingDown = false;
   const stopAll = async () => {
     shuttingDown = true;
     // Worker first (it calls the mock), then the mock.
     for (const r of [...running].reverse()) await r.stop();
+    for (const o of others) await o.stop();
   };
   onShutdown(stopAll);
 
@@ -85,16 +88,16 @@ export async function serve(opts: ServeOptions): Promise<void> {
       throw new StartError(`port ${opts.port} on 127.0.0.1 is already in use (another npm start?); stop it or choose another port (PORT=… / --port …)`);
     }
     let upstream = opts.upstream;
+    let mockLabel = '';
     if (!upstream) {
       log(`starting Prism mock of ${opts.mockSpec} (the spec's examples, generated data where it has none; security requirements ignored) …`);
       const mockDir = opts.catalogueDir ?? (await mkdtemp(join(tmpdir(), 'mcp-mock-')));
       if (!opts.catalogueDir) process.on('exit', () => rmSync(mockDir, { recursive: true, force: true }));
-      const [prism, doc] = await Promise.all([startPrism({ spec: await mockableSpec(opts.mockSpec, mockDir), dynamic: false }), readSpecDocument(opts.mockSpec)]);
-      // Without a readable document (Prism read it, so rarely), every answer is Prism's static one.
-      const front = doc ? await startExamplesFirst(prism.url, doc) : undefined;
-      running.push(front ? { ...prism, url: front.url, stop: async () => (await front.close(), prism.stop()) } : prism);
-      upstream = front?.url ?? prism.url;
-      log(`Prism ready at ${prism.url} in ${(prism.startMs / 1000).toFixed(1)} s`);
+      const mock = await startSpecMock(opts.mockSpec, mockDir, log);
+      if (mock.prism) running.push({ ...mock.prism, url: mock.url, stop: mock.stop });
+      else others.push(mock);
+      upstream = mock.url;
+      mockLabel = mock.label;
     } else {
       log(`no mock: tools call ${upstream} directly` + (opts.credentialMode === 'passthrough' ? ' (passthrough: each caller’s bearer token is forwarded upstream)' : ''));
     }
@@ -130,7 +133,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     const out = [
       '',
       `MCP server ready: ${what}`,
-      `upstream: ${upstream}${opts.upstream ? '' : " (Prism mock: the spec's examples, generated data where it has none)"}`,
+      `upstream: ${upstream}${opts.upstream ? '' : ` (${mockLabel})`}`,
       ...(devVars ? [`upstream credentials: ${names.join(', ')} (by security scheme; values are not shown)`] : []),
       `endpoint: ${b.endpoint}`,
       `key: ${b.key}`,

@@ -220,6 +220,12 @@ function genString(s: Schema, v: number, path: string): string {
   const leaf = path.split('/').pop() || 'value';
   candidates.push(...rotate(['test', 'sweep', 'abc'], v), `${leaf}`.slice(0, 20) || 'x', 'a', '1', 'A1', 'abc123', 'abc-123', 'x'.repeat(Math.max(1, minLen)));
   for (const c of candidates) if (fits(c)) return c;
+  // An unanchored pattern's sample may be padded to the minimum length (`arn:…` of at least 20 characters).
+  for (const c of candidates.slice(0, 4)) {
+    const pad = 'a'.repeat(Math.max(0, minLen - [...c].length));
+    if (fits(c + pad)) return c + pad;
+    if (fits(pad + c)) return pad + c;
+  }
   // Pad or cut the plainest candidate to the length bounds.
   let x = 'a'.repeat(Math.max(minLen, 1));
   if (x.length > maxLen) x = x.slice(0, maxLen);

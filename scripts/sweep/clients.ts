@@ -49,6 +49,8 @@ export interface ToolSeenByClient {
 
 export interface SweepClient {
   name: ClientName;
+  /** Confirmations the server asked for (the v2 client declares elicitation and accepts each: docs/confirmation.md). */
+  confirmations: number;
   listTools(): Promise<ToolSeenByClient[]>;
   callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
   close(): Promise<void>;
@@ -75,15 +77,26 @@ export async function connectClient(name: ClientName, endpoint: string, key: str
     await client.connect(new TransportV1(new URL(endpoint), { requestInit: { headers }, fetch: freshSocketFetch }));
     return {
       name,
+      confirmations: 0,
       listTools: () => listAll((cursor) => client.listTools(cursor ? { cursor } : undefined, { timeout: TIMEOUT })),
       callTool: (tool, args) => client.callTool({ name: tool, arguments: args }, undefined, { timeout: TIMEOUT }),
       close: () => client.close(),
     };
   }
-  const client = new ClientV2({ name: 'sweep-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  // The 2026-07-28 client can confirm: a destructive call is asked first (input_required), and the SDK retries it with
+  // the person's answer, here always yes, so the call still runs and reaches the upstream.
+  const client = new ClientV2({ name: 'sweep-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {} } } });
+  const sc = { confirmations: 0 };
+  client.setRequestHandler('elicitation/create', async () => {
+    sc.confirmations++;
+    return { action: 'accept', content: {} };
+  });
   await client.connect(new TransportV2(new URL(endpoint), { requestInit: { headers }, fetch: freshSocketFetch }));
   return {
     name,
+    get confirmations() {
+      return sc.confirmations;
+    },
     listTools: () => listAll((cursor) => client.listTools(cursor ? { cursor } : undefined, { timeout: TIMEOUT })),
     callTool: (tool, args) => client.callTool({ name: tool, arguments: args }, { timeout: TIMEOUT }),
     close: () => client.close(),

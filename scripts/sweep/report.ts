@@ -24,8 +24,10 @@ function table(rows: string[][]): string {
 /** Tools table (every tool when `all`, else only tools with a non-ok, non-upstream class) and totals by class. */
 export function formatReport(r: SweepReport, all = false): string {
   const out: string[] = [];
-  out.push(`sweep of ${r.spec} (${r.catalogue.title}): ${r.sampled} tools, ${r.calls} calls in ${(r.ms / 1000).toFixed(1)} s`);
+  out.push(`sweep of ${r.spec} (${r.catalogue.title}): ${r.sampled} tools, ${r.calls} calls in ${(r.ms / 1000).toFixed(1)} s; ${r.confirmations ?? 0} destructive calls confirmed first (v2)`);
   for (const [name, l] of Object.entries(r.list)) out.push(`  ${name} listTools: ${l.ok ? `ok, ${l.tools} tools, ${l.ms} ms` : `FAILED ${l.error}`}`);
+  const rules = r.listingProblems ?? [];
+  out.push(`  listing rules (names, stated hints, inputSchemas): ${rules.length ? `${rules.length} problem(s)` : 'all kept'}`, ...rules.slice(0, 10).map((p) => `    ${p}`));
   out.push(
     `  outputSchema kept: ${r.catalogue.withOutputSchema}/${r.catalogue.jsonTools} JSON tools (${(r.catalogue.keptRatio * 100).toFixed(1)}%)`,
   );
@@ -61,7 +63,9 @@ export function formatReport(r: SweepReport, all = false): string {
     r.failed
       ? r.errorOn2xxTools.length
         ? `RESULT: FAILED (isError for an upstream success in ${r.errorOn2xxTools.length} tool(s): ${r.errorOn2xxTools.join(', ')}${r.totals.protocol_error + r.totals.transport_failure ? '; and protocol/transport failures' : ''})`
-        : 'RESULT: FAILED (protocol/transport failure or a client could not list the tools)'
+        : (r.listingProblems ?? []).length && !(r.totals.protocol_error + r.totals.transport_failure)
+          ? 'RESULT: FAILED (the listing breaks a client rule)'
+          : 'RESULT: FAILED (protocol/transport failure or a client could not list the tools)'
       : r.failingSchemaTools.length
         ? `RESULT: ${r.failingSchemaTools.length} tool(s) advertise an outputSchema their results fail: ${r.failingSchemaTools.join(', ')}`
         : `RESULT: ok (no protocol or transport failures, no isError on an upstream success; every advertised outputSchema held${r.totals.type_drift ? `, except for ${r.totals.type_drift} bodies with injected type drift, delivered as successes beside it` : ''})`,

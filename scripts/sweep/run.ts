@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Catalogue, CatalogueTool, JsonSchema } from '../../src/catalogue/types.ts';
 import { validate } from '../../src/catalogue/validator.ts';
+import { PROFILE_IDS } from '../../src/profiles/profiles.ts';
 import { buildCatalogue } from '../catalog/build.ts';
 import { readCatalogueDir, writeCatalogueDir } from '../catalog/catalogue-files.ts';
 import { loadSpec } from '../catalog/spec-loader.ts';
@@ -16,6 +17,7 @@ import { startWranglerDev } from '../lib/wrangler.ts';
 import { generateArgs } from './args.ts';
 import { CLASSES, classifyError, classifyResult, connectClient, type CallClass, type ClientName, type ToolSeenByClient, type SweepClient } from './clients.ts';
 import { SpecIndex, startBuiltinMock, startDriftProxy, type DriftProxy, type DriftStats } from './drift.ts';
+import { listingProblems } from './listing-rules.ts';
 
 const SWEEP_KEY = 'mcp_test_sweep0000000000000000000000000000';
 
@@ -81,8 +83,12 @@ export interface SweepReport {
     keptRatio: number;
   };
   list: Record<ClientName, { ok: boolean; tools: number; ms: number; error?: string }>;
+  /** What the v1 client listed, in the default and every client profile, that breaks a client rule (listing-rules.ts). */
+  listingProblems: string[];
   sampled: number;
   calls: number;
+  /** Destructive calls the server asked the v2 client to confirm first (each accepted, then run). */
+  confirmations: number;
   totals: Record<CallClass, number>;
   drift: DriftStats;
   tools: ToolReport[];
@@ -186,6 +192,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
     const clients: SweepClient[] = [];
     const list = {} as SweepReport['list'];
     let listed: ToolSeenByClient[] = [];
+    let problems: string[] = [];
     for (const name of ['v1', 'v2'] as const) {
       const l0 = Date.now();
       try {
@@ -195,11 +202,24 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
         clients.push(c);
         list[name] = { ok: true, tools: tools.length, ms: Date.now() - l0 };
         if (!listed.length) listed = tools;
+        if (name === 'v1') problems = listingProblems(tools);
       } catch (err) {
         list[name] = { ok: false, tools: 0, ms: Date.now() - l0, error: String((err as Error)?.message ?? err).slice(0, 500) };
       }
       log(`${name} listTools: ${list[name].ok ? `${list[name].tools} tools in ${list[name].ms} ms` : `FAILED: ${list[name].error}`}`);
     }
+    // Each client profile's listing keeps the rules too: VS Code's draft-07 dialect, OpenAI's strict form, Gemini's
+    // inlined schemas, and the hybrid list a profile with a tool limit gets (docs/slices-profiles-discovery.md).
+    for (const id of PROFILE_IDS) {
+      try {
+        const c = await connectClient('v1', `${worker.endpoint}/x/all?client=${id}`, SWEEP_KEY);
+        problems.push(...listingProblems(await c.listTools()).map((p) => `[${id}] ${p}`));
+        await c.close().catch(() => undefined);
+      } catch (err) {
+        problems.push(`[${id}] the v1 client could not list the tools: ${String((err as Error)?.message ?? err).slice(0, 300)}`);
+      }
+    }
+    if (problems.length) log(`listings break ${problems.length} client rule(s), first: ${problems[0]}`);
 
     // 5. Calls.
     const byName = new Map<string, CatalogueTool>();
@@ -242,6 +262,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
       done++;
       if (done % 10 === 0 || done === chosen.length) log(`called ${done}/${chosen.length} tools`);
     });
+    const confirmations = clients.reduce((n, c) => n + c.confirmations, 0);
     for (const c of clients) await c.close().catch(() => undefined);
     reports.sort((a, b) => a.tool.localeCompare(b.tool));
 
@@ -263,14 +284,16 @@ export async function runSweep(opts: SweepOptions): Promise<SweepReport> {
         keptRatio: jsonTools.length ? withOutputSchema / jsonTools.length : 1,
       },
       list,
+      listingProblems: problems,
       sampled: chosen.length,
       calls: Object.values(totals).reduce((a, b) => a + b, 0),
+      confirmations,
       totals,
       drift: { ...proxy.stats },
       tools: reports,
       failingSchemaTools,
       errorOn2xxTools,
-      failed: listFailed || totals.protocol_error > 0 || totals.transport_failure > 0 || totals.error_on_2xx > 0,
+      failed: listFailed || problems.length > 0 || totals.protocol_error > 0 || totals.transport_failure > 0 || totals.error_on_2xx > 0,
     };
   } finally {
     for (const r of running.reverse()) await r.stop().catch(() => undefined);

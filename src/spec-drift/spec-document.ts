@@ -102,10 +102,21 @@ export async function parseSpecText(text: string, opts: { maxAliasCount?: number
   }
 }
 
+/**
+ * The version a spec declares, as its specification writes it. YAML reads an unquoted `swagger: 2.0` as the number 2
+ * and `openapi: 3.0` as 3, and hand-written specs often have them so; `3.0` and `3.1` name their first patch release.
+ */
+export function declaredVersion(doc: Record<string, unknown>): string {
+  const v = doc.openapi ?? doc.swagger;
+  if (typeof v === 'number') return doc.openapi === undefined ? (v === 2 ? '2.0' : String(v)) : v === 3 ? '3.0.0' : v === 3.1 ? '3.1.0' : String(v);
+  const s = String(v ?? '');
+  return /^3\.[01]$/.test(s) ? `${s}.0` : s;
+}
+
 /** The spec's version string when it is OpenAPI 3.0/3.1 or Swagger 2.0 with a `paths` object; else throws. */
 export function openApiVersion(doc: unknown): string {
   if (!isObject(doc)) throw new SpecDocumentError('not an OpenAPI document (not an object)');
-  const version = String(doc.openapi ?? doc.swagger ?? '');
+  const version = declaredVersion(doc);
   if (!/^(2\.0|3\.[01]\.\d+.*)$/.test(version)) {
     throw new SpecDocumentError(`not an OpenAPI 3.0/3.1 or Swagger 2.0 document (openapi/swagger = ${JSON.stringify(doc.openapi ?? doc.swagger ?? null)})`);
   }
