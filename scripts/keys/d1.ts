@@ -1,5 +1,5 @@
 // The USAGE D1 database through `wrangler d1 …`: --local (the `wrangler dev` state directory) or --remote.
-import { run } from './kv.ts';
+import { BUSY_STATE, run } from './kv.ts';
 
 export interface D1Target {
   remote: boolean;
