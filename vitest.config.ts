@@ -29,7 +29,7 @@ export default defineConfig({
           globalSetup: ['test/support/global-upstream.ts'],
           // One workerd per vitest worker runs file after file; each file starts with fresh modules and empty storage.
           isolate: false,
-          setupFiles: ['test/support/worker-file-isolation.ts'],
+          setupFiles: ['test/worker/fixtures/file-isolation.ts'],
           // A hang guard, not a speed target: listing the whole GitHub catalogue to a v1 client that Ajv-compiles every
           // outputSchema takes several seconds alone, and minutes on a loaded machine.
           testTimeout: 120_000,
