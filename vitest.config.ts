@@ -41,7 +41,19 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/node/**/*.test.ts', 'test/e2e/**/*.test.ts'],
-          exclude: ['test/e2e/page*.test.ts'],
+          exclude: ['test/e2e/page*.test.ts', 'test/e2e/memory-soak.test.ts'],
+          setupFiles: ['test/support/fresh-connections.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        // The memory soak: thousands of requests and two heap snapshots against one wrangler dev. A soak, not a unit
+        // of the suite, so `npm run test:soak` runs it as a step of its own in CI, after `npm test`.
+        test: {
+          name: 'soak',
+          environment: 'node',
+          include: ['test/e2e/memory-soak.test.ts'],
           setupFiles: ['test/support/fresh-connections.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
