@@ -1,5 +1,5 @@
 // The USAGE D1 database through `wrangler d1 …`: --local (the `wrangler dev` state directory) or --remote.
-import { run } from './kv.ts';
+import { BUSY_STATE, run } from './kv.ts';
 
 export interface D1Target {
   remote: boolean;
@@ -38,8 +38,8 @@ export class WranglerD1 {
       if (Array.isArray(parsed)) return parsed.map((r: { results?: Array<Record<string, unknown>> }) => r.results ?? []);
       const error = (parsed as { error?: { text?: string } }).error?.text ?? JSON.stringify(parsed).slice(0, 500);
       // Another wrangler process may hold the local state for a moment.
-      if (attempt < 4 && /SQLITE_BUSY|database is locked/i.test(error)) {
-        await new Promise((r) => setTimeout(r, 300 * attempt));
+      if (attempt < 6 && BUSY_STATE.test(error)) {
+        await new Promise((r) => setTimeout(r, 250 * attempt + Math.random() * 250));
         continue;
       }
       throw new D1Error(error);

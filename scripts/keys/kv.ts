@@ -99,14 +99,20 @@ interface RunResult {
   stderr: string;
 }
 
-/** Runs wrangler; retries a few times when the local state is busy (another wrangler holds it for a moment). */
+/**
+ * What wrangler prints when the local state was busy: a running `wrangler dev` (its workerd) holds the same SQLite
+ * files for a moment. The lock itself (SQLITE_BUSY) reaches the CLI as KV's 500 or workerd's "internal error".
+ */
+export const BUSY_STATE = /connection lost|SQLITE_BUSY|database is locked|EBUSY|internal error; reference|KV \w+ failed: 5\d\d/i;
+
+/** Runs wrangler; retries when the local state is busy, with a growing, jittered pause. */
 export async function run(args: string[], allowFailure = false): Promise<RunResult> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await runOnce(args, allowFailure);
     } catch (e) {
-      if (attempt >= 4 || !(e instanceof KvError) || !/connection lost|SQLITE_BUSY|database is locked|EBUSY/i.test(e.message)) throw e;
-      await new Promise((r) => setTimeout(r, 300 * attempt));
+      if (attempt >= 6 || !(e instanceof KvError) || !BUSY_STATE.test(e.message)) throw e;
+      await new Promise((r) => setTimeout(r, 250 * attempt + Math.random() * 250));
     }
   }
 }
@@ -125,7 +131,8 @@ function runOnce(args: string[], allowFailure: boolean): Promise<RunResult> {
     child.on('error', reject);
     child.on('close', (code) => {
       const result = { code: code ?? 1, stdout, stderr };
-      if (result.code !== 0 && !allowFailure) {
+      // A busy state is retried by run() even where a failure is an answer (get's "no such key").
+      if (result.code !== 0 && (!allowFailure || BUSY_STATE.test(stderr))) {
         // The command line may hold a key record (hashes and ciphertext only); keep the message to wrangler's error.
         const err = (stderr.match(/ERROR.*$/m)?.[0] ?? stderr.trim().split('\n').slice(-3).join('\n')).replace(/\u001b\[[0-9;]*m/g, '');
         reject(new KvError(`wrangler kv ${args[1]} ${args[2]} failed (${result.code}): ${err}`));
