@@ -12,6 +12,7 @@ import { queryClauses, type Clause } from './head-nouns.ts';
 import { needsRecords, rankingData, sliceMembers, stemmedPhrase, type RankingData } from './search-cache.ts';
 import { clauseIntent, doesClass, shapeFit, STOP_DOING, WHENEVER } from './search-fit.ts';
 import { PARAMS } from './search-params.ts';
+import { verbClass } from './verb-classes.ts';
 import { AS_SOMEONE, askedEffects, toolRisk } from './search-risk.ts';
 import { DIGITS, stem, STOP, withoutValues, words } from './search-text.ts';
 
@@ -242,7 +243,10 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     const coverage = required ? matched[d]! / required : 1;
     s *= PARAMS.coverage + (1 - PARAMS.coverage) * coverage * coverage;
     const phrase = data.phrases[d]!;
-    const onHead = actsOn(data, phrase, clause, d);
+    // An action of its own (`/issues/{id}/add_spent_time`, `/campaigns/{id}/actions/create-resend`, `/videos/rate`)
+    // creates the clause's thing only when its title says so ("Create a survey campaign"): "open an issue" asks for
+    // the tool whose title creates issues, not for one adding time to an issue.
+    const onHead = actsOn(data, phrase, clause, d) && !(intent?.cls === 'create' && data.acts?.[d] === 'action' && !titleCreates(phrase, clause.head));
     if (onHead) {
       s *= PARAMS.head;
       because?.push('head');
@@ -305,6 +309,11 @@ function wordGroup(data: RankingData, word: string, fuzzy: boolean): Map<number,
 
 function scaled(g: Map<number, number>, by: number): Map<number, number> {
   return new Map([...g].map(([t, w]) => [t, w * by]));
+}
+
+/** The tool's title creates `head`: its verb is of the create class and its head noun is `head`. */
+function titleCreates(phrase: RankingData['phrases'][number], head: string | undefined): boolean {
+  return phrase.head === head && [phrase.verb, phrase.also].some((v) => verbClass(v) === 'create');
 }
 
 /** The tool acts on what the clause asks for: its title's head noun (or its path's resource) is the clause's. */

@@ -1,0 +1,49 @@
+// An operation with an action of its own on an existing thing (`/issues/{id}/add_spent_time`) does not create that
+// thing: "open an issue" asks for the tool whose title creates issues (docs/slices-profiles-discovery.md, "Search").
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../scripts/catalog/build.ts';
+import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
+import { sliceOf } from '../../src/catalogue/slices.ts';
+import { rankTools } from '../../src/discovery/search.ts';
+import { tmp } from './fixtures/mini-spec.ts';
+
+const op = (summary: string) => ({ summary, responses: { '204': { description: 'done' } } });
+const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+
+const SPEC = {
+  openapi: '3.0.3',
+  info: { title: 'Tracker', version: '1' },
+  servers: [{ url: 'https://tracker.example' }],
+  paths: {
+    '/projects/{id}/issues': { parameters: [id], get: op('List project issues'), post: op('Create a new project issue') },
+    '/projects/{id}/issues/{issue_id}/add_spent_time': { parameters: [id, { ...id, name: 'issue_id' }], post: op('Add spent time for a project issue') },
+    '/campaigns': { get: op('List campaigns'), post: op('Add campaign') },
+    '/campaigns/{id}/actions/create-resend': { parameters: [id], post: op('Resend campaign') },
+    '/surveys/{id}/actions/create-email': { parameters: [id], post: op('Create a survey campaign') },
+  },
+};
+
+let tracker: LoadedCatalogue;
+const ranked = (query: string) => rankTools(tracker, sliceOf(tracker, {}), query, { limit: 5 }).map((h) => `${tracker.tool(h.index).http.method} ${tracker.tool(h.index).http.path}`);
+
+beforeAll(async () => {
+  const file = join(tmp(), 'tracker.json');
+  writeFileSync(file, JSON.stringify(SPEC));
+  tracker = loadCatalogue((await buildCatalogue(file, { sweep: false })).text);
+}, 60_000);
+
+describe('creating something', () => {
+  it('prefers the tool that creates it to an action of its own on an existing one', () => {
+    expect(ranked('open an issue about the broken login page')[0]).toBe('POST /projects/{id}/issues');
+    const campaign = ranked('create a campaign');
+    expect(campaign.indexOf('POST /campaigns')).toBeLessThan(campaign.indexOf('POST /campaigns/{id}/actions/create-resend'));
+    expect(campaign[0]).not.toBe('POST /campaigns/{id}/actions/create-resend');
+  });
+
+  it('an action whose title creates the thing still counts as creating it', () => {
+    expect(ranked('create a survey campaign')[0]).toBe('POST /surveys/{id}/actions/create-email');
+    expect(ranked('add spent time to an issue')[0]).toBe('POST /projects/{id}/issues/{issue_id}/add_spent_time');
+  });
+});
