@@ -1,5 +1,6 @@
-// An operation with an action of its own on an existing thing (`/issues/{id}/add_spent_time`) does not create that
-// thing: "open an issue" asks for the tool whose title creates issues (docs/slices-profiles-discovery.md, "Search").
+// What a request asks for, read from its form (docs/slices-profiles-discovery.md, "Search"): an operation with an action
+// of its own on an existing thing (`/issues/{id}/add_spent_time`) does not create that thing, so "open an issue" asks
+// for the tool whose title creates issues; "… when X happens" after a request asks to be told, like "whenever".
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { buildCatalogue } from '../../scripts/catalog/build.ts';
 import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import { rankTools } from '../../src/discovery/search.ts';
+import { clauseIntent } from '../../src/discovery/search-fit.ts';
 import { tmp } from './fixtures/mini-spec.ts';
 
 const op = (summary: string) => ({ summary, responses: { '204': { description: 'done' } } });
@@ -22,6 +24,9 @@ const SPEC = {
     '/campaigns': { get: op('List campaigns'), post: op('Add campaign') },
     '/campaigns/{id}/actions/create-resend': { parameters: [id], post: op('Resend campaign') },
     '/surveys/{id}/actions/create-email': { parameters: [id], post: op('Create a survey campaign') },
+    '/usage': { get: op('Get usage records for the account') },
+    '/usage/triggers': { get: op('List usage triggers'), post: op('Create a usage trigger') },
+    '/usage/triggers/{id}': { parameters: [id], post: op('Update an instance of a usage trigger') },
   },
 };
 
@@ -45,5 +50,19 @@ describe('creating something', () => {
   it('an action whose title creates the thing still counts as creating it', () => {
     expect(ranked('create a survey campaign')[0]).toBe('POST /surveys/{id}/actions/create-email');
     expect(ranked('add spent time to an issue')[0]).toBe('POST /projects/{id}/issues/{issue_id}/add_spent_time');
+  });
+});
+
+describe('being told when something happens', () => {
+  it('"… when X happens" after a request asks to create a subscription, as "whenever" does', () => {
+    expect(clauseIntent('alert me when usage goes over a limit', 'alert', false).cls).toBe('create');
+    expect(clauseIntent('tell our server once a payment fails', 'tell', false).cls).toBe('create');
+    expect(ranked('alert me when usage goes over a limit')[0]).toBe('POST /usage/triggers');
+  });
+
+  it('a question starting with "when", or "when" before the caller\'s own doing, still reads', () => {
+    expect(clauseIntent('when was the usage last read', undefined, false).cls).toBe('get');
+    expect(clauseIntent('show the usage when I was away', 'show', false).cls).toBe('get');
+    expect(ranked('when was the usage last read')[0]).not.toBe('POST /usage/triggers');
   });
 });
