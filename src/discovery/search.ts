@@ -47,6 +47,8 @@ const INTENTS: Array<{ match: RegExp; terms: string[]; weight: number }> = [
   { match: /\bhow (many|much)\b|\bnumber of\b|\bcount\b/, terms: ['count', 'total', 'number', 'statistics', 'stats', 'summary', 'usage', 'metrics', 'traffic', 'balance'], weight: 0.5 },
   // "tell me whenever …": a subscription to events, which APIs call webhooks, hooks, watches or notifications.
   { match: WHENEVER, terms: ['webhook', 'hook', 'watch', 'subscription', 'subscribe', 'notification', 'notify', 'event', 'callback', 'listener', 'trigger'], weight: 0.5 },
+  // "right now", "at the moment": what is going on, which APIs call current, active, live or ongoing.
+  { match: /\b(right now|just now|at the moment|at present|currently|presently)\b/, terms: ['current', 'currently', 'active', 'live', 'ongoing', 'realtime', 'now'], weight: 0.5 },
   // "log in as a user": acting as someone else, which APIs call impersonation.
   { match: AS_SOMEONE, terms: ['impersonate', 'impersonation', 'sudo'], weight: 1 },
 ];

@@ -26,6 +26,8 @@ const SPEC = {
     '/surveys/{id}/actions/create-email': { parameters: [id], post: op('Create a survey campaign') },
     '/usage': { get: op('Get usage records for the account') },
     '/usage/triggers': { get: op('List usage triggers'), post: op('Create a usage trigger') },
+    '/sessions': { get: op('List sessions') },
+    '/sessions/active': { get: op('List active sessions') },
     '/usage/triggers/{id}': { parameters: [id], post: op('Update an instance of a usage trigger') },
   },
 };
@@ -64,5 +66,12 @@ describe('being told when something happens', () => {
     expect(clauseIntent('when was the usage last read', undefined, false).cls).toBe('get');
     expect(clauseIntent('show the usage when I was away', 'show', false).cls).toBe('get');
     expect(ranked('when was the usage last read')[0]).not.toBe('POST /usage/triggers');
+  });
+});
+
+describe('what goes on now', () => {
+  it('"right now" asks for what is current or active', () => {
+    expect(ranked('which sessions are open right now')[0]).toBe('GET /sessions/active');
+    expect(ranked('list the sessions at the moment')[0]).toBe('GET /sessions/active');
   });
 });
