@@ -232,6 +232,9 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
   const reads = QUESTION.test(text) ? true : clause.verb ? READ_VERBS.has(clause.verb) : undefined;
   const intent = data.acts ? clauseIntent(text, clause.verb, clause.plural) : undefined;
   const changes = clause.owner !== undefined && intent?.cls === 'update';
+  // Putting into (a create "to"/"into") or taking out of (a delete "from"); "send it to a customer" names no container.
+  const moves = intent?.cls === 'create' ? clause.intoBy !== 'from' : intent?.cls === 'delete' && clause.intoBy === 'from';
+  const into = moves && clause.into !== undefined && data.nouns ? wordGroup(data, clause.into, false) : undefined;
   const readingVerb = intent?.cls !== undefined && (intent.cls === 'get' || intent.cls === 'list');
   // What the clause's verb asks to destroy, if anything (search-risk.ts).
   const asked = askedEffects(text, clause.verb, intent, undo !== null);
@@ -259,6 +262,11 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     } else if (!intent && clause.plural && clause.verb && READ_VERBS.has(clause.verb) && phrase.verb !== 'list' && !phrase.plural) {
       // "get their repositories" asks for a list: one item's operation loses close calls.
       s *= SINGLE_FOR_PLURAL;
+    }
+    // "add a user to the team": a tool working inside the team (`/teams/{id}/members`) does it, not one on users alone.
+    if (into && insideOf(data, d, into)) {
+      s *= PARAMS.head;
+      because?.push('into');
     }
     // Reading verbs say little beyond their class ("get" their repositories is "List repositories …").
     const ownVerb = verbs !== undefined && !readingVerb && doesVerb(loaded, data, phrase, verbs, d);
@@ -311,6 +319,14 @@ function wordGroup(data: RankingData, word: string, fuzzy: boolean): Map<number,
 
 function scaled(g: Map<number, number>, by: number): Map<number, number> {
   return new Map([...g].map(([t, w]) => [t, w * by]));
+}
+
+/** Tool `d`'s path holds one of `terms` before what it acts on: it works inside that thing. */
+function insideOf(data: RankingData, d: number, terms: ReadonlyMap<number, number>): boolean {
+  const nouns = data.nouns?.[d];
+  if (!nouns || terms.has(data.resources[d]!)) return false;
+  for (const t of nouns) if (terms.has(t)) return true;
+  return false;
 }
 
 /** The tool's title creates `head`: its verb is of the create class and its head noun is `head`. */

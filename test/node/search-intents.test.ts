@@ -27,6 +27,13 @@ const SPEC = {
     '/usage': { get: op('Get usage records for the account') },
     '/usage/triggers': { get: op('List usage triggers'), post: op('Create a usage trigger') },
     '/sessions': { get: op('List sessions') },
+    '/teams': { post: op('Add a team') },
+    '/users': { post: op('Add a user') },
+    '/users/{id}': { parameters: [id], delete: op('Remove a user') },
+    '/teams/{id}/members': { parameters: [id], post: op('Add a team member') },
+    '/lists': { post: op('Create a list') },
+    '/lists/{id}/members': { parameters: [id], post: op('Add a list member') },
+    '/teams/{id}/members/{user}': { parameters: [id, { ...id, name: 'user' }], delete: op('Remove a team member') },
     '/sessions/active': { get: op('List active sessions') },
     '/usage/triggers/{id}': { parameters: [id], post: op('Update an instance of a usage trigger') },
   },
@@ -73,5 +80,21 @@ describe('what goes on now', () => {
   it('"right now" asks for what is current or active', () => {
     expect(ranked('which sessions are open right now')[0]).toBe('GET /sessions/active');
     expect(ranked('list the sessions at the moment')[0]).toBe('GET /sessions/active');
+  });
+});
+
+describe('putting into and taking out of', () => {
+  it('"add X to Y" and "remove X from Y" prefer the tool working inside Y to one on Y itself', () => {
+    expect(ranked('add a subscriber to my mailing list')[0]).toBe('POST /lists/{id}/members');
+    const adding = ranked('add a user to the Platform team');
+    expect(adding.indexOf('POST /teams/{id}/members')).toBeGreaterThanOrEqual(0);
+    expect(adding.indexOf('POST /teams/{id}/members')).toBeLessThan(adding.indexOf('POST /teams'));
+    const removing = ranked('remove a user from a team');
+    expect(removing.indexOf('DELETE /teams/{id}/members/{user}')).toBeLessThan(2);
+  });
+
+  it('without a container, the thing itself', () => {
+    expect(ranked('add a user')[0]).toBe('POST /users');
+    expect(ranked('remove a user')[0]).toBe('DELETE /users/{id}');
   });
 });
