@@ -85,6 +85,9 @@ export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, 
       const toolReads = loaded.readOnly(d);
       if (reads(cls) !== toolReads) f *= PARAMS.modeMismatch;
       else f *= toolReads ? PARAMS.readMismatch : PARAMS.writeMismatch;
+      // One item of a collection that is listed too, when the query asks for many (or the other way round): the
+      // pair's other half answers it.
+      if (toolReads && data.paired[d] === (cls === 'list' ? 1 : 2)) f *= PARAMS.readMismatch;
     } else if (!classes.size) {
       // An action of its own ("link", "verify") is not what a verb of a known class asks for.
       f *= reads(cls) !== loaded.readOnly(d) ? PARAMS.modeMismatch : PARAMS.writeMismatch;

@@ -8,7 +8,8 @@ import { buildCatalogue } from '../../scripts/catalog/build.ts';
 import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import { rankTools } from '../../src/discovery/search.ts';
-import { clauseIntent } from '../../src/discovery/search-fit.ts';
+import { clauseIntent, shapeFit } from '../../src/discovery/search-fit.ts';
+import { rankingData } from '../../src/discovery/search-cache.ts';
 import { tmp } from './fixtures/mini-spec.ts';
 
 const op = (summary: string) => ({ summary, responses: { '204': { description: 'done' } } });
@@ -32,6 +33,9 @@ const SPEC = {
     '/users/{id}': { parameters: [id], delete: op('Remove a user') },
     '/teams/{id}/members': { parameters: [id], post: op('Add a team member') },
     '/lists': { post: op('Create a list') },
+    '/conferences': { get: op('List conferences belonging to the account') },
+    '/conferences/{id}': { parameters: [id], get: op('Fetch a conference by its conference ID') },
+    '/reports/{id}': { parameters: [id], get: op('Get a report') },
     '/lists/{id}/members': { parameters: [id], post: op('Add a list member') },
     '/teams/{id}/members/{user}': { parameters: [id, { ...id, name: 'user' }], delete: op('Remove a team member') },
     '/sessions/active': { get: op('List active sessions') },
@@ -96,5 +100,17 @@ describe('putting into and taking out of', () => {
   it('without a container, the thing itself', () => {
     expect(ranked('add a user')[0]).toBe('POST /users');
     expect(ranked('remove a user')[0]).toBe('DELETE /users/{id}');
+  });
+});
+
+describe('one or many', () => {
+  it('asking for many, an item whose collection is listed too loses more than an item with no list', () => {
+    const data = rankingData(tracker);
+    const at = (op: string) => Array.from({ length: tracker.count }, (_, i) => i).find((i) => `${tracker.tool(i).http.method} ${tracker.tool(i).http.path}` === op)!;
+    const fit = (op: string, cls: 'list' | 'get') => shapeFit(tracker, data, at(op), { cls }, new Map());
+    expect(fit('GET /conferences/{id}', 'list')).toBeCloseTo(fit('GET /reports/{id}', 'list') * 0.9);
+    expect(fit('GET /conferences', 'get')).toBeLessThan(fit('GET /conferences/{id}', 'get'));
+    expect(ranked('which conferences are there')[0]).toBe('GET /conferences');
+    expect(ranked('show conference 42')[0]).toBe('GET /conferences/{id}');
   });
 });
