@@ -11,6 +11,7 @@ import { singular } from './ts-type.ts';
 const PREFIX = /^(v\d+([a-z]+\d*)?|\d[\d.-]*|api|rest)$/i;
 const LONG = new Map(Object.entries(ABBREVIATIONS).map(([long, short]) => [short, long]));
 const DEPRECATED = '[Deprecated] ';
+const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
 
 function wordsOf(segment: string): string[] {
   return segment
@@ -33,12 +34,7 @@ export function ownerOf(path: string): string | undefined {
     const literal = !segs[i]!.includes('{');
     if (literal && segs[i + 1]!.startsWith('{') && segs.slice(i + 2).some((s) => !s.includes('{'))) owner = segs[i];
   }
-  if (!owner) return undefined;
-  const words = wordsOf(owner);
-  if (!words.length) return undefined;
-  const last = singular(words[words.length - 1]!);
-  words[words.length - 1] = LONG.get(last)?.replace(/_/g, ' ') ?? last;
-  return words.join(' ');
+  return owner && nounOf(owner);
 }
 
 function article(noun: string): string {
@@ -52,15 +48,43 @@ function names(text: string, noun: string): boolean {
   return new RegExp(`\\b(${forms.join('|')})(e?s)?\\b`, 'i').test(text);
 }
 
+/** A path segment's words as a noun phrase, its last word singular and in full ("playlistItems" -> "playlist item"). */
+function nounOf(segment: string): string | undefined {
+  const words = wordsOf(segment);
+  if (!words.length) return undefined;
+  const last = singular(words[words.length - 1]!);
+  words[words.length - 1] = LONG.get(last)?.replace(/_/g, ' ') ?? last;
+  return words.join(' ');
+}
+
+/**
+ * What the operation acts on, when its title names no noun of its path: the last literal segment ("playlist item" for
+ * "Delete a resource" on `/youtube/v3/playlistItems`). Generated specs give every operation one generic title ("Insert
+ * a new resource into this collection"); a client's word search and a model reading the list then see no resource.
+ */
+export function unnamedResource(title: string, path: string): string | undefined {
+  const literals = path
+    .split('#')[0]!
+    .split('/')
+    .filter((s) => s && !s.includes('{'))
+    .flatMap((s) => s.replace(/\.(json|xml|csv|txt)$/i, '').split(/[.:]/))
+    .filter((s) => s && !PREFIX.test(s) && wordsOf(s).some((w) => w.length > 2));
+  if (!literals.length) return undefined;
+  // Squashed, so "PlacementGroup", "on-call" and "issue type scheme" name `placement_groups`, `oncall`, `issuetypescheme`.
+  const squashed = norm(title);
+  const named = (w: string) => w.length > 2 && (squashed.includes(w) || squashed.includes(singular(w)));
+  if (literals.some((s) => named(norm(s)) || wordsOf(s).some(named))) return undefined;
+  return nounOf(literals[literals.length - 1]!);
+}
+
 /** The lead sentence of a tool: its title, with what its resource belongs to when the title does not say. */
 export function leadSentence(title: string, path: string, firstLine = ''): string {
   const owner = ownerOf(path);
   const context = owner && !names(title, owner) && !names(firstLine, owner) ? ` for ${article(owner)} ${owner}` : '';
-  const text = `${title.trim()}${context}`;
+  const resource = unnamedResource(title, path);
+  const text = `${title.trim().replace(/[.!?]$/, '')}${resource ? ` (${resource})` : ''}${context}`;
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
-
-const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
 
 /**
  * The description with its lead sentence first, as a paragraph of its own. A first paragraph that only repeats the

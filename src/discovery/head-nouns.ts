@@ -13,6 +13,8 @@ const BOUNDARY = new Set([...PREPOSITIONS, 'like', 'that', 'which', 'whose', 'wh
 const TIME = new Set(['yesterday', 'today', 'tomorrow', 'tonight', 'now', 'currently', 'recently', 'lately', 'ago']);
 /** Prepositions joining a thing to what it belongs to: "the priority of an issue", "a due date on a task". */
 const OWNER = new Set(['of', 'on', 'for', 'in']);
+/** Prepositions after a clause's thing that name where it is put or taken from. */
+const INTO = new Set(['to', 'into', 'onto', 'from']);
 /** Words before a noun phrase that are not part of it. */
 const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'your', 'our', 'their', 'its', 'his', 'her', 'each', 'every', 'all', 'any', 'some', 'this', 'that', 'these', 'those', 'one', 'them', 'it', 'me', 'us', 'someone', 'somebody', 'everyone', 'him']);
 /** In a query, a participle after a noun starts a reduced relative clause: "issues labelled bug", "repos starred by me". */
@@ -71,6 +73,10 @@ export interface Phrase {
   head?: string;
   /** In a query, the noun the head belongs to: "issue" in "the priority of an issue". */
   owner?: string;
+  /** In a query, what the head is put into or taken out of: "team" in "add a user to the team". */
+  into?: string;
+  /** The preposition before `into`. */
+  intoBy?: string;
 }
 
 /** Words a question or request starts with before its verb: "who starred …", "can you list …", "please add …". */
@@ -112,6 +118,14 @@ function phrase(list: string[], verbs: ReadonlySet<string>, participlesEnd = tru
   if (head && participlesEnd && OWNER.has(list[end] ?? '')) {
     const owner = headFrom(list, end + 1, participlesEnd);
     if (owner) out.owner = owner;
+  }
+  // "add a user to the team", "remove a member from a group": where the thing goes or comes from.
+  if (head && participlesEnd && INTO.has(list[end] ?? '')) {
+    const into = headFrom(list, end + 1, participlesEnd);
+    if (into) {
+      out.into = into;
+      out.intoBy = list[end];
+    }
   }
   return out;
 }

@@ -16,6 +16,8 @@ export interface RankingData extends SearchIndex {
   everyday: Uint8Array;
   /** Per term: in how many tools' paths it is a noun. */
   nounCount: Uint32Array;
+  /** Per tool: 1 for a read of one item whose collection is listed too, 2 for a list whose items are read too. */
+  paired: Uint8Array;
 }
 
 /** Catalogues served by one isolate: one, or a few in tests; the oldest is dropped past this. */
@@ -43,10 +45,28 @@ export function rankingData(loaded: LoadedCatalogue): RankingData {
   const everydaySets = new Set(loaded.catalogue.defaultToolsets ?? []);
   const everyday = new Uint8Array(loaded.count);
   for (let i = 0; i < loaded.count; i++) everyday[i] = loaded.toolsetsOf(i).some((s) => everydaySets.has(s)) ? 1 : 0;
-  data = { ...index, phrases: titles.map((t) => stemmedPhrase(titlePhrase(t, verbs))), verbs, everyday, nounCount: nounCounts(index) };
+  data = { ...index, phrases: titles.map((t) => stemmedPhrase(titlePhrase(t, verbs))), verbs, everyday, nounCount: nounCounts(index), paired: pairedReads(index) };
   if (byCatalogue.size >= MAX_CATALOGUES) byCatalogue.delete(byCatalogue.keys().next().value!);
   byCatalogue.set(loaded.identity, data);
   return data;
+}
+
+/** Reads of one item and lists of the same collection (same resource, same path nouns): `/members/{id}` and `/members`. */
+function pairedReads(index: SearchIndex): Uint8Array {
+  const out = new Uint8Array(index.resources.length);
+  if (!index.acts || !index.nouns) return out;
+  const key = (d: number) => `${index.resources[d]}:${[...index.nouns![d]!].sort((a, b) => a - b).join(',')}`;
+  const seen = new Map<string, number>();
+  index.acts.forEach((act, d) => {
+    if (act === 'get') seen.set(key(d), (seen.get(key(d)) ?? 0) | 1);
+    else if (act === 'list') seen.set(key(d), (seen.get(key(d)) ?? 0) | 2);
+  });
+  index.acts.forEach((act, d) => {
+    if (seen.get(key(d)) !== 3) return;
+    if (act === 'get') out[d] = 1;
+    else if (act === 'list') out[d] = 2;
+  });
+  return out;
 }
 
 /** In how many tools' paths each term is a noun (what makes `repos` too common to count). */

@@ -23,7 +23,7 @@ const QUESTION = /^\s*(who|whom|whose|what|what's|whats|which|how|where|when|is|
 const MANY = /^\s*(who|whom|which)\b(?!\s+(am|is|was)\b(?!\s+(in|on|at|inside|part|allowed|subscribed|invited|assigned|watching|following)\b))|\b(all|every|each)\b/;
 
 /** "… whenever X happens": asks to be told of events from now on, which creates a subscription (a webhook, a watch). */
-export const WHENEVER = /\b(whenever|every\s+time|each\s+time|as\s+soon\s+as|any\s+time)\b/;
+export const WHENEVER = /\b(whenever|every\s+time|each\s+time|as\s+soon\s+as|any\s+time)\b|(?<=\S\s+)\b(?:when|once)\s+(?!(?:i|you|we|it|they|he|she)\b)(?=\w)/;
 
 /** "stop sharing …", "quit following …": the request undoes the gerund's act. */
 export const STOP_DOING = /^\s*(?:please\s+)?(?:stop|quit|cease)\s+(?=[a-z]{3,}ing\b)/;
@@ -85,6 +85,9 @@ export function shapeFit(loaded: LoadedCatalogue, data: RankingData, d: number, 
       const toolReads = loaded.readOnly(d);
       if (reads(cls) !== toolReads) f *= PARAMS.modeMismatch;
       else f *= toolReads ? PARAMS.readMismatch : PARAMS.writeMismatch;
+      // One item of a collection that is listed too, when the query asks for many (or the other way round): the
+      // pair's other half answers it.
+      if (toolReads && data.paired[d] === (cls === 'list' ? 1 : 2)) f *= PARAMS.readMismatch;
     } else if (!classes.size) {
       // An action of its own ("link", "verify") is not what a verb of a known class asks for.
       f *= reads(cls) !== loaded.readOnly(d) ? PARAMS.modeMismatch : PARAMS.writeMismatch;

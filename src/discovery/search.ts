@@ -12,6 +12,7 @@ import { queryClauses, type Clause } from './head-nouns.ts';
 import { needsRecords, rankingData, sliceMembers, stemmedPhrase, type RankingData } from './search-cache.ts';
 import { clauseIntent, doesClass, shapeFit, STOP_DOING, WHENEVER } from './search-fit.ts';
 import { PARAMS } from './search-params.ts';
+import { verbClass } from './verb-classes.ts';
 import { AS_SOMEONE, askedEffects, toolRisk } from './search-risk.ts';
 import { DIGITS, stem, STOP, withoutValues, words } from './search-text.ts';
 
@@ -46,6 +47,8 @@ const INTENTS: Array<{ match: RegExp; terms: string[]; weight: number }> = [
   { match: /\bhow (many|much)\b|\bnumber of\b|\bcount\b/, terms: ['count', 'total', 'number', 'statistics', 'stats', 'summary', 'usage', 'metrics', 'traffic', 'balance'], weight: 0.5 },
   // "tell me whenever …": a subscription to events, which APIs call webhooks, hooks, watches or notifications.
   { match: WHENEVER, terms: ['webhook', 'hook', 'watch', 'subscription', 'subscribe', 'notification', 'notify', 'event', 'callback', 'listener', 'trigger'], weight: 0.5 },
+  // "right now", "at the moment": what is going on, which APIs call current, active, live or ongoing.
+  { match: /\b(right now|just now|at the moment|at present|currently|presently)\b/, terms: ['current', 'currently', 'active', 'live', 'ongoing', 'realtime', 'now'], weight: 0.5 },
   // "log in as a user": acting as someone else, which APIs call impersonation.
   { match: AS_SOMEONE, terms: ['impersonate', 'impersonation', 'sudo'], weight: 1 },
 ];
@@ -229,6 +232,9 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
   const reads = QUESTION.test(text) ? true : clause.verb ? READ_VERBS.has(clause.verb) : undefined;
   const intent = data.acts ? clauseIntent(text, clause.verb, clause.plural) : undefined;
   const changes = clause.owner !== undefined && intent?.cls === 'update';
+  // Putting into (a create "to"/"into") or taking out of (a delete "from"); "send it to a customer" names no container.
+  const moves = intent?.cls === 'create' ? clause.intoBy !== 'from' : intent?.cls === 'delete' && clause.intoBy === 'from';
+  const into = moves && clause.into !== undefined && data.nouns ? wordGroup(data, clause.into, false) : undefined;
   const readingVerb = intent?.cls !== undefined && (intent.cls === 'get' || intent.cls === 'list');
   // What the clause's verb asks to destroy, if anything (search-risk.ts).
   const asked = askedEffects(text, clause.verb, intent, undo !== null);
@@ -242,7 +248,10 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     const coverage = required ? matched[d]! / required : 1;
     s *= PARAMS.coverage + (1 - PARAMS.coverage) * coverage * coverage;
     const phrase = data.phrases[d]!;
-    const onHead = actsOn(data, phrase, clause, d);
+    // An action of its own (`/issues/{id}/add_spent_time`, `/campaigns/{id}/actions/create-resend`, `/videos/rate`)
+    // creates the clause's thing only when its title says so ("Create a survey campaign"): "open an issue" asks for
+    // the tool whose title creates issues, not for one adding time to an issue.
+    const onHead = actsOn(data, phrase, clause, d) && !(intent?.cls === 'create' && data.acts?.[d] === 'action' && !titleCreates(phrase, clause.head));
     if (onHead) {
       s *= PARAMS.head;
       because?.push('head');
@@ -253,6 +262,11 @@ function rankClause(loaded: LoadedCatalogue, data: RankingData, clause: RankedCl
     } else if (!intent && clause.plural && clause.verb && READ_VERBS.has(clause.verb) && phrase.verb !== 'list' && !phrase.plural) {
       // "get their repositories" asks for a list: one item's operation loses close calls.
       s *= SINGLE_FOR_PLURAL;
+    }
+    // "add a user to the team": a tool working inside the team (`/teams/{id}/members`) does it, not one on users alone.
+    if (into && insideOf(data, d, into)) {
+      s *= PARAMS.head;
+      because?.push('into');
     }
     // Reading verbs say little beyond their class ("get" their repositories is "List repositories …").
     const ownVerb = verbs !== undefined && !readingVerb && doesVerb(loaded, data, phrase, verbs, d);
@@ -305,6 +319,19 @@ function wordGroup(data: RankingData, word: string, fuzzy: boolean): Map<number,
 
 function scaled(g: Map<number, number>, by: number): Map<number, number> {
   return new Map([...g].map(([t, w]) => [t, w * by]));
+}
+
+/** Tool `d`'s path holds one of `terms` before what it acts on: it works inside that thing. */
+function insideOf(data: RankingData, d: number, terms: ReadonlyMap<number, number>): boolean {
+  const nouns = data.nouns?.[d];
+  if (!nouns || terms.has(data.resources[d]!)) return false;
+  for (const t of nouns) if (terms.has(t)) return true;
+  return false;
+}
+
+/** The tool's title creates `head`: its verb is of the create class and its head noun is `head`. */
+function titleCreates(phrase: RankingData['phrases'][number], head: string | undefined): boolean {
+  return phrase.head === head && [phrase.verb, phrase.also].some((v) => verbClass(v) === 'create');
 }
 
 /** The tool acts on what the clause asks for: its title's head noun (or its path's resource) is the clause's. */

@@ -2,7 +2,7 @@
 // the tools-mode instructions name the toolsets with their purposes and say how to reach the rest.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { leadSentence, ownerOf, withLead } from '../../scripts/catalog/description-lead.ts';
+import { leadSentence, ownerOf, unnamedResource, withLead } from '../../scripts/catalog/description-lead.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { sliceOf } from '../../src/catalogue/slices.ts';
 import { compactDescription } from '../../src/profiles/listing-compaction.ts';
@@ -25,6 +25,18 @@ describe('the lead sentence', () => {
     expect(leadSentence('Get a user session', '/users/{id}/sessions/{sid}/x')).toBe('Get a user session.');
     expect(leadSentence('List keys', '/users/{id}/keys')).toBe('List keys for a user.');
     expect(leadSentence('List invitations', '/orgs/{org}/invitations')).toBe('List invitations for an organization.');
+  });
+
+  it('names the resource when the title names no noun of its path (generated specs give every operation one generic title)', () => {
+    expect(leadSentence('Delete a resource', '/youtube/v3/playlistItems')).toBe('Delete a resource (playlist item).');
+    expect(leadSentence('Insert a new resource into this collection.', '/youtube/v3/videos')).toBe('Insert a new resource into this collection (video).');
+    expect(leadSentence('Fetch an instance', '/2010-04-01/Accounts/{AccountSid}/Calls/{CallSid}/Recordings/{Sid}.json')).toBe('Fetch an instance (recording) for a call.');
+    // Any noun of the path named, in any spelling, and the title stands: squashed compounds, camel case, plurals.
+    expect(unnamedResource('Create a PlacementGroup', '/placement_groups')).toBeUndefined();
+    expect(unnamedResource("Get an organization's on-call users", '/api-public/v1/oncall/current')).toBeUndefined();
+    expect(unnamedResource('Add issue types to issue type scheme', '/rest/api/3/issuetypescheme/{id}/issuetype')).toBeUndefined();
+    expect(unnamedResource('Start specified task', '/ScheduledTasks/Running/{taskId}')).toBeUndefined();
+    expect(unnamedResource('List teams', '/v2/teams')).toBeUndefined();
   });
 
   it('replaces a summary that repeats the title or a bare METHOD /path, and keeps a description already led by the title', () => {
