@@ -51,6 +51,13 @@ export interface NameWords {
 }
 
 
+/** The text opens with an update verb ("Update an existing patient allergy", "Edit …", "Replace …"). */
+function saysUpdate(text: string | undefined): boolean {
+  const lead = text ? leadVerb(actionPhrase(text)) : undefined;
+  const first = lead ? canonicalVerb(lead.verb.split('_')[0]!) : '';
+  return first === 'update' || first === 'replace';
+}
+
 /** The action words: an action sub-path, else the text's verb, else the method's; DELETE on an action path undoes it ("Unstar"). */
 function actionOf(method: string, s: Shape, text: string | undefined, link = false): string[] {
   if (s.action && method === 'delete') {
@@ -267,7 +274,9 @@ export function operationIdWords(operationId: string, op?: NamingInput): string[
 
 function derive(op: NamingInput, method: string, opWords: string[], text: string | undefined, spec: SpecStyle = PLAIN_SPEC, modifier: string[] = []): NameWords {
   const s = shapeOf(op.path, method, dictionary(op, opWords), spec.collections.has(bare(op.path)));
-  const linked = s.item && spec.links.has(op.path);
+  // A link joins two items (a member to a team): an item under a parent item, whose text does not call the PUT an
+  // update. A spec that documents no bodies (drchrono's) has bodyless PUTs that update their item.
+  const linked = s.item && s.nested && spec.links.has(op.path) && !saysUpdate(text);
   const acted = actionOf(method, s, text, linked);
   const verb = acted[0] === modifier[0] ? acted : [...modifier, ...acted];
   // Only parameters (/{id}): the operationId's own nouns name the resource ("story_id_get": story), else it is the root.

@@ -68,6 +68,20 @@ describe('names a person would say', () => {
     expect(toolTitle({}, 'delete', '/teams/{id}/members/{userId}', { resource: ['team', 'members'], verb: ['remove'], item: true, link: { parent: ['team'], child: ['members'] } })).toBe('Remove a member from a team');
   });
 
+  it('a bodyless PUT is a link only under a parent item and when its text does not call it an update', () => {
+    // A spec that documents no bodies (drchrono's): its PUTs update their item, and nothing is added to anything.
+    const bodiless = [
+      { method: 'post', path: '/api/allergies', description: 'Create patient allergy', hasBody: false },
+      { method: 'put', path: '/api/allergies/{id}', description: 'Update an existing patient allergy', hasBody: false },
+      { method: 'patch', path: '/api/allergies/{id}', description: 'Update an existing patient allergy', hasBody: false },
+      { method: 'put', path: '/teams/{id}/members/{userId}', description: 'Update a team membership', hasBody: false },
+      { method: 'put', path: '/teams/{id}/owners/{userId}', hasBody: false },
+    ];
+    const got = names(bodiless);
+    expect(got.filter((n) => n.endsWith('_add'))).toEqual(['team_owners_add']);
+    expect(got.slice(0, 3)).toEqual(['allergies_create', 'allergies_replace', 'allergies_update']);
+  });
+
   it('settles collisions by what tells operations apart, not by the method said again', () => {
     expect(names([
       { method: 'delete', path: '/api/baskets/{name}', summary: 'Delete basket' },
