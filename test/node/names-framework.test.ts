@@ -78,7 +78,7 @@ describe('names a person would say', () => {
       { method: 'put', path: '/teams/{id}/owners/{userId}', hasBody: false },
     ];
     const got = names(bodiless);
-    expect(got.filter((n) => n.endsWith('_add'))).toEqual(['team_owners_add']);
+    expect(got.filter((n) => n?.endsWith('_add'))).toEqual(['team_owners_add']);
     expect(got.slice(0, 3)).toEqual(['allergies_create', 'allergies_replace', 'allergies_update']);
   });
 
