@@ -98,7 +98,9 @@ function gen(raw: unknown, ctx: GenContext, depth: number, path: string): unknow
   }
   let type = s.type;
   if (Array.isArray(type)) type = type.find((t: string) => t !== 'null') ?? 'null';
-  if (!type) type = isObj(s.properties) ? 'object' : s.items ? 'array' : 'string';
+  // Without a type, the shape says it, as the generator reads it (schema-converter.ts): a map of Azure's `tags`
+  // declares only `additionalProperties`, and a live API sends an object.
+  if (!type) type = isObj(s.properties) || 'additionalProperties' in s ? 'object' : s.items ? 'array' : 'string';
   switch (type) {
     case 'null':
       return null;
