@@ -174,9 +174,24 @@ export interface SpecStyle {
   links: ReadonlySet<string>;
   /** Paths with items under them (/groups when /groups/{id} is a path): collections, whatever their number. */
   collections: ReadonlySet<string>;
+  /** The API's own name leading every operationId (Google's discovery ids, "cloudprivatecatalogproducer.catalogs.create"), as words. */
+  api?: string[];
 }
 
 export const PLAIN_SPEC: SpecStyle = { pathStyle: false, counted: new Set(), aliases: new Set(), links: new Set(), collections: new Set() };
+
+/**
+ * The first segment of dotted operationIds when every operationId of the spec starts with it and some go on for two
+ * more segments (`service.resource.method`): the name of the API, which every one of its tools would repeat.
+ */
+function apiName(ops: NamingInput[]): string[] | undefined {
+  const ids = ops.map((o) => o.operationId).filter((id): id is string => !!id);
+  if (ids.length < 2 || ids.length < ops.length) return undefined;
+  const first = ids[0]!.split('.')[0]!;
+  if (!first || !ids.every((id) => id.startsWith(`${first}.`)) || !ids.some((id) => id.split('.').length > 2)) return undefined;
+  const words = snake(first).split('_').filter(Boolean);
+  return words.length ? words : undefined;
+}
 
 const bare = (path: string) => pathPart(path).replace(/\/+$/, '');
 
@@ -198,7 +213,8 @@ export function specStyle(ops: NamingInput[]): SpecStyle {
   const aliases = new Set([...numbered].filter((k) => family.get(k)!.size === 1));
   const links = new Set(ops.filter((o) => o.method.toLowerCase() === 'put' && o.hasBody === false && COLLECTION_ITEM.test(pathPart(o.path))).map((o) => o.path));
   const collections = new Set(ops.map((o) => /^(.*)\/\{[^}]*\}$/.exec(bare(o.path))?.[1]).filter((p): p is string => !!p));
-  return { pathStyle, counted: new Set([...numbered].filter((k) => family.get(k)!.size > 1)), aliases, links, collections };
+  const api = apiName(ops);
+  return { pathStyle, counted: new Set([...numbered].filter((k) => family.get(k)!.size > 1)), aliases, links, collections, ...(api ? { api } : {}) };
 }
 
 /** The words of one operation's name (see the module comment); `spec` from specStyle. */
@@ -210,7 +226,7 @@ export function nameWords(op: NamingInput, spec: SpecStyle = PLAIN_SPEC): NameWo
     const a = authorWords(op.operationId, method, op.path, spec.pathStyle);
     const counted = spec.counted.has(a.words.join('_'));
     // A framework's id names the operation by its handler's name, when that says an action and no other operation shares it.
-    if (counted || (a.marked && saysNoAction(a.words, op.path))) return derive(op, method, a.words, text, spec, a.modifier);
+    if (counted || a.pathFirst || (a.marked && saysNoAction(a.words, op.path))) return derive(op, method, a.words, text, spec, a.modifier);
     const alias = spec.aliases.has(a.words.join('_'));
     raw = operationIdWords(a.marked || a.trimmed || alias ? [...a.words, ...(a.counter && !alias ? [a.counter] : [])].join('_') : op.operationId, op);
   }

@@ -123,6 +123,11 @@ export interface AuthorWords {
   counter?: string;
   /** A word the framework's action carried that the action keeps ("bulk"). */
   modifier?: string[];
+  /**
+   * The id was the method and the whole path, then the handler's name (HubSpot's
+   * "get-/files/v3/files/{fileId}_getById"): a handler named for its class's action, not for its resource.
+   */
+  pathFirst?: boolean;
 }
 
 /**
@@ -131,6 +136,12 @@ export interface AuthorWords {
  * REST's `tags_list`) is a framework's too.
  */
 export function authorWords(operationId: string, method: string, path: string, pathStyleSpec = false): AuthorWords {
+  // The method, the path written out, then the handler's name ("get-/files/v3/files/{fileId}_getById").
+  const written = path.length > 1 ? operationId.indexOf(path) : -1;
+  if (written > 0 && operationId.slice(0, written).replace(/[^A-Za-z]/g, '').toLowerCase() === method.toLowerCase()) {
+    const handler = withoutCounter(snake(operationId.slice(written + path.length)).split('_').filter(Boolean));
+    if (handler.words.length) return { words: handler.words, marked: true, trimmed: false, pathFirst: true, ...(handler.counter ? { counter: handler.counter } : {}) };
+  }
   // A dated version the path has ("…2020_05_31" on /2020-05-31/…) says no more than the path.
   const date = /[-_]?(\d{4})[-_](\d\d)[-_](\d\d)$/.exec(operationId);
   const dated = !!date && path.includes(`${date[1]}-${date[2]}-${date[3]}`);
@@ -188,6 +199,12 @@ export function authorWords(operationId: string, method: string, path: string, p
   const unversioned = version && words.length > 2 ? words.filter((w) => w !== version) : words;
   const trimmed = dated || unversioned.length < words.length;
   return { words: unversioned, marked, trimmed, ...(c.counter ? { counter: c.counter } : {}), ...(marked && modifier ? { modifier } : {}) };
+}
+
+/** The words spell every segment of the path, parameters and versions too: the path written out, not an echo of its nouns. */
+function saysWholePath(words: string[], path: string): boolean {
+  const all = snake(path.replace(/[?#].*$/, '')).split('_').filter(Boolean);
+  return all.length === words.length && all.every((w, i) => w === words[i]);
 }
 
 /** The word is one of the path's (either number). */

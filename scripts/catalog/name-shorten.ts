@@ -1,4 +1,5 @@
 // Shortening a tool name by meaning (docs/naming.md), steps in order and only as far as the budget needs:
+// 0. the API's own name when it leads the name (Google's "cloudprivatecatalogproducer_…"): the server says it;
 // 1. drop filler words, then words repeating the tool's toolset (tag) words: Kubernetes' version tokens
 //    ("v1alpha1") first, then the rest (its group token "admissionregistration", GitHub's repeated "actions");
 // 2. abbreviate from the fixed table;
@@ -28,6 +29,8 @@ export interface ShortenContext {
   path?: string;
   /** Words that must survive (the words that tell colliding operations apart). */
   keep?: ReadonlySet<string>;
+  /** The API's own name (specStyle's `api`): leading a name, it is the first to go, before any word that says the operation. */
+  api?: readonly string[];
 }
 
 interface Token {
@@ -41,6 +44,13 @@ interface Token {
 export function shortenName(full: string, ctx: ShortenContext, budget: number): Shortened {
   if (full.length <= budget) return { name: full, step: 0, fits: true };
   const words = full.split('_');
+  // Kept, it would cost the resource or the verb their place ("cloudprivatecatalogproducer_delete" for a version's
+  // delete). Two words at least stay: a resource and its action.
+  const api = ctx.api ?? [];
+  if (api.length && words.length >= api.length + 2 && api.every((w, i) => words[i] === w) && !api.some((w) => ctx.keep?.has(w))) {
+    const rest = shortenName(words.slice(api.length).join('_'), { ...ctx, api: undefined }, budget);
+    return { ...rest, step: rest.step || 1 };
+  }
   const tokens = markTokens(words, ctx);
   const prefix = prefixLength(words, ctx.toolset);
   // Tag words say nothing new when the name opens with the tag (GitHub's "actions_…") or the tag is a group and

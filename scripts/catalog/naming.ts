@@ -65,6 +65,8 @@ interface Named extends NameCandidate {
   first: Shortened;
   keep: string[];
   derived?: Derived;
+  /** The API's own name (specStyle), the first words shortening drops. */
+  api?: string[];
 }
 
 /** Each candidate's words and first (shortened) name: a function of the candidate and the spec's naming convention only. */
@@ -76,8 +78,8 @@ function firstNames(cands: NameCandidate[], max: number): Named[] {
     const toolset = (c.tags ?? []).map((t) => snake(t).split('_')).filter((x) => x[0]);
     const keep = w.keep ?? [];
     const tries = (w.preferred ?? [w.full]).map((n) => toIdentifier(n, 'op'));
-    const first = shortenName(tries.find((n) => n.length <= max) ?? tries[tries.length - 1]!, { toolset, summary: c.summary, path: c.path, keep: new Set(keep) }, max);
-    return { ...c, full, toolset, first, keep, derived: w.derived };
+    const first = shortenName(tries.find((n) => n.length <= max) ?? tries[tries.length - 1]!, { toolset, summary: c.summary, path: c.path, keep: new Set(keep), ...(spec.api ? { api: spec.api } : {}) }, max);
+    return { ...c, full, toolset, first, keep, derived: w.derived, ...(spec.api ? { api: spec.api } : {}) };
   });
 }
 
@@ -174,7 +176,7 @@ function sameness(name: string): string {
  */
 function distinguish(c: Named, group: Named[], max: number, taken: Set<string>): string | undefined {
   const attempt = (full: string, keep: Iterable<string>) => {
-    const s = shortenName(full, { toolset: c.toolset, summary: c.summary, path: c.path, keep: new Set([...c.keep, ...keep]) }, max);
+    const s = shortenName(full, { toolset: c.toolset, summary: c.summary, path: c.path, keep: new Set([...c.keep, ...keep]), ...(c.api ? { api: c.api } : {}) }, max);
     return s.fits ? s.name : undefined;
   };
   const byRarity = (a: string, b: string) => wordRank(b) - wordRank(a) || (a < b ? -1 : 1);
