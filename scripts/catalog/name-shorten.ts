@@ -31,6 +31,8 @@ export interface ShortenContext {
   keep?: ReadonlySet<string>;
   /** The API's own name (specStyle's `api`): leading a name, it is the first to go, before any word that says the operation. */
   api?: readonly string[];
+  /** The first word may go like a middle word (set once the API's name went: what leads then is only a container). */
+  leadFree?: boolean;
 }
 
 interface Token {
@@ -48,11 +50,13 @@ export function shortenName(full: string, ctx: ShortenContext, budget: number): 
   // delete). Two words at least stay: a resource and its action.
   const api = ctx.api ?? [];
   if (api.length && words.length >= api.length + 2 && api.every((w, i) => words[i] === w) && !api.some((w) => ctx.keep?.has(w))) {
-    const rest = shortenName(words.slice(api.length).join('_'), { ...ctx, api: undefined }, budget);
-    return { ...rest, step: rest.step || 1 };
+    // What follows the API's name is its resource path (Google's "projects_locations_…"): no word of it leads by right.
+    const rest = shortenName(words.slice(api.length).join('_'), { ...ctx, api: undefined, leadFree: true }, budget);
+    // One glued word left ("modifylinkedofferobjects") says less than the API's name beside it.
+    if (rest.fits && rest.name.includes('_')) return { ...rest, step: rest.step || 1 };
   }
   const tokens = markTokens(words, ctx);
-  const prefix = prefixLength(words, ctx.toolset);
+  const prefix = ctx.leadFree ? 0 : prefixLength(words, ctx.toolset);
   // Tag words say nothing new when the name opens with the tag (GitHub's "actions_…") or the tag is a group and
   // version (Kubernetes' "admissionregistration_v1alpha1"); a tag that only names the resource
   // (Google's "regionTargetHttpsProxies" in "compute_region_target_https_proxies_insert") is the name's noun.
@@ -167,11 +171,11 @@ function repeatedIndexes(words: string[]): Set<number> {
 function markTokens(words: string[], ctx: ShortenContext): Token[] {
   const tokens: Token[] = words.map((word, i) => ({ word, out: false, kept: false, unit: i }));
   const tagWords = new Set(ctx.toolset.flat());
-  const prefix = prefixLength(words, ctx.toolset);
+  const prefix = ctx.leadFree ? 0 : prefixLength(words, ctx.toolset);
   const keep = (i: number) => {
     if (tokens[i]) tokens[i].kept = true;
   };
-  keep(0);
+  if (!ctx.leadFree) keep(0);
   // The verb phrase: the first listed verb after the prefix (else its first own word), and "or"/"and" verbs after it.
   let verb = words.findIndex((w, i) => i >= prefix && VERBS.has(w));
   if (verb < 0) {
