@@ -6,7 +6,8 @@
 // 3. drop middle words one at a time: words the path does not have, most frequent first (frozen frequency
 //    table), then abbreviated words, then prepositions, then path words from the shallowest segment down;
 //    then, if it must, the leading toolset words: abbreviated, then dropped the same way.
-// Always kept: the first word, the verb phrase, the head noun, the final word and the caller's `keep` words.
+// Always kept: the first word (once the API's name went, not even that), the verb phrase, the head noun, the final
+// word and the caller's `keep` words.
 // Hyphenated compounds of the summary ("self-hosted") go whole or not at all.
 // A pure function of its arguments: a name never depends on other operations.
 import { ABBREVIATIONS, FILLER, GLUE, VERBS, wordRank } from './name-words.ts';
