@@ -226,6 +226,14 @@ function distinguish(c: Named, group: Named[], max: number, taken: Set<string>):
       if (free(n)) return n;
     }
   }
+  // A format extension another member already took with it: the extension and the parameter that tells them apart
+  // (worldtimeapi's /ip.txt and /ip/{ipv4}.txt: `ip_get_txt`, `ip_get_by_ipv4_txt`).
+  for (const ext of extensions(c)) {
+    for (const w of paramWords(c)) {
+      const n = attempt(`${base}_${`_${base}_`.includes('_by_') ? '' : 'by_'}${w}_${ext}`, [w, ext]);
+      if (free(n)) return n;
+    }
+  }
   if (plain && free(attempt(plain.join('_'), plain))) return attempt(plain.join('_'), plain);
   // A word of its summary the others' lack ("genes" in "List genes annotated to an ontology term").
   for (const w of summaryWords(c, others)) {
@@ -287,9 +295,10 @@ function pathWords(c: NameCandidate): string[] {
   return [...new Set([...params, ...statics, ...extensions(c)].filter((w) => /^[a-z][a-z0-9_]*$/.test(w)))];
 }
 
-/** A file extension that says a format (/ConnectionManager.xml, /Css.css): said last ("…_get_xml"). */
+/** A file extension that says a format (/ConnectionManager.xml, /Css.css, /{area}.txt): said last ("…_get_xml"). */
 const EXTENSION = /\.([a-z]{2,5})$/i;
-const extensions = (c: NameCandidate) => c.path.replace(/[?#].*$/, '').split('/').flatMap((s) => (!/\{/.test(s) && EXTENSION.test(s) ? [EXTENSION.exec(s)![1]!.toLowerCase()] : []));
+// After a parameter too (/timezone/{area}.txt), not inside one ({file.name}).
+const extensions = (c: NameCandidate) => c.path.replace(/[?#].*$/, '').split('/').flatMap((s) => ((!/\{/.test(s) || /\}\.[a-z]{2,5}$/i.test(s)) && EXTENSION.test(s) ? [EXTENSION.exec(s)![1]!.toLowerCase()] : []));
 
 /** Last resort: a prefix of the name at a word boundary plus a hash of "METHOD path" (always with a digit, so it can be counted). */
 function hashName(c: Named, base: string, max: number, taken: Set<string>): string {

@@ -4,6 +4,8 @@
 //     and dropped the resource, so names were `<api>_delete`, `<api>_create_post` or hashed;
 //   - operationIds that write out the method and the path before the handler's name (HubSpot's
 //     `get-/files/v3/files/{fileId}_getById`): the name echoed the path, version and parameter included;
+//   - paths that differ by a format extension after a parameter (worldtimeapi's /ip/{ipv4} and /ip/{ipv4}.txt):
+//     the collision was settled by the method (`ip_get_get`);
 //   - name smells counted where the author's words only looked like a path echo (`IdProvider`, "by treaty id",
 //     a segment that says "id" itself);
 //   - the sweep's mock sent a string for a map declared by `additionalProperties` alone, which the generator reads
@@ -84,6 +86,17 @@ describe('operationIds that write out the method and the path before the handler
   it('leave an id with the path only inside it alone (AWS S3: PutBucketPolicy on /{Bucket}#policy)', () => {
     const s3 = nameTools([{ key: 'PUT /{Bucket}#policy', method: 'PUT', path: '/{Bucket}#policy', operationId: 'PutBucketPolicy' }], 41).names;
     expect(s3.get('PUT /{Bucket}#policy')).toMatch(/bucket_policy/);
+  });
+});
+
+describe('paths that differ by a format extension after a parameter', () => {
+  it('are told apart by the extension and the parameter, not by the method', () => {
+    const c = (path: string): NameCandidate => ({ key: `GET ${path}`, method: 'GET', path, summary: 'Request the current time based on the ip of the request' });
+    const names = nameTools([c('/ip'), c('/ip.txt'), c('/ip/{ipv4}'), c('/ip/{ipv4}.txt')], 41).names;
+    const all = [...names.values()];
+    expect(new Set(all).size).toBe(4);
+    expect(all.filter((n) => /_get_get$/.test(n))).toEqual([]);
+    expect(names.get('GET /ip/{ipv4}.txt')).toBe('ip_get_by_ipv4_txt');
   });
 });
 
