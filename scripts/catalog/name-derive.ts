@@ -217,6 +217,18 @@ export function specStyle(ops: NamingInput[]): SpecStyle {
   return { pathStyle, counted: new Set([...numbered].filter((k) => family.get(k)!.size > 1)), aliases, links, collections, ...(api ? { api } : {}) };
 }
 
+/**
+ * The words the operation's text says after a verb of its own ("Update Calendar Block": calendar, block): a path word
+ * among them names a thing, not the action ("/calendars/block/{id}", "/calendars/{id}/block"), as it would in "Block
+ * a calendar". Undefined when the text does not open with a verb.
+ */
+function saidAsNoun(text: string | undefined): ((word: string) => boolean) | undefined {
+  const words = (text ?? '').split(/[.!?](\s|$)/)[0]!.split(/[^A-Za-z]+/).filter(Boolean).map((w) => w.toLowerCase());
+  if (!words.length || !isVerb(words[0]!)) return undefined;
+  const nouns = new Set(words.slice(1).map((w) => stem(w)));
+  return (w) => w !== words[0] && nouns.has(stem(w));
+}
+
 /** The words of one operation's name (see the module comment); `spec` from specStyle. */
 export function nameWords(op: NamingInput, spec: SpecStyle = PLAIN_SPEC): NameWords {
   const method = op.method.toLowerCase();
@@ -282,7 +294,7 @@ export function operationIdWords(operationId: string, op?: NamingInput): string[
 }
 
 function derive(op: NamingInput, method: string, opWords: string[], text: string | undefined, spec: SpecStyle = PLAIN_SPEC, modifier: string[] = []): NameWords {
-  const s = shapeOf(op.path, method, dictionary(op, opWords), spec.collections.has(bare(op.path)));
+  const s = shapeOf(op.path, method, dictionary(op, opWords), spec.collections.has(bare(op.path)), saidAsNoun(text));
   const linked = s.item && spec.links.has(op.path);
   const acted = actionOf(method, s, text, linked);
   const verb = acted[0] === modifier[0] ? acted : [...modifier, ...acted];

@@ -6,6 +6,8 @@
 //     `get-/files/v3/files/{fileId}_getById`): the name echoed the path, version and parameter included;
 //   - paths that differ by a format extension after a parameter (worldtimeapi's /ip/{ipv4} and /ip/{ipv4}.txt):
 //     the collision was settled by the method (`ip_get_get`);
+//   - a path word that is also a verb read as the action though the summary says it as a thing (OnSched's
+//     POST /calendars/{id}/block "Create Calendar Block"): two operations became "block", settled by the method;
 //   - name smells counted where the author's words only looked like a path echo (`IdProvider`, "by treaty id",
 //     a segment that says "id" itself);
 //   - the sweep's mock sent a string for a map declared by `additionalProperties` alone, which the generator reads
@@ -97,6 +99,27 @@ describe('paths that differ by a format extension after a parameter', () => {
     expect(new Set(all).size).toBe(4);
     expect(all.filter((n) => /_get_get$/.test(n))).toEqual([]);
     expect(names.get('GET /ip/{ipv4}.txt')).toBe('ip_get_by_ipv4_txt');
+  });
+});
+
+describe('a path word the summary says as a thing', () => {
+  const c = (method: string, path: string, summary: string): NameCandidate => ({ key: `${method} ${path}`, method, path, summary });
+  it('names the resource, not the action; said as the verb, it is the action', () => {
+    const names = nameTools(
+      [
+        c('POST', '/setup/v1/calendars/{id}/block', 'Create Calendar Block'),
+        c('PUT', '/setup/v1/calendars/block/{id}', 'Update Calendar Block'),
+        c('DELETE', '/setup/v1/calendars/block/{id}', 'Delete Calendar Block'),
+        c('DELETE', '/setup/v1/calendars/{id}', 'Delete Calendar'),
+        c('POST', '/users/{id}/block', 'Block a user'),
+      ],
+      41,
+    ).names;
+    expect(names.get('POST /setup/v1/calendars/{id}/block')).toBe('calendar_block_create');
+    expect(names.get('PUT /setup/v1/calendars/block/{id}')).toMatch(/^calendars?_block_update$/);
+    expect(names.get('DELETE /setup/v1/calendars/block/{id}')).toMatch(/^calendars?_block_delete$/);
+    expect(names.get('POST /users/{id}/block')).toMatch(/^users?_block$/);
+    expect([...names.values()].filter((n) => /_(put|post|delete)$/.test(n) && !/_delete$/.test(n))).toEqual([]);
   });
 });
 
