@@ -93,7 +93,13 @@ function gen(raw: unknown, ctx: GenContext, depth: number, path: string): unknow
         if (scalar.length) pool = scalar;
       }
       const { [key]: _drop, ...rest } = s;
-      return gen({ ...rest, ...deref(pool[v % pool.length], ctx) }, ctx, depth, path);
+      // The branch adds to the schema beside it: GitHub's checks/create body keeps its own required name and head_sha
+      // next to a branch that requires a status.
+      const branch = deref(pool[v % pool.length], ctx);
+      const merged: Schema = { ...rest, ...branch };
+      if (isObj(rest.properties) && isObj(branch.properties)) merged.properties = { ...rest.properties, ...branch.properties };
+      if (Array.isArray(rest.required) && Array.isArray(branch.required)) merged.required = [...new Set([...rest.required, ...branch.required])];
+      return gen(merged, ctx, depth, path);
     }
   }
   let type = s.type;
@@ -183,7 +189,8 @@ function genNumber(s: Schema, integer: boolean, v: number): number {
 }
 
 const FORMATS: Record<string, string[]> = {
-  'date-time': ['2024-01-15T10:30:00Z', '2023-06-01T00:00:00Z'],
+  // Several lengths: a spec may bound one (Unicourt's dates are 25 characters long, an offset form).
+  'date-time': ['2024-01-15T10:30:00Z', '2023-06-01T00:00:00Z', '2024-01-15T10:30:00+00:00', '2024-01-15T10:30:00.000Z'],
   date: ['2024-01-15', '2023-06-01'],
   time: ['10:30:00Z'],
   email: ['user@example.com', 'sweep@example.org'],
