@@ -229,11 +229,14 @@ function genString(s: Schema, v: number, path: string): string {
   const leaf = path.split('/').pop() || 'value';
   candidates.push(...rotate(['test', 'sweep', 'abc'], v), `${leaf}`.slice(0, 20) || 'x', 'a', '1', 'A1', 'abc123', 'abc-123', 'x'.repeat(Math.max(1, minLen)));
   for (const c of candidates) if (fits(c)) return c;
-  // An unanchored pattern's sample may be padded to the minimum length (`arn:…` of at least 20 characters).
+  // An unanchored pattern's sample may be padded to the minimum length (`arn:…` of at least 20 characters), with a
+  // character the pattern takes (AWS's barcodes are `^[A-Z0-9]*$`, at least 5 long).
   for (const c of candidates.slice(0, 4)) {
-    const pad = 'a'.repeat(Math.max(0, minLen - [...c].length));
-    if (fits(c + pad)) return c + pad;
-    if (fits(pad + c)) return pad + c;
+    for (const ch of ['a', 'A', '0']) {
+      const pad = ch.repeat(Math.max(0, minLen - [...c].length));
+      if (fits(c + pad)) return c + pad;
+      if (fits(pad + c)) return pad + c;
+    }
   }
   // Pad or cut the plainest candidate to the length bounds.
   let x = 'a'.repeat(Math.max(minLen, 1));

@@ -31,6 +31,11 @@ describe('argument generator: constructs of the corpus draw of seed 20261208', (
     }
   });
 
+  it('pads to a minimum length with a character the pattern takes (AWS Storage Gateway barcodes)', () => {
+    const input = { type: 'object', properties: { barcode: { type: 'string', pattern: '^[A-Z0-9]*$', minLength: 5, maxLength: 16 } }, required: ['barcode'] };
+    for (const variant of [0, 1]) expect(validate(input as never, generateArgs(input, variant)).errors).toEqual([]);
+  });
+
   it('finds a date-time of the length a spec bounds (Unicourt: exactly 25 characters)', () => {
     const input = { type: 'object', properties: { from: { type: 'string', format: 'date-time', minLength: 25, maxLength: 25 } }, required: ['from'] };
     for (const variant of [0, 1, 2]) expect(validate(input as never, generateArgs(input, variant)).errors).toEqual([]);
