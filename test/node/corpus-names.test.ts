@@ -85,6 +85,20 @@ describe('operationIds that write out the method and the path before the handler
     expect(smells.smelly).toBe(0);
   });
 
+  it("after a framework's word, with the method after the handler (setlist.fm's resource__1.0_artist__mbid__getArtist_GET)", () => {
+    const c = (path: string, operationId: string, summary: string): NameCandidate => ({ key: `GET ${path}`, method: 'GET', path, operationId, summary });
+    const names = nameTools(
+      [
+        c('/1.0/artist/{mbid}', 'resource__1.0_artist__mbid__getArtist_GET', 'Get an artist for a given Musicbrainz MBID'),
+        c('/1.0/search/countries', 'resource__1.0_search_countries_getCountries_GET', 'List all supported countries'),
+        c('/1.0/user/{userId}/attended', 'resource__1.0_user__userId__attended_getUserAttendedSetlists_GET', 'List setlists of concerts attended by a user'),
+      ],
+      41,
+    ).names;
+    for (const n of names.values()) expect(n).not.toMatch(/^resource_|_1_0_|_get$(?<=_get_get$)/);
+    expect(names.get('GET /1.0/artist/{mbid}')).toBe('artist_get');
+  });
+
   it('leave an id with the path only inside it alone (AWS S3: PutBucketPolicy on /{Bucket}#policy)', () => {
     const s3 = nameTools([{ key: 'PUT /{Bucket}#policy', method: 'PUT', path: '/{Bucket}#policy', operationId: 'PutBucketPolicy' }], 41).names;
     expect(s3.get('PUT /{Bucket}#policy')).toMatch(/bucket_policy/);
