@@ -245,6 +245,9 @@ export function nameWords(op: NamingInput, spec: SpecStyle = PLAIN_SPEC): NameWo
   // A word said twice in a row, either number, says it once ("copilot/copilot-usage-metrics", Magento's
   // "companyCompanyHierarchy…", AutoRest's "Errors_ErrorSearch").
   raw = raw.filter((w, i) => i === 0 || (w !== raw[i - 1] && !(w.length > 3 && stem(w) === stem(raw[i - 1]!))));
+  // A leading "api" that only says the path's own leading /api/ (ASP.NET's controller group "Api_GetUser" on
+  // /api/v2.1/…) names no resource; "api_keys_list" on /api/api-keys keeps it.
+  if (raw.length > 2 && raw[0] === 'api' && /^\/api\//i.test(pathPart(op.path)) && !snake(pathPart(op.path).replace(/^\/api\//i, '/')).split('_').includes('api')) raw = raw.slice(1);
   // A lone verb ("Retrieve") says no resource: the path does.
   const lone = raw.length === 1 && (isVerb(raw[0]!) || METHOD_WORDS.has(raw[0]!));
   if (!raw.length || lone || (spec.pathStyle && METHOD_WORDS.has(raw[0]!) && echoesPath(raw, op.path))) return derive(op, method, raw, text, spec);

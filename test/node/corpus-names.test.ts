@@ -99,6 +99,13 @@ describe('operationIds that write out the method and the path before the handler
     expect(names.get('GET /1.0/artist/{mbid}')).toBe('artist_get');
   });
 
+  it("drop a leading 'api' that only says the path's own /api/ (ASP.NET's Api_GetUser), and keep one the path says again", () => {
+    const c = (path: string, operationId: string, summary: string): NameCandidate => ({ key: `GET ${path}`, method: 'GET', path, operationId, summary });
+    const names = nameTools([c('/api/v2.1/companies/{companyId}/users', 'Api_GetUsers', 'Get all the users'), c('/api/api-keys', 'Api_ListApiKeys', 'List API keys')], 41).names;
+    expect(names.get('GET /api/v2.1/companies/{companyId}/users')).toBe('get_users');
+    expect(names.get('GET /api/api-keys')).toBe('api_list_api_keys');
+  });
+
   it('leave an id with the path only inside it alone (AWS S3: PutBucketPolicy on /{Bucket}#policy)', () => {
     const s3 = nameTools([{ key: 'PUT /{Bucket}#policy', method: 'PUT', path: '/{Bucket}#policy', operationId: 'PutBucketPolicy' }], 41).names;
     expect(s3.get('PUT /{Bucket}#policy')).toMatch(/bucket_policy/);
