@@ -181,9 +181,24 @@ export interface SpecStyle {
   links: ReadonlySet<string>;
   /** Paths with items under them (/groups when /groups/{id} is a path): collections, whatever their number. */
   collections: ReadonlySet<string>;
+  /** The API's own name leading every operationId (Google's discovery ids, "cloudprivatecatalogproducer.catalogs.create"), as words. */
+  api?: string[];
 }
 
 export const PLAIN_SPEC: SpecStyle = { pathStyle: false, counted: new Set(), aliases: new Set(), links: new Set(), collections: new Set() };
+
+/**
+ * The first segment of dotted operationIds when every operationId of the spec starts with it and some go on for two
+ * more segments (`service.resource.method`): the name of the API, which every one of its tools would repeat.
+ */
+function apiName(ops: NamingInput[]): string[] | undefined {
+  const ids = ops.map((o) => o.operationId).filter((id): id is string => !!id);
+  if (ids.length < 2 || ids.length < ops.length) return undefined;
+  const first = ids[0]!.split('.')[0]!;
+  if (!first || !ids.every((id) => id.startsWith(`${first}.`)) || !ids.some((id) => id.split('.').length > 2)) return undefined;
+  const words = snake(first).split('_').filter(Boolean);
+  return words.length ? words : undefined;
+}
 
 const bare = (path: string) => pathPart(path).replace(/\/+$/, '');
 
@@ -205,7 +220,20 @@ export function specStyle(ops: NamingInput[]): SpecStyle {
   const aliases = new Set([...numbered].filter((k) => family.get(k)!.size === 1));
   const links = new Set(ops.filter((o) => o.method.toLowerCase() === 'put' && o.hasBody === false && COLLECTION_ITEM.test(pathPart(o.path))).map((o) => o.path));
   const collections = new Set(ops.map((o) => /^(.*)\/\{[^}]*\}$/.exec(bare(o.path))?.[1]).filter((p): p is string => !!p));
-  return { pathStyle, counted: new Set([...numbered].filter((k) => family.get(k)!.size > 1)), aliases, links, collections };
+  const api = apiName(ops);
+  return { pathStyle, counted: new Set([...numbered].filter((k) => family.get(k)!.size > 1)), aliases, links, collections, ...(api ? { api } : {}) };
+}
+
+/**
+ * The words the operation's text says after a verb of its own ("Update Calendar Block": calendar, block): a path word
+ * among them names a thing, not the action ("/calendars/block/{id}", "/calendars/{id}/block"), as it would in "Block
+ * a calendar". Undefined when the text does not open with a verb.
+ */
+function saidAsNoun(text: string | undefined): ((word: string) => boolean) | undefined {
+  const words = (text ?? '').split(/[.!?](\s|$)/)[0]!.split(/[^A-Za-z]+/).filter(Boolean).map((w) => w.toLowerCase());
+  if (!words.length || !isVerb(words[0]!)) return undefined;
+  const nouns = new Set(words.slice(1).map((w) => stem(w)));
+  return (w) => w !== words[0] && nouns.has(stem(w));
 }
 
 /** The words of one operation's name (see the module comment); `spec` from specStyle. */
@@ -217,13 +245,16 @@ export function nameWords(op: NamingInput, spec: SpecStyle = PLAIN_SPEC): NameWo
     const a = authorWords(op.operationId, method, op.path, spec.pathStyle);
     const counted = spec.counted.has(a.words.join('_'));
     // A framework's id names the operation by its handler's name, when that says an action and no other operation shares it.
-    if (counted || (a.marked && saysNoAction(a.words, op.path))) return derive(op, method, a.words, text, spec, a.modifier);
+    if (counted || a.pathFirst || (a.marked && saysNoAction(a.words, op.path))) return derive(op, method, a.words, text, spec, a.modifier);
     const alias = spec.aliases.has(a.words.join('_'));
     raw = operationIdWords(a.marked || a.trimmed || alias ? [...a.words, ...(a.counter && !alias ? [a.counter] : [])].join('_') : op.operationId, op);
   }
   // A word said twice in a row, either number, says it once ("copilot/copilot-usage-metrics", Magento's
   // "companyCompanyHierarchy…", AutoRest's "Errors_ErrorSearch").
   raw = raw.filter((w, i) => i === 0 || (w !== raw[i - 1] && !(w.length > 3 && stem(w) === stem(raw[i - 1]!))));
+  // A leading "api" that only says the path's own leading /api/ (ASP.NET's controller group "Api_GetUser" on
+  // /api/v2.1/…) names no resource; "api_keys_list" on /api/api-keys keeps it.
+  if (raw.length > 2 && raw[0] === 'api' && /^\/api\//i.test(pathPart(op.path)) && !snake(pathPart(op.path).replace(/^\/api\//i, '/')).split('_').includes('api')) raw = raw.slice(1);
   // A lone verb ("Retrieve") says no resource: the path does.
   const lone = raw.length === 1 && (isVerb(raw[0]!) || METHOD_WORDS.has(raw[0]!));
   if (!raw.length || lone || (spec.pathStyle && METHOD_WORDS.has(raw[0]!) && echoesPath(raw, op.path))) return derive(op, method, raw, text, spec);
@@ -273,7 +304,7 @@ export function operationIdWords(operationId: string, op?: NamingInput): string[
 }
 
 function derive(op: NamingInput, method: string, opWords: string[], text: string | undefined, spec: SpecStyle = PLAIN_SPEC, modifier: string[] = []): NameWords {
-  const s = shapeOf(op.path, method, dictionary(op, opWords), spec.collections.has(bare(op.path)));
+  const s = shapeOf(op.path, method, dictionary(op, opWords), spec.collections.has(bare(op.path)), saidAsNoun(text));
   // A link joins two items (a member to a team): an item under a parent item, whose text does not call the PUT an
   // update. A spec that documents no bodies (drchrono's) has bodyless PUTs that update their item.
   const linked = s.item && s.nested && spec.links.has(op.path) && !saysUpdate(text);

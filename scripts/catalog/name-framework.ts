@@ -123,6 +123,11 @@ export interface AuthorWords {
   counter?: string;
   /** A word the framework's action carried that the action keeps ("bulk"). */
   modifier?: string[];
+  /**
+   * The id was the method and the whole path, then the handler's name (HubSpot's
+   * "get-/files/v3/files/{fileId}_getById"): a handler named for its class's action, not for its resource.
+   */
+  pathFirst?: boolean;
 }
 
 /**
@@ -131,6 +136,18 @@ export interface AuthorWords {
  * REST's `tags_list`) is a framework's too.
  */
 export function authorWords(operationId: string, method: string, path: string, pathStyleSpec = false): AuthorWords {
+  // The path written out, every segment and parameter in order, then the handler's name, after the method or one
+  // word of the framework's: HubSpot's "get-/files/v3/files/{fileId}_getById", setlist.fm's
+  // "resource__1.0_artist__mbid__getArtist_GET" (a method after the handler goes too).
+  const all = snake(operationId).split('_').filter(Boolean);
+  const pathWordList = snake(path.replace(/[?#].*$/, '')).split('_').filter(Boolean);
+  const written = /[{}]|\/v?\d/.test(path) && pathWordList.length >= 2 ? indexOfRun(all, pathWordList) : -1;
+  if (written >= 0 && written <= 1) {
+    let handler = all.slice(written + pathWordList.length);
+    if (handler[handler.length - 1] === method.toLowerCase()) handler = handler.slice(0, -1);
+    const counted = withoutCounter(handler);
+    if (counted.words.length) return { words: counted.words, marked: true, trimmed: false, pathFirst: true, ...(counted.counter ? { counter: counted.counter } : {}) };
+  }
   // A dated version the path has ("…2020_05_31" on /2020-05-31/…) says no more than the path.
   const date = /[-_]?(\d{4})[-_](\d\d)[-_](\d\d)$/.exec(operationId);
   const dated = !!date && path.includes(`${date[1]}-${date[2]}-${date[3]}`);
@@ -188,6 +205,18 @@ export function authorWords(operationId: string, method: string, path: string, p
   const unversioned = version && words.length > 2 ? words.filter((w) => w !== version) : words;
   const trimmed = dated || unversioned.length < words.length;
   return { words: unversioned, marked, trimmed, ...(c.counter ? { counter: c.counter } : {}), ...(marked && modifier ? { modifier } : {}) };
+}
+
+/** The words spell every segment of the path, parameters and versions too: the path written out, not an echo of its nouns. */
+function saysWholePath(words: string[], path: string): boolean {
+  const all = snake(path.replace(/[?#].*$/, '')).split('_').filter(Boolean);
+  return all.length === words.length && all.every((w, i) => w === words[i]);
+}
+
+/** Where `run` occurs in `words` as consecutive words, or -1. */
+function indexOfRun(words: string[], run: string[]): number {
+  for (let i = 0; i + run.length <= words.length; i++) if (run.every((w, k) => words[i + k] === w)) return i;
+  return -1;
 }
 
 /** The word is one of the path's (either number). */

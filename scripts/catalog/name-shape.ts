@@ -94,11 +94,12 @@ export interface Shape {
 }
 
 /** Resource, parent and action of a path (docs/naming.md); `collection`: the spec has items under this path, so it names a resource, never an action. */
-export function shapeOf(path: string, method: string, dict: Set<string>, collection = false): Shape {
+export function shapeOf(path: string, method: string, dict: Set<string>, collection = false, noun?: (word: string) => boolean): Shape {
   const segs = segments(path, dict);
   let action: string[] | undefined;
   const last = segs[segs.length - 1];
-  const first = collection ? '' : (last?.words[0] ?? '');
+  // A word the operation's own text says as a thing ("Create Calendar Block" for /calendars/{id}/block) is no action.
+  const first = collection || (last && noun?.(last.words[0] ?? '')) ? '' : (last?.words[0] ?? '');
   // An action sub-path (/cancel, /mark_uncollectible, /search, a ledger's /post) is the verb; a GET's only when it
   // reads; a word as often a noun only alone (/refund, not /login_links). An RPC path (/getPathway, /upload, a
   // GET's /search) is all action; an OPTIONS describes a resource.
@@ -114,7 +115,7 @@ export function shapeOf(path: string, method: string, dict: Set<string>, collect
   const prev = segs[segs.length - 1 - glued];
   const verb = prev?.words[0] ?? '';
   const ownItem = !!prev && !!last?.param && idOf(prev.words, last.words);
-  if (!action && last?.param && prev && !prev.param && !ownItem && segs.length > 1 + glued && (/^(get|head)$/.test(method) ? READ_VERBS.has(verb) && verb !== 'get' : isVerb(verb, glued === 1))) {
+  if (!action && last?.param && prev && !prev.param && !ownItem && !noun?.(verb) && segs.length > 1 + glued && (/^(get|head)$/.test(method) ? READ_VERBS.has(verb) && verb !== 'get' : isVerb(verb, glued === 1))) {
     action = segs.slice(segs.length - 1 - glued, segs.length - 1).flatMap((sg) => sg.words);
     segs.splice(segs.length - 1 - glued, glued);
   }

@@ -1,11 +1,13 @@
 // Shortening a tool name by meaning (docs/naming.md), steps in order and only as far as the budget needs:
+// 0. the API's own name when it leads the name (Google's "cloudprivatecatalogproducer_…"): the server says it;
 // 1. drop filler words, then words repeating the tool's toolset (tag) words: Kubernetes' version tokens
 //    ("v1alpha1") first, then the rest (its group token "admissionregistration", GitHub's repeated "actions");
 // 2. abbreviate from the fixed table;
 // 3. drop middle words one at a time: words the path does not have, most frequent first (frozen frequency
 //    table), then abbreviated words, then prepositions, then path words from the shallowest segment down;
 //    then, if it must, the leading toolset words: abbreviated, then dropped the same way.
-// Always kept: the first word, the verb phrase, the head noun, the final word and the caller's `keep` words.
+// Always kept: the first word (once the API's name went, not even that), the verb phrase, the head noun, the final
+// word and the caller's `keep` words.
 // Hyphenated compounds of the summary ("self-hosted") go whole or not at all.
 // A pure function of its arguments: a name never depends on other operations.
 import { ABBREVIATIONS, FILLER, GLUE, VERBS, wordRank } from './name-words.ts';
@@ -28,6 +30,10 @@ export interface ShortenContext {
   path?: string;
   /** Words that must survive (the words that tell colliding operations apart). */
   keep?: ReadonlySet<string>;
+  /** The API's own name (specStyle's `api`): leading a name, it is the first to go, before any word that says the operation. */
+  api?: readonly string[];
+  /** The first word may go like a middle word (set once the API's name went: what leads then is only a container). */
+  leadFree?: boolean;
 }
 
 interface Token {
@@ -41,8 +47,17 @@ interface Token {
 export function shortenName(full: string, ctx: ShortenContext, budget: number): Shortened {
   if (full.length <= budget) return { name: full, step: 0, fits: true };
   const words = full.split('_');
+  // Kept, it would cost the resource or the verb their place ("cloudprivatecatalogproducer_delete" for a version's
+  // delete). Two words at least stay: a resource and its action.
+  const api = ctx.api ?? [];
+  if (api.length && words.length >= api.length + 2 && api.every((w, i) => words[i] === w) && !api.some((w) => ctx.keep?.has(w))) {
+    // What follows the API's name is its resource path (Google's "projects_locations_…"): no word of it leads by right.
+    const rest = shortenName(words.slice(api.length).join('_'), { ...ctx, api: undefined, leadFree: true }, budget);
+    // One glued word left ("modifylinkedofferobjects") says less than the API's name beside it.
+    if (rest.fits && rest.name.includes('_')) return { ...rest, step: rest.step || 1 };
+  }
   const tokens = markTokens(words, ctx);
-  const prefix = prefixLength(words, ctx.toolset);
+  const prefix = ctx.leadFree ? 0 : prefixLength(words, ctx.toolset);
   // Tag words say nothing new when the name opens with the tag (GitHub's "actions_…") or the tag is a group and
   // version (Kubernetes' "admissionregistration_v1alpha1"); a tag that only names the resource
   // (Google's "regionTargetHttpsProxies" in "compute_region_target_https_proxies_insert") is the name's noun.
@@ -157,11 +172,11 @@ function repeatedIndexes(words: string[]): Set<number> {
 function markTokens(words: string[], ctx: ShortenContext): Token[] {
   const tokens: Token[] = words.map((word, i) => ({ word, out: false, kept: false, unit: i }));
   const tagWords = new Set(ctx.toolset.flat());
-  const prefix = prefixLength(words, ctx.toolset);
+  const prefix = ctx.leadFree ? 0 : prefixLength(words, ctx.toolset);
   const keep = (i: number) => {
     if (tokens[i]) tokens[i].kept = true;
   };
-  keep(0);
+  if (!ctx.leadFree) keep(0);
   // The verb phrase: the first listed verb after the prefix (else its first own word), and "or"/"and" verbs after it.
   let verb = words.findIndex((w, i) => i >= prefix && VERBS.has(w));
   if (verb < 0) {

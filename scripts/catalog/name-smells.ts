@@ -72,12 +72,19 @@ function pathEcho(t: SmellInput, words: string[]): boolean {
     if (!p || id.includes(`_by_${p}_`) || !idParam(p)) continue;
     const at = name.indexOf(`_${p}_`);
     if (at < 0) continue;
-    const before = name.slice(0, at).split('_').filter(Boolean).pop();
-    // The path said in order: the segment the parameter follows is said too ("…_endpoint_endpoint_id_…"), or the
-    // parameter is a bare `id`; "audience_name_exists" on /audiences/{audience_name} is the author's phrase.
+    const lead = name.slice(0, at).split('_').filter(Boolean);
+    const before = lead[lead.length - 1];
+    // The path said in order: the segment the parameter follows is said too ("…_endpoint_endpoint_id_…"); a bare
+    // `id` right after a segment before it ("…_incidents_id_…"). Not the author's words: a segment of the path that
+    // says the word itself ("…/check-submitted-id-documents", "/{id}/account_id"), a phrase "by … id"
+    // ("get_business_items_by_treaty_id"), an "id" of another word ("IdProvider"), or
+    // "audience_name_exists" on /audiences/{audience_name}.
     const statics = segs.slice(0, i).filter((x) => !x.startsWith('{'));
+    const staticWords = (xs: string[]) => new Set(xs.filter((x) => !x.startsWith('{')).flatMap((x) => snake(x).split('_')));
     const owner = statics.length ? snake(statics[statics.length - 1]!).split('_') : [];
-    const echoed = (/^(id|ids|pk|uuid)$/.test(p) || owner.every((w) => words.includes(w))) && !statics.some((x) => snake(x).split('_').includes(p));
+    const bareId = /^(id|ids|pk|uuid)$/.test(p);
+    const said = bareId ? !!before && staticWords(statics).has(before) : owner.every((w) => words.includes(w));
+    const echoed = said && !staticWords(segs).has(p) && !lead.slice(-3).includes('by');
     if (echoed && (!before || !PREPOSITIONS.has(before))) return true;
   }
   // A leading `api` segment, or a dated version ("2020_05_31"), said in the name.

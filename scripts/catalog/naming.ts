@@ -65,6 +65,8 @@ interface Named extends NameCandidate {
   first: Shortened;
   keep: string[];
   derived?: Derived;
+  /** The API's own name (specStyle), the first words shortening drops. */
+  api?: string[];
 }
 
 /** Each candidate's words and first (shortened) name: a function of the candidate and the spec's naming convention only. */
@@ -76,8 +78,8 @@ function firstNames(cands: NameCandidate[], max: number): Named[] {
     const toolset = (c.tags ?? []).map((t) => snake(t).split('_')).filter((x) => x[0]);
     const keep = w.keep ?? [];
     const tries = (w.preferred ?? [w.full]).map((n) => toIdentifier(n, 'op'));
-    const first = shortenName(tries.find((n) => n.length <= max) ?? tries[tries.length - 1]!, { toolset, summary: c.summary, path: c.path, keep: new Set(keep) }, max);
-    return { ...c, full, toolset, first, keep, derived: w.derived };
+    const first = shortenName(tries.find((n) => n.length <= max) ?? tries[tries.length - 1]!, { toolset, summary: c.summary, path: c.path, keep: new Set(keep), ...(spec.api ? { api: spec.api } : {}) }, max);
+    return { ...c, full, toolset, first, keep, derived: w.derived, ...(spec.api ? { api: spec.api } : {}) };
   });
 }
 
@@ -174,7 +176,7 @@ function sameness(name: string): string {
  */
 function distinguish(c: Named, group: Named[], max: number, taken: Set<string>): string | undefined {
   const attempt = (full: string, keep: Iterable<string>) => {
-    const s = shortenName(full, { toolset: c.toolset, summary: c.summary, path: c.path, keep: new Set([...c.keep, ...keep]) }, max);
+    const s = shortenName(full, { toolset: c.toolset, summary: c.summary, path: c.path, keep: new Set([...c.keep, ...keep]), ...(c.api ? { api: c.api } : {}) }, max);
     return s.fits ? s.name : undefined;
   };
   const byRarity = (a: string, b: string) => wordRank(b) - wordRank(a) || (a < b ? -1 : 1);
@@ -221,6 +223,14 @@ function distinguish(c: Named, group: Named[], max: number, taken: Set<string>):
       }
       const word = byParam && !`_${base}_`.includes('_by_') ? `by_${w}` : (ABBREVIATIONS[w] ?? w);
       const n = attempt(c.derived && !byParam ? `${word}_${base}` : `${base}_${word}`, word.split('_'));
+      if (free(n)) return n;
+    }
+  }
+  // A format extension another member already took with it: the extension and the parameter that tells them apart
+  // (worldtimeapi's /ip.txt and /ip/{ipv4}.txt: `ip_get_txt`, `ip_get_by_ipv4_txt`).
+  for (const ext of extensions(c)) {
+    for (const w of paramWords(c)) {
+      const n = attempt(`${base}_${`_${base}_`.includes('_by_') ? '' : 'by_'}${w}_${ext}`, [w, ext]);
       if (free(n)) return n;
     }
   }
@@ -285,9 +295,10 @@ function pathWords(c: NameCandidate): string[] {
   return [...new Set([...params, ...statics, ...extensions(c)].filter((w) => /^[a-z][a-z0-9_]*$/.test(w)))];
 }
 
-/** A file extension that says a format (/ConnectionManager.xml, /Css.css): said last ("…_get_xml"). */
+/** A file extension that says a format (/ConnectionManager.xml, /Css.css, /{area}.txt): said last ("…_get_xml"). */
 const EXTENSION = /\.([a-z]{2,5})$/i;
-const extensions = (c: NameCandidate) => c.path.replace(/[?#].*$/, '').split('/').flatMap((s) => (!/\{/.test(s) && EXTENSION.test(s) ? [EXTENSION.exec(s)![1]!.toLowerCase()] : []));
+// After a parameter too (/timezone/{area}.txt), not inside one ({file.name}).
+const extensions = (c: NameCandidate) => c.path.replace(/[?#].*$/, '').split('/').flatMap((s) => ((!/\{/.test(s) || /\}\.[a-z]{2,5}$/i.test(s)) && EXTENSION.test(s) ? [EXTENSION.exec(s)![1]!.toLowerCase()] : []));
 
 /** Last resort: a prefix of the name at a word boundary plus a hash of "METHOD path" (always with a digit, so it can be counted). */
 function hashName(c: Named, base: string, max: number, taken: Set<string>): string {

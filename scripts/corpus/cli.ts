@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { ArgsError, parseArgsWithHints } from '../lib/parse-args.ts';
 import { DIRECTORY, drawSpecs, seeded } from './draw.ts';
 import { argumentProblems } from './arguments.ts';
+import { nameOutcome, type NameOutcome } from './names.ts';
 import { asYaml, buildSpec, listOverStdio, sweepSpec, type BuildOutcome, type ListOutcome, type SweepOutcome } from './run.ts';
 
 // surfaces.ts runs the Worker's own surfaces, so it is type-checked with the Worker's types (tsconfig.json), and
@@ -27,6 +28,8 @@ interface SpecResult {
   surfaces?: string[];
   /** Tools whose generated arguments no retry made valid (arguments.ts): for a look, not a failure by itself. */
   arguments?: string[];
+  /** Name quality of the built tools (names.ts): smells and titles, listed for a look when over a target. */
+  names?: NameOutcome;
   sweep?: SweepOutcome;
 }
 
@@ -87,10 +90,11 @@ export async function main(argv: string[]): Promise<number> {
       if (build.ok) {
         r.list = await listOverStdio(dir);
         r.arguments = await argumentProblems(dir).catch((e: Error) => [`not checked: ${e.message.slice(0, 300)}`]);
+        r.names = await nameOutcome(dir, source).catch((e: Error) => ({ tools: 0, smelly: 0, by: {}, httpVerbNames: 0, badTitles: 0, problems: [`not measured: ${e.message.slice(0, 300)}`] }));
         r.surfaces = await surfaceProblems(await readFile(join(dir, 'catalog.txt'), 'utf8'), (file) => readFile(join(dir, 'shards', file), 'utf8')).catch((e: Error) => [`surfaces not built: ${e.message.slice(0, 300)}`]);
       }
       results.push(r);
-      const listed = r.list ? (r.list.ok ? `listed ${r.list.tools}${r.list.problems.length ? `, ${r.list.problems.length} rule problems` : ''}${r.surfaces?.length ? `, ${r.surfaces.length} in other profiles or modes` : ''}${r.arguments?.length ? `, ${r.arguments.length} tools without valid arguments` : ''}` : `LIST FAILED ${r.list.error}`) : '';
+      const listed = r.list ? (r.list.ok ? `listed ${r.list.tools}${r.list.problems.length ? `, ${r.list.problems.length} rule problems` : ''}${r.surfaces?.length ? `, ${r.surfaces.length} in other profiles or modes` : ''}${r.arguments?.length ? `, ${r.arguments.length} tools without valid arguments` : ''}${r.names?.smelly ? `, ${r.names.smelly} name smells` : ''}${build.unsupportedSchemes.length ? `, ${build.unsupportedSchemes.length} unsupported security schemes` : ''}` : `LIST FAILED ${r.list.error}`) : '';
       log(`${i + 1}/${draw.specs.length} ${spec} (${r.format}): ${build.ok ? `${build.tools} tools in ${build.ms} ms; ${listed}` : `BUILD FAILED ${build.error}`}`);
     }
     const servable = results.filter((r) => r.build.ok && r.build.tools > 0 && r.list?.ok).slice(0, opts.serve);
@@ -117,6 +121,7 @@ function summarise(seed: number, results: SpecResult[]): { text: string; counts:
   const counts = {
     drawn: results.length,
     built: built.length,
+    empty: results.filter((r) => r.build.empty).length,
     yaml: results.filter((r) => r.format === 'yaml').length,
     tools: sum((r) => r.build.tools),
     listed: results.filter((r) => r.list?.ok).length,
@@ -126,6 +131,10 @@ function summarise(seed: number, results: SpecResult[]): { text: string; counts:
     calls: t('ok') + t('type_drift') + t('upstream_error') + t('invalid_arguments') + t('schema_mismatch') + t('error_on_2xx') + t('protocol_error') + t('transport_failure'),
     toolsWithoutValidArguments: sum((r) => r.arguments?.length ?? 0),
     confirmations: sum((r) => r.sweep?.report?.confirmations ?? 0),
+    smellyTools: sum((r) => r.names?.smelly ?? 0),
+    specsOverNameTargets: results.filter((r) => r.names?.problems.length).length,
+    unsupportedSchemes: sum((r) => r.build.unsupportedSchemes?.length ?? 0),
+    specsWithUnsupportedSchemes: results.filter((r) => r.build.unsupportedSchemes?.length).length,
     protocolErrors: t('protocol_error') + t('transport_failure'),
     errorOn2xx: t('error_on_2xx'),
     schemaFailures: t('schema_mismatch'),
@@ -134,26 +143,30 @@ function summarise(seed: number, results: SpecResult[]): { text: string; counts:
     buildMsMax: ms.at(-1) ?? 0,
   };
   const lines = [
-    `corpus (seed ${seed}): ${counts.built}/${counts.drawn} built (${counts.yaml} as YAML), ${counts.tools} tools; build time median ${counts.buildMsMedian} ms, max ${counts.buildMsMax} ms`,
+    `corpus (seed ${seed}): ${counts.built}/${counts.drawn} built (${counts.yaml} as YAML)${counts.empty ? `, ${counts.empty} refused for having no operations (as they should be)` : ''}, ${counts.tools} tools; build time median ${counts.buildMsMedian} ms, max ${counts.buildMsMax} ms`,
     `  listed over stdio by the v1 client: ${counts.listed}/${counts.built}; client-rule problems (that listing, every profile and mode, the served ones): ${counts.listingProblems}`,
     `  tools for which the sweep's generator found no valid arguments (an inputSchema refusing every value, or a generator limit): ${counts.toolsWithoutValidArguments}`,
+    `  names: ${counts.smellyTools} of ${counts.tools} tools with a name smell; ${counts.specsOverNameTargets} specs over a name target (smells ≤ 2%, HTTP-verb names ≤ 2%, non-titles ≤ 3%)`,
+    `  security schemes the Worker cannot send: ${counts.unsupportedSchemes} in ${counts.specsWithUnsupportedSchemes} specs`,
     `  served and swept: ${counts.served}/${counts.swept}; ${counts.calls} calls: ${counts.protocolErrors} protocol/transport errors, ${counts.errorOn2xx} successes reported as errors, ${counts.schemaFailures} outputSchema failures, ${counts.invalidArguments} refused arguments; ${counts.confirmations} destructive calls confirmed first`,
   ];
   for (const r of results) {
     const probs = [
-      ...(r.build.ok ? [] : [`build: ${r.build.error?.replace(/\s+/g, ' ').slice(0, 300)}`]),
+      ...(r.build.ok ? [] : [`build${r.build.empty ? ' (refused as designed)' : ''}: ${r.build.error?.replace(/\s+/g, ' ').slice(0, 300)}`]),
       ...r.build.notes.map((n) => `note: ${n.slice(0, 200)}`),
       ...(r.list && !r.list.ok ? [`list: ${r.list.error}`] : []),
       ...(r.list?.problems ?? []).slice(0, 5).map((p) => `rule: ${p}`),
       ...(r.surfaces ?? []).slice(0, 5).map((p) => `rule: ${p}`),
       ...(r.arguments ?? []).slice(0, 5).map((p) => `arguments: ${p}`),
+      ...(r.names?.problems ?? []).map((p) => `names: ${p}`),
+      ...(r.build.unsupportedSchemes ?? []).map((p) => `security: unsupported ${p}`),
       ...(r.sweep && !r.sweep.report ? [`sweep: no report (exit ${r.sweep.exit})`] : []),
       ...(r.sweep?.report?.listingProblems ?? []).slice(0, 5).map((p) => `served rule: ${p}`),
       ...(r.sweep?.report && (r.sweep.report.failed || r.sweep.report.failingSchemaTools.length) ? [`sweep: ${JSON.stringify(r.sweep.report.totals)}; schema ${r.sweep.report.failingSchemaTools.join(',')}; 2xx ${r.sweep.report.errorOn2xxTools.join(',')}`] : []),
     ];
     if (probs.length) lines.push(`  ${r.spec} (${r.format}):`, ...probs.map((p) => `    ${p}`));
   }
-  const failed = counts.built < counts.drawn || counts.listed < counts.built || counts.listingProblems > 0 || counts.served < counts.swept || counts.protocolErrors + counts.errorOn2xx + counts.schemaFailures > 0;
+  const failed = counts.built + counts.empty < counts.drawn || counts.listed < counts.built || counts.listingProblems > 0 || counts.served < counts.swept || counts.protocolErrors + counts.errorOn2xx + counts.schemaFailures > 0;
   lines.push(failed ? 'RESULT: FAILED' : 'RESULT: ok');
   return { text: lines.join('\n'), counts, failed };
 }

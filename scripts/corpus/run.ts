@@ -17,10 +17,14 @@ export interface BuildOutcome {
   tools: number;
   /** The CLI's message when it failed (its last lines). */
   error?: string;
+  /** The spec has no operations, and the CLI refused it as it should (docs/generator.md): not a failure. */
+  empty?: boolean;
   /** Lossy-conversion warnings of report.md, by kind, and stderr lines other than the summary. */
   warnings: Record<string, number>;
   notes: string[];
   hashedNames: number;
+  /** Security schemes report.md says the Worker cannot send (`name: reason`). */
+  unsupportedSchemes: string[];
 }
 
 export interface ListOutcome {
@@ -63,14 +67,21 @@ export async function buildSpec(specFile: string, out: string, timeoutMs: number
   const r = await run('catalog', [join(repoRoot, 'scripts/catalog/cli.ts'), '--spec', specFile, '--out', out, '--quiet', '--no-toolsnaps'], timeoutMs);
   const ms = Date.now() - t0;
   const notes = r.lines.filter((l) => l.trim() && !/^catalog: wrote /.test(l));
-  if (r.code !== 0) return { ok: false, ms, tools: 0, error: r.tail.split('\n').slice(-6).join('\n'), warnings: {}, notes, hashedNames: 0 };
+  if (r.code !== 0) {
+    const error = r.tail.split('\n').slice(-6).join('\n');
+    return { ok: false, ms, tools: 0, error, ...(/has no operations \(.*\): there is nothing to serve/.test(error) ? { empty: true } : {}), warnings: {}, notes: [], hashedNames: 0, unsupportedSchemes: [] };
+  }
   const report = await readFile(join(out, 'report.md'), 'utf8').catch(() => '');
   const warnings: Record<string, number> = {};
   const lossy = report.split('## Lossy conversions')[1] ?? '';
   for (const m of lossy.matchAll(/^### (\S+) \((\d+)\)$/gm)) warnings[m[1]!] = Number(m[2]);
   const tools = Number(/tools: (\d+);/.exec(report)?.[1] ?? 0);
   const hashedNames = Number(/hashed names \(last resort\): (\d+)/.exec(report)?.[1] ?? 0);
-  return { ok: true, ms, tools, warnings, notes: notes.filter((l) => !/needed a hash suffix/.test(l)), hashedNames };
+  const unsupported = /^- unsupported \(.*\n((?:  - .*\n)*)/m.exec(report)?.[1] ?? '';
+  const unsupportedSchemes = unsupported.split('\n').filter(Boolean).map((l) => l.replace(/^  - /, ''));
+  // The build's stderr names each unsupported scheme too; the report above says it once.
+  const rest = notes.filter((l) => !/needed a hash suffix|^catalog: security scheme .* is not supported/.test(l));
+  return { ok: true, ms, tools, warnings, notes: rest, hashedNames, unsupportedSchemes };
 }
 
 /** Lists every tool of DIR/catalog.txt over stdio (the same server and profiles as the Worker) with the v1 client. */

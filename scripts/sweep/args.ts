@@ -93,12 +93,20 @@ function gen(raw: unknown, ctx: GenContext, depth: number, path: string): unknow
         if (scalar.length) pool = scalar;
       }
       const { [key]: _drop, ...rest } = s;
-      return gen({ ...rest, ...deref(pool[v % pool.length], ctx) }, ctx, depth, path);
+      // The branch adds to the schema beside it: GitHub's checks/create body keeps its own required name and head_sha
+      // next to a branch that requires a status.
+      const branch = deref(pool[v % pool.length], ctx);
+      const merged: Schema = { ...rest, ...branch };
+      if (isObj(rest.properties) && isObj(branch.properties)) merged.properties = { ...rest.properties, ...branch.properties };
+      if (Array.isArray(rest.required) && Array.isArray(branch.required)) merged.required = [...new Set([...rest.required, ...branch.required])];
+      return gen(merged, ctx, depth, path);
     }
   }
   let type = s.type;
   if (Array.isArray(type)) type = type.find((t: string) => t !== 'null') ?? 'null';
-  if (!type) type = isObj(s.properties) ? 'object' : s.items ? 'array' : 'string';
+  // Without a type, the shape says it, as the generator reads it (schema-converter.ts): a map of Azure's `tags`
+  // declares only `additionalProperties`, and a live API sends an object.
+  if (!type) type = isObj(s.properties) || 'additionalProperties' in s ? 'object' : s.items ? 'array' : 'string';
   switch (type) {
     case 'null':
       return null;
@@ -181,7 +189,8 @@ function genNumber(s: Schema, integer: boolean, v: number): number {
 }
 
 const FORMATS: Record<string, string[]> = {
-  'date-time': ['2024-01-15T10:30:00Z', '2023-06-01T00:00:00Z'],
+  // Several lengths: a spec may bound one (Unicourt's dates are 25 characters long, an offset form).
+  'date-time': ['2024-01-15T10:30:00Z', '2023-06-01T00:00:00Z', '2024-01-15T10:30:00+00:00', '2024-01-15T10:30:00.000Z'],
   date: ['2024-01-15', '2023-06-01'],
   time: ['10:30:00Z'],
   email: ['user@example.com', 'sweep@example.org'],
@@ -220,11 +229,14 @@ function genString(s: Schema, v: number, path: string): string {
   const leaf = path.split('/').pop() || 'value';
   candidates.push(...rotate(['test', 'sweep', 'abc'], v), `${leaf}`.slice(0, 20) || 'x', 'a', '1', 'A1', 'abc123', 'abc-123', 'x'.repeat(Math.max(1, minLen)));
   for (const c of candidates) if (fits(c)) return c;
-  // An unanchored pattern's sample may be padded to the minimum length (`arn:…` of at least 20 characters).
+  // An unanchored pattern's sample may be padded to the minimum length (`arn:…` of at least 20 characters), with a
+  // character the pattern takes (AWS's barcodes are `^[A-Z0-9]*$`, at least 5 long).
   for (const c of candidates.slice(0, 4)) {
-    const pad = 'a'.repeat(Math.max(0, minLen - [...c].length));
-    if (fits(c + pad)) return c + pad;
-    if (fits(pad + c)) return pad + c;
+    for (const ch of ['a', 'A', '0']) {
+      const pad = ch.repeat(Math.max(0, minLen - [...c].length));
+      if (fits(c + pad)) return c + pad;
+      if (fits(pad + c)) return pad + c;
+    }
   }
   // Pad or cut the plainest candidate to the length bounds.
   let x = 'a'.repeat(Math.max(minLen, 1));

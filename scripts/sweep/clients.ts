@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 
 import type { JsonSchema } from '../../src/catalogue/types.ts';
 import { freshSocketFetch } from '../lib/fresh-socket-fetch.ts';
-import { besideData, explainedByTypeDrift } from './type-drift.ts';
+import { besideData, typeDriftLeft } from './type-drift.ts';
 
 export type CallClass = 'ok' | 'type_drift' | 'upstream_error' | 'invalid_arguments' | 'schema_mismatch' | 'error_on_2xx' | 'protocol_error' | 'transport_failure';
 export const CLASSES: CallClass[] = ['ok', 'type_drift', 'upstream_error', 'invalid_arguments', 'schema_mismatch', 'error_on_2xx', 'protocol_error', 'transport_failure'];
@@ -122,8 +122,10 @@ export function classifyResult(result: unknown, listed?: JsonSchema): Classified
   // The server delivers a body its schema does not describe beside the empty result, with a note (not isError).
   if (text.includes(SERVER_MISMATCH)) {
     const beside = besideData(r.structuredContent);
-    if (!r.isError && listed && beside.found && explainedByTypeDrift(listed, beside.data)) return { class: 'type_drift', side: 'server', detail: text.slice(0, 400) };
-    return { class: 'schema_mismatch', side: 'server', detail: text.slice(0, 400) };
+    const left = !r.isError && listed && beside.found ? typeDriftLeft(listed, beside.data) : undefined;
+    if (left && !left.length) return { class: 'type_drift', side: 'server', detail: text.slice(0, 400) };
+    // What type drift does not explain comes first: the body itself is cut short.
+    return { class: 'schema_mismatch', side: 'server', detail: `${left?.length ? `left after type drift: ${left.slice(0, 2).join('; ')} | ` : ''}${text}`.slice(0, 600) };
   }
   if (r.isError) {
     if (/^Invalid arguments for /.test(text)) return { class: 'invalid_arguments', detail: text.slice(0, 400) };

@@ -18,16 +18,19 @@ export function besideData(structured: unknown): { found: boolean; data?: unknow
 }
 
 /**
- * True when `data` (as the upstream sent it) matches `schema` once every null the schema rejects is removed and every
- * numeric string where the schema rejects a string is read as a number; a wrapped schema's data goes under `result`.
+ * What `data` (as the upstream sent it) still breaks of `schema` once every null the schema rejects is removed and
+ * every numeric string where the schema rejects a string is read as a number (the validator's messages): empty when
+ * type drift explains it all. A wrapped schema's data goes under `result`.
  */
-export function explainedByTypeDrift(schema: JsonSchema, data: unknown): boolean {
+export function typeDriftLeft(schema: JsonSchema, data: unknown): string[] {
   const wrapped = JSON.stringify(schema.required) === '["result"]';
   const root: Record<string, unknown> = wrapped ? { result: structuredClone(data) } : (structuredClone(data) as Record<string, unknown>);
-  if (!isObj(root)) return false;
+  if (!isObj(root)) return ['the body is not an object'];
+  let left: string[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const check = validate(schema, root, 1000);
-    if (check.valid) return true;
+    if (check.valid) return [];
+    left = check.errors;
     let repaired = false;
     for (const error of check.errors) {
       const m = /^(\/[^:]*): Instance type "(null|string)" is invalid/.exec(error);
@@ -47,9 +50,9 @@ export function explainedByTypeDrift(schema: JsonSchema, data: unknown): boolean
         repaired = true;
       }
     }
-    if (!repaired) return false;
+    if (!repaired) return left;
   }
-  return false;
+  return left;
 }
 
 function safeDecode(segment: string): string {

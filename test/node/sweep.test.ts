@@ -12,6 +12,36 @@ import type { SweepReport } from '../../scripts/sweep/run.ts';
 
 const stats = emptyDriftStats;
 
+describe('argument generator: constructs of the corpus draw of seed 20261208', () => {
+  it('keeps the required fields beside an anyOf branch (GitHub Enterprise checks/create)', () => {
+    const body = {
+      type: 'object',
+      properties: { name: { type: 'string' }, head_sha: { type: 'string' }, status: { type: 'string' } },
+      required: ['name', 'head_sha'],
+      anyOf: [
+        { type: 'object', properties: { status: { enum: ['completed'] } }, required: ['status'] },
+        { type: 'object', properties: { status: { enum: ['queued', 'in_progress'] } } },
+      ],
+    };
+    const input = { type: 'object', properties: { body }, required: ['body'] };
+    for (const variant of [0, 1, 2, 3]) {
+      const args = generateArgs(input, variant);
+      expect(validate(input as never, args).errors).toEqual([]);
+      expect(args.body).toMatchObject({ name: expect.any(String), head_sha: expect.any(String) });
+    }
+  });
+
+  it('pads to a minimum length with a character the pattern takes (AWS Storage Gateway barcodes)', () => {
+    const input = { type: 'object', properties: { barcode: { type: 'string', pattern: '^[A-Z0-9]*$', minLength: 5, maxLength: 16 } }, required: ['barcode'] };
+    for (const variant of [0, 1]) expect(validate(input as never, generateArgs(input, variant)).errors).toEqual([]);
+  });
+
+  it('finds a date-time of the length a spec bounds (Unicourt: exactly 25 characters)', () => {
+    const input = { type: 'object', properties: { from: { type: 'string', format: 'date-time', minLength: 25, maxLength: 25 } }, required: ['from'] };
+    for (const variant of [0, 1, 2]) expect(validate(input as never, generateArgs(input, variant)).errors).toEqual([]);
+  });
+});
+
 describe('argument generator', () => {
   const schema = {
     type: 'object',
