@@ -7,6 +7,7 @@ type LogEvent =
   | 'tool_call'
   /** A step of a confirmation before a call (src/tools/confirm.ts): asked, accepted, declined, refused, invalid_state. */
   | 'tool_confirm'
+  | 'tool_refused'
   /** A known key was refused (expired, revoked, no upstream credential). Unknown keys are not logged. */
   | 'auth_refused'
   | 'rate_limited'
