@@ -336,6 +336,19 @@ export function meter(budget, writeJson) {
     }
   }
 
+  // An argument list applied (\`f.apply(t, list)\`, \`Reflect.apply\`, \`Reflect.construct\`) costs what the spread
+  // \`f(...list)\` costs: a slot per argument. What the callee makes from its arguments (String.fromCharCode's
+  // string, Array.of's array, splice's insertions) is then paid for: 3,000 calls of
+  // \`String.fromCharCode.apply(null, sixtyThousandCodes)\` made 360 MB nothing had charged and crashed the runtime.
+  const listCost = (list) => (list !== null && typeof list === 'object' ? checkElements(len(list)) * 8 : 0);
+  const fnApply = Function.prototype.apply;
+  define(Function.prototype, 'apply', function (thisArg, list) {
+    charge(listCost(list));
+    return apply(fnApply, this, [thisArg, list]);
+  });
+  wrap(Reflect, 'apply', { cost: (_, args) => listCost(args[2]) });
+  wrap(Reflect, 'construct', { cost: (_, args) => listCost(args[1]) });
+
   // Natives that copy their input into new strings, arrays or promises: charged after, by what they made.
   wrap(Function.prototype, 'toString', { after: (r) => strLen(r) });
   wrap(String, 'raw', { cost: (_, args) => (args[0] !== null && typeof args[0] === 'object' ? checkElements(len(args[0].raw)) * 8 : 0), after: (r) => strLen(r) });
