@@ -1,75 +1,102 @@
 // Upstream calls running at once in this isolate, per key: at most MAX_CALLS_PER_KEY, the rest wait their turn in
 // order (docs/keys.md, "Concurrency"). Every way of calling a tool comes through callTool (tools/call, a JSON-RPC
-// batch, discovery's call_tool, code mode's api calls), so this one cap holds whichever a key uses. Why: one
-// key's 100 parallel tools/call, each answered with 4 MB of JSON, queued 100 parses on the isolate's one thread, and
-// another client's tools/list waited 6 to 8 s behind them. A wait is cheap (a promise), a running call is not (its
-// body, its parse, its shaping). The queue is bounded too: past it a call is refused at once with what to do.
+// batch, discovery's call_tool, code mode's api calls), so this one cap holds whichever a key uses. Why: one key's
+// 100 parallel tools/call, each answered with 4 MB of JSON, queued 100 parses on the isolate's one thread, and another
+// client's tools/list waited 6 to 8 s behind them.
+// Two properties of workerd shape how a call waits:
+//   - a waiter polls on a timer of its own request: a promise resolved by another request's release would run the
+//     waiter's upstream fetch in that other request's context, and a request with nothing of its own pending is
+//     cancelled as hung (it was: 500 "the Workers runtime canceled this request");
+//   - a cancelled request never runs its `finally`, so a slot is a lease: one held longer than a call can take is
+//     taken back.
 import { sha256Hex } from '../lib/bytes.ts';
 import type { RequestScope } from './scope.ts';
 
 /** Calls of one key that may wait for a slot; past this they are refused. The largest JSON-RPC batch is 100. */
 export const MAX_WAITING_CALLS_PER_KEY = 100;
+/** How often a waiting call looks for a free slot. */
+const POLL_MS = 25;
 
 interface KeySlots {
-  running: number;
-  waiting: Array<{ go: () => void }>;
+  /** Start times of the calls running, oldest first. */
+  running: number[];
+  /** Waiting calls, in order. */
+  waiting: object[];
 }
 
 const byKey = new Map<string, KeySlots>();
 
-export type CallSlot = { release(): void } | { refused: string } | { cancelled: true };
-
-/**
- * A slot for one upstream call of `key`: at once while fewer than `max` run, else after the calls ahead of it; a
- * refusal when the queue is full; `cancelled` when `signal` aborts while it waits.
- */
-export async function takeCallSlot(key: string, max: number, signal?: AbortSignal): Promise<CallSlot> {
-  let slots = byKey.get(key);
-  if (!slots) byKey.set(key, (slots = { running: 0, waiting: [] }));
-  const s = slots;
-  if (s.running >= max) {
-    if (s.waiting.length >= MAX_WAITING_CALLS_PER_KEY) {
-      return {
-        refused:
-          `Concurrency limit: this key already has ${s.running} tool calls running on this server and ${s.waiting.length} waiting, the most it may queue ` +
-          `(MAX_CALLS_PER_KEY is ${max} at once). Wait for your calls to finish, then send the rest; fewer calls at once answer sooner.`,
-      };
-    }
-    const entry = { go: () => {} };
-    const started = new Promise<boolean>((resolve) => {
-      entry.go = () => resolve(true);
-      signal?.addEventListener('abort', () => resolve(false), { once: true });
-    });
-    s.waiting.push(entry);
-    if (!(await started)) {
-      const i = s.waiting.indexOf(entry);
-      if (i >= 0) s.waiting.splice(i, 1);
-      else next(key, s);
-      return { cancelled: true };
-    }
-  } else s.running++;
-  let released = false;
-  return {
-    release() {
-      if (released) return;
-      released = true;
-      next(key, s);
-    },
-  };
+export interface CallSlotLimits {
+  /** Calls of one key at once (MAX_CALLS_PER_KEY). */
+  max: number;
+  /** The longest one call can hold its slot (the upstream deadline and time to read and shape the answer). */
+  leaseMs: number;
+  signal?: AbortSignal | undefined;
 }
 
-/** A slot is free: the next waiting call takes it, or the count goes down. */
-function next(key: string, s: KeySlots): void {
-  const w = s.waiting.shift();
-  if (w) return w.go();
-  s.running--;
-  if (s.running === 0 && byKey.get(key) === s) byKey.delete(key);
+export type CallSlot = { release(): void } | { refused: string } | { cancelled: true };
+
+/** A slot for one upstream call of `key`: at once while fewer than `max` run, else after the calls ahead of it. */
+export async function takeCallSlot(key: string, limits: CallSlotLimits): Promise<CallSlot> {
+  let s = byKey.get(key);
+  if (!s) byKey.set(key, (s = { running: [], waiting: [] }));
+  const slots = s;
+  const take = (): CallSlot => {
+    const started = Date.now();
+    slots.running.push(started);
+    let released = false;
+    return {
+      release() {
+        if (released) return;
+        released = true;
+        const i = slots.running.indexOf(started);
+        if (i >= 0) slots.running.splice(i, 1);
+        forget(key, slots);
+      },
+    };
+  };
+  expire(slots, limits.leaseMs);
+  if (slots.running.length < limits.max && !slots.waiting.length) return take();
+  if (slots.waiting.length >= MAX_WAITING_CALLS_PER_KEY) {
+    return {
+      refused:
+        `Concurrency limit: this key already has ${slots.running.length} tool calls running on this server and ${slots.waiting.length} waiting, the most it may queue ` +
+        `(MAX_CALLS_PER_KEY is ${limits.max} at once). Wait for your calls to finish, then send the rest; fewer calls at once answer sooner.`,
+    };
+  }
+  const ticket = {};
+  slots.waiting.push(ticket);
+  try {
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      if (limits.signal?.aborted) return { cancelled: true };
+      expire(slots, limits.leaseMs);
+      if (slots.waiting[0] === ticket && slots.running.length < limits.max) {
+        slots.waiting.shift();
+        return take();
+      }
+    }
+  } finally {
+    const i = slots.waiting.indexOf(ticket);
+    if (i >= 0) slots.waiting.splice(i, 1);
+    forget(key, slots);
+  }
+}
+
+/** Slots held past their lease belong to requests that were cancelled before they could give them back. */
+function expire(slots: KeySlots, leaseMs: number): void {
+  const oldest = Date.now() - leaseMs;
+  while (slots.running.length && slots.running[0]! < oldest) slots.running.shift();
+}
+
+function forget(key: string, slots: KeySlots): void {
+  if (!slots.running.length && !slots.waiting.length && byKey.get(key) === slots) byKey.delete(key);
 }
 
 /** Calls running now in this isolate for all keys (tests check that none leak). */
 export function runningCalls(): number {
   let n = 0;
-  for (const s of byKey.values()) n += s.running;
+  for (const s of byKey.values()) n += s.running.length;
   return n;
 }
 

@@ -44,6 +44,8 @@ export interface ToolAnswer {
 }
 
 const USER_AGENT = `${SERVER_NAME}/${VERSION}`;
+/** Beyond the upstream deadline, what reading and shaping an answer may take before a held call slot is taken back. */
+const SLOT_GRACE_MS = 30_000;
 
 /** Runs the tool of `handle` with `given` for this scope. Never throws for the call's own failures: they are isError results. */
 export async function callTool(scope: RequestScope, handle: ToolHandle, given: Record<string, unknown>): Promise<ToolAnswer> {
@@ -76,7 +78,7 @@ async function run(scope: RequestScope, handle: ToolHandle, given: Record<string
   const held = needsConfirmation(handle.tool, scope.config.confirm) ? await confirmGate(scope, handle, args) : undefined;
   if (held) return { held };
   // A slot of the key's upstream calls (call-slots.ts): its calls past the cap wait here, before anything is sent.
-  const slot = await takeCallSlot(await callerSlotKey(scope), scope.config.maxCallsPerKey, handle.signal ?? scope.signal);
+  const slot = await takeCallSlot(await callerSlotKey(scope), { max: scope.config.maxCallsPerKey, leaseMs: scope.config.timeoutMs + SLOT_GRACE_MS, signal: handle.signal ?? scope.signal });
   if (!('release' in slot)) {
     // Nothing was sent: not a call to log or meter, like a refusal before the upstream.
     log('tool_refused', { tool: tool.name, caller: scope.caller.id, reason: 'refused' in slot ? 'concurrency' : 'cancelled' });
