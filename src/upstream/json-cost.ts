@@ -4,12 +4,13 @@
 // 4 MB of it held the isolate for 1.8 s. So a large body is measured first: its bytes, 64 bytes for every object or
 // array it opens and 8 for every value, property or element. The weights are V8's order of magnitude (an empty object
 // with its map slot, a tagged slot per element), chosen so that dense API listings pass (9 MB of 80-byte records is
-// about 24 MB) and structure-only bodies do not.
+// about 29 MB) and structure-only bodies do not. The bound also bounds the time one answer holds the isolate's thread
+// (parse and shaping): a key's parallel calls (MAX_CALLS_PER_KEY) each cost another client that much at most.
 
-/** Bodies below this are parsed without a scan: their worst case (a third of a million empty objects) is under the bound. */
+/** Bodies below this are parsed without a scan: their worst case (a third of a million empty objects, 25 MB) is under the bound. */
 export const JSON_SCAN_FROM_BYTES = 1024 * 1024;
 /** The most an upstream body may cost parsed, by the estimate below. */
-export const MAX_JSON_HEAP_BYTES = 48 * 1024 * 1024;
+export const MAX_JSON_HEAP_BYTES = 32 * 1024 * 1024;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
