@@ -7,21 +7,24 @@
 //   - a waiter polls on a timer of its own request: a promise resolved by another request's release would run the
 //     waiter's upstream fetch in that other request's context, and a request with nothing of its own pending is
 //     cancelled as hung (it was: 500 "the Workers runtime canceled this request");
-//   - a cancelled request never runs its `finally`, so a slot is a lease: one held longer than a call can take is
-//     taken back.
+//   - a cancelled request never runs its `finally` (nor its timers), so a slot is a lease, taken back once held
+//     longer than a call can take, and a waiting call that stopped polling is dropped from the queue: a client that
+//     gave up while its call waited left a ticket at the head that every later call of its key waited behind, for good.
 import { sha256Hex } from '../lib/bytes.ts';
 import type { RequestScope } from './scope.ts';
 
 /** Calls of one key that may wait for a slot; past this they are refused. The largest JSON-RPC batch is 100. */
 export const MAX_WAITING_CALLS_PER_KEY = 100;
 /** How often a waiting call looks for a free slot. */
-const POLL_MS = 25;
+const POLL_MS = 50;
+/** A waiting call that has not looked for this long belongs to a request that was cancelled. */
+const STALE_MS = 10_000;
 
 interface KeySlots {
   /** Start times of the calls running, oldest first. */
   running: number[];
-  /** Waiting calls, in order. */
-  waiting: object[];
+  /** Waiting calls, in order, with when each last looked for a slot. */
+  waiting: Array<{ seen: number }>;
 }
 
 const byKey = new Map<string, KeySlots>();
@@ -64,13 +67,16 @@ export async function takeCallSlot(key: string, limits: CallSlotLimits): Promise
         `(MAX_CALLS_PER_KEY is ${limits.max} at once). Wait for your calls to finish, then send the rest; fewer calls at once answer sooner.`,
     };
   }
-  const ticket = {};
+  const ticket = { seen: Date.now() };
   slots.waiting.push(ticket);
   try {
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       if (limits.signal?.aborted) return { cancelled: true };
+      ticket.seen = Date.now();
       expire(slots, limits.leaseMs);
+      // This call's own ticket was taken for a dead one (its request was held past STALE_MS): back in line.
+      if (!slots.waiting.includes(ticket)) slots.waiting.push(ticket);
       if (slots.waiting[0] === ticket && slots.running.length < limits.max) {
         slots.waiting.shift();
         return take();
@@ -83,10 +89,11 @@ export async function takeCallSlot(key: string, limits: CallSlotLimits): Promise
   }
 }
 
-/** Slots held past their lease belong to requests that were cancelled before they could give them back. */
+/** Slots held past their lease, and waiting calls that stopped looking, belong to requests that were cancelled. */
 function expire(slots: KeySlots, leaseMs: number): void {
-  const oldest = Date.now() - leaseMs;
-  while (slots.running.length && slots.running[0]! < oldest) slots.running.shift();
+  const now = Date.now();
+  while (slots.running.length && slots.running[0]! < now - leaseMs) slots.running.shift();
+  if (slots.waiting.some((w) => w.seen < now - STALE_MS)) slots.waiting = slots.waiting.filter((w) => w.seen >= now - STALE_MS);
 }
 
 function forget(key: string, slots: KeySlots): void {
