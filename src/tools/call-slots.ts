@@ -11,7 +11,6 @@
 //     longer than a call can take, and a waiting call that stopped polling is dropped from the queue: a client that
 //     gave up while its call waited left a ticket at the head that every later call of its key waited behind, for good.
 import { sha256Hex } from '../lib/bytes.ts';
-import type { RequestScope } from './scope.ts';
 
 /** Calls of one key that may wait for a slot; past this they are refused. The largest JSON-RPC batch is 100. */
 export const MAX_WAITING_CALLS_PER_KEY = 100;
@@ -111,7 +110,7 @@ export function runningCalls(): number {
  * Whose calls count together: the key (its public id). In passthrough mode every customer is the caller
  * "passthrough", so the credential they present tells them apart, by its digest (never kept or logged).
  */
-export async function callerSlotKey(scope: RequestScope): Promise<string> {
+export async function callerSlotKey(scope: { caller: { id: string; secrets?: readonly string[] | undefined } }): Promise<string> {
   const { caller } = scope;
   if (caller.id !== 'passthrough' || !caller.secrets?.[0]) return caller.id;
   return `passthrough:${(await sha256Hex(caller.secrets[0])).slice(0, 32)}`;
