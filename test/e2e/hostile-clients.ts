@@ -1,5 +1,6 @@
 // The two clients of the hostile-tenant tests (hostile-tenant.test.ts, hostile-tenant-upstream.test.ts): a
 // well-behaved one that keeps calling and times every answer, and a hostile one that sends a case's POSTs at once.
+import { keysCli } from './helpers.ts';
 import type { HostileCase } from './hostile-cases.ts';
 
 export interface Sample {
@@ -97,4 +98,15 @@ export function worstOf(samples: Sample[]): { worst: Sample; worstList: number }
   const worst = samples.reduce((w, s) => (s.ms > w.ms ? s : w), { ms: 0, what: '', during: '' });
   const worstList = samples.filter((s) => s.what === 'tools/list').reduce((w, s) => Math.max(w, s.ms), 0);
   return { worst, worstList };
+}
+
+/**
+ * A key of the hostile tenant's own in a worker's state directory: its per-key caps (calls and executes at once) are
+ * then not the well-behaved client's, which uses the operator's key, as two customers would.
+ */
+export async function hostileKey(state: string): Promise<Record<string, string>> {
+  const made = await keysCli(['create', '--persist-to', state, '--name', 'Hostile Co']);
+  const key = /^key: (mcp_test_[A-Za-z0-9]{40})$/m.exec(made.stdout)?.[1];
+  if (!key) throw new Error(`keys create: ${made.stderr}`);
+  return { authorization: `Bearer ${key}` };
 }

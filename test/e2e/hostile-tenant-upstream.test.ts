@@ -11,8 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHostileUpstream } from '../support/hostile-upstream.ts';
 import { startWorker, type WranglerDev } from '../support/wrangler-dev.ts';
 import type { HostileCase } from './hostile-cases.ts';
-import { HEADERS, sendCase, summarise, wellBehaved, worstOf, type Sent } from './hostile-clients.ts';
-import { keysCli } from './helpers.ts';
+import { HEADERS, hostileKey, sendCase, summarise, wellBehaved, worstOf, type Sent } from './hostile-clients.ts';
 
 /** Generous, so that a loaded machine does not fail it; the target (3 s on 2 idle cores) is printed beside it. */
 const WORST_LATENCY_MS = 20_000;
@@ -24,10 +23,7 @@ let hostile: Record<string, string>;
 
 beforeAll(async () => {
   state = await mkdtemp(join(tmpdir(), 'mcp-hostile-'));
-  const made = await keysCli(['create', '--persist-to', state, '--name', 'Hostile Co']);
-  const key = /^key: (mcp_test_[A-Za-z0-9]{40})$/m.exec(made.stdout)?.[1];
-  if (!key) throw new Error(`keys create: ${made.stderr}`);
-  hostile = { authorization: `Bearer ${key}` };
+  hostile = await hostileKey(state);
   upstream = await startHostileUpstream();
   // A short upstream deadline, so that calls of an upstream that never answers end within the test.
   worker = await startWorker({ upstream: upstream.url, workersHeap: true, persistTo: state, vars: { UPSTREAM_TIMEOUT_MS: '5000' } });
