@@ -2,7 +2,9 @@
 // order (docs/keys.md, "Concurrency"). Every way of calling a tool comes through callTool (tools/call, a JSON-RPC
 // batch, discovery's call_tool, code mode's api calls), so this one cap holds whichever a key uses. Why: one key's
 // 100 parallel tools/call, each answered with 4 MB of JSON, queued 100 parses on the isolate's one thread, and another
-// client's tools/list waited 6 to 8 s behind them.
+// client's tools/list waited 6 to 8 s behind them. The MCP routes hold a key's requests to the same number with the
+// same slots (under their own name): 60 parallel tools/list of distinct slices and profiles, each building its
+// listing, held another client 4.5 s.
 // Two properties of workerd shape how a call waits:
 //   - a waiter polls on a timer of its own request: a promise resolved by another request's release would run the
 //     waiter's upstream fetch in that other request's context, and a request with nothing of its own pending is
@@ -31,6 +33,8 @@ const byKey = new Map<string, KeySlots>();
 export interface CallSlotLimits {
   /** Calls of one key at once (MAX_CALLS_PER_KEY). */
   max: number;
+  /** What is counted, for the refusal: tool calls (the default), or requests (the MCP routes, src/pipeline/steps.ts). */
+  what?: 'tool calls' | 'requests';
   /** The longest one call can hold its slot (the upstream deadline and time to read and shape the answer). */
   leaseMs: number;
   signal?: AbortSignal | undefined;
@@ -38,8 +42,11 @@ export interface CallSlotLimits {
 
 export type CallSlot = { release(): void } | { refused: string } | { cancelled: true };
 
-/** A slot for one upstream call of `key`: at once while fewer than `max` run, else after the calls ahead of it. */
-export async function takeCallSlot(key: string, limits: CallSlotLimits): Promise<CallSlot> {
+/**
+ * A slot for one upstream call of `key`: at once, and synchronously, while fewer than `max` run and none wait (so the
+ * common call awaits nothing here), else after the calls ahead of it.
+ */
+export function takeCallSlot(key: string, limits: CallSlotLimits): CallSlot | Promise<CallSlot> {
   let s = byKey.get(key);
   if (!s) byKey.set(key, (s = { running: [], waiting: [] }));
   const slots = s;
@@ -62,10 +69,14 @@ export async function takeCallSlot(key: string, limits: CallSlotLimits): Promise
   if (slots.waiting.length >= MAX_WAITING_CALLS_PER_KEY) {
     return {
       refused:
-        `Concurrency limit: this key already has ${slots.running.length} tool calls running on this server and ${slots.waiting.length} waiting, the most it may queue ` +
+        `Concurrency limit: this key already has ${slots.running.length} ${limits.what ?? 'tool calls'} running on this server and ${slots.waiting.length} waiting, the most it may queue ` +
         `(MAX_CALLS_PER_KEY is ${limits.max} at once). Wait for your calls to finish, then send the rest; fewer calls at once answer sooner.`,
     };
   }
+  return waitForSlot(key, slots, limits, take);
+}
+
+async function waitForSlot(key: string, slots: KeySlots, limits: CallSlotLimits, take: () => CallSlot): Promise<CallSlot> {
   const ticket = { seen: Date.now() };
   slots.waiting.push(ticket);
   try {
@@ -108,10 +119,11 @@ export function runningCalls(): number {
 
 /**
  * Whose calls count together: the key (its public id). In passthrough mode every customer is the caller
- * "passthrough", so the credential they present tells them apart, by its digest (never kept or logged).
+ * "passthrough", so the credential they present tells them apart, by its digest (never kept or logged). Synchronous
+ * for a key, so the common request awaits nothing here.
  */
-export async function callerSlotKey(scope: { caller: { id: string; secrets?: readonly string[] | undefined } }): Promise<string> {
+export function callerSlotKey(scope: { caller: { id: string; secrets?: readonly string[] | undefined } }): string | Promise<string> {
   const { caller } = scope;
   if (caller.id !== 'passthrough' || !caller.secrets?.[0]) return caller.id;
-  return `passthrough:${(await sha256Hex(caller.secrets[0])).slice(0, 32)}`;
+  return sha256Hex(caller.secrets[0]).then((digest) => `passthrough:${digest.slice(0, 32)}`);
 }

@@ -78,7 +78,10 @@ async function run(scope: RequestScope, handle: ToolHandle, given: Record<string
   const held = needsConfirmation(handle.tool, scope.config.confirm) ? await confirmGate(scope, handle, args) : undefined;
   if (held) return { held };
   // A slot of the key's upstream calls (call-slots.ts): its calls past the cap wait here, before anything is sent.
-  const slot = await takeCallSlot(await callerSlotKey(scope), { max: scope.config.maxCallsPerKey, leaseMs: scope.config.timeoutMs + SLOT_GRACE_MS, signal: handle.signal ?? scope.signal });
+  // Synchronous while the key has a slot free, like the credential above: the common call waits for nothing here.
+  const slotKey = callerSlotKey(scope);
+  const taken = takeCallSlot(typeof slotKey === 'string' ? slotKey : await slotKey, { max: scope.config.maxCallsPerKey, leaseMs: scope.config.timeoutMs + SLOT_GRACE_MS, signal: handle.signal ?? scope.signal });
+  const slot = taken instanceof Promise ? await taken : taken;
   if (!('release' in slot)) {
     // Nothing was sent: not a call to log or meter, like a refusal before the upstream.
     log('tool_refused', { tool: tool.name, caller: scope.caller.id, reason: 'refused' in slot ? 'concurrency' : 'cancelled' });
