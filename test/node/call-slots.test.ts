@@ -14,7 +14,7 @@ describe('a key runs at most MAX_CALLS_PER_KEY upstream calls at once', () => {
     const a = released(await takeCallSlot('k1', limits));
     const b = released(await takeCallSlot('k1', limits));
     const started: number[] = [];
-    const waiting = [1, 2, 3].map((n) => takeCallSlot('k1', limits).then((s) => (started.push(n), released(s))));
+    const waiting = [1, 2, 3].map((n) => Promise.resolve(takeCallSlot('k1', limits)).then((s) => (started.push(n), released(s))));
     const other = released(await takeCallSlot('k2', limits));
     expect(started).toEqual([]);
     a.release();
