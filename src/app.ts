@@ -9,6 +9,7 @@ import { oauthHandlers, oauthOn } from './oauth/routes.ts';
 import { pageHandlers } from './page/route.ts';
 import { searchHandler } from './page/search-route.ts';
 import { specDriftHealth } from './spec-drift/drift-status.ts';
+import { boundedErrors } from './pipeline/bounded-errors.ts';
 import { configure, cors, hostGuard, mcpPipeline, splitList } from './pipeline/steps.ts';
 import type { PipelineEnv } from './pipeline/vars.ts';
 import { SchemaHealth } from './schema-health/health.ts';
@@ -23,6 +24,8 @@ export function createApp(loaded: LoadedCatalogue, options: AppOptions = {}): Ho
   const app = new Hono<PipelineEnv>();
   const config = configure(loaded);
   const { source } = loaded.catalogue;
+  // Every JSON error answer of every route, bounded (the SDK and the OAuth library quote what a client sent).
+  app.use('*', boundedErrors);
 
   app.get('/healthz', async (c) =>
     c.json({

@@ -11,6 +11,7 @@ export interface Env {
   DEFAULT_TOOLSETS?: string;
   UPSTREAM_TIMEOUT_MS?: string;
   MAX_RESPONSE_BYTES?: string;
+  MAX_CALLS_PER_KEY?: string;
   MAX_RESULT_TOKENS?: string;
   /** "off" sends JSON results uncompacted (docs/results.md); projection and pages that fit still apply. Default on. */
   COMPACT_RESULTS?: string;
@@ -164,6 +165,8 @@ export interface Config {
   timeoutMs: number;
   maxResponseBytes: number;
   maxResultTokens: number;
+  /** Upstream calls one key may have running at once in an isolate; more wait their turn (src/tools/call-slots.ts). */
+  maxCallsPerKey: number;
   /** Key for Mcp-Session-Id signatures; undefined = the documented local key. */
   sessionSecret: string | undefined;
   /** Drop nulls, empties and hypermedia from JSON results (COMPACT_RESULTS, default on). */
@@ -198,6 +201,7 @@ export function readConfig(env: Env, defaultUpstream: string, catalogueDefaultTo
     timeoutMs: positiveInt(env.UPSTREAM_TIMEOUT_MS, LIMIT_DEFAULTS.timeoutMs),
     maxResponseBytes: positiveInt(env.MAX_RESPONSE_BYTES, LIMIT_DEFAULTS.maxResponseBytes),
     maxResultTokens: positiveInt(env.MAX_RESULT_TOKENS, LIMIT_DEFAULTS.maxResultTokens),
+    maxCallsPerKey: positiveInt(env.MAX_CALLS_PER_KEY, LIMIT_DEFAULTS.maxCallsPerKey),
     sessionSecret: env.SESSION_SECRET || undefined,
     compactResults: !/^(off|false|0|no)$/i.test((env.COMPACT_RESULTS ?? '').trim()),
     confirm: readConfirmSettings(env),

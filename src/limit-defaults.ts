@@ -8,6 +8,8 @@ export const LIMIT_DEFAULTS = {
   maxResultTokens: 25_000,
   /** Largest image/audio/file body embedded as base64 (also capped by maxResponseBytes). */
   maxBinaryBytes: 5 * 1024 * 1024,
+  /** Upstream calls of one key running at once in an isolate (MAX_CALLS_PER_KEY); more wait their turn. */
+  maxCallsPerKey: 6,
 } as const;
 
 /**

@@ -12,8 +12,14 @@ export function parseBearer(header: string | null | undefined): BearerHeader {
   return token ? { kind: 'token', token } : { kind: 'malformed' };
 }
 
-/** Whether a bearer token has the OAuth library's token shape, `<userId>:<grantId>:<secret>`, each part non-empty. */
+/**
+ * Whether a bearer token has the OAuth library's token shape, `<userId>:<grantId>:<secret>`, each part non-empty and
+ * short enough to key the library's KV lookup (a KV key is at most 512 bytes: a 600-character part made /mcp answer
+ * 500 before authentication). A longer token is then refused as a malformed key.
+ */
 export function hasOAuthTokenShape(token: string): boolean {
   const parts = token.split(':');
-  return parts.length === 3 && parts.every((p) => p.length > 0);
+  return parts.length === 3 && parts.every((p) => p.length > 0 && p.length <= MAX_TOKEN_PART_CHARS);
 }
+
+const MAX_TOKEN_PART_CHARS = 150;

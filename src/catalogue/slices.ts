@@ -2,6 +2,7 @@
 // intersected with the key's own scope. Slices, and everything derived from one (slicePart), are cached per isolate
 // in two LRU tiers bounded by count and bytes (docs/architecture.md, "Per-isolate caches").
 import { Lru, type LruStats } from '../lib/lru.ts';
+import { cutQuote } from '../lib/cut-quote.ts';
 import { didYouMean } from '../lib/nearest.ts';
 import type { LoadedCatalogue } from './loaded-catalogue.ts';
 
@@ -35,14 +36,22 @@ export interface SliceReach {
   destroys: boolean;
 }
 
+/** How many unknown names a refusal lists (and suggests names for). */
+const SHOWN_UNKNOWN = 10;
+
 export class UnknownNamesError extends Error {
   readonly kind: 'toolset' | 'tool';
   readonly unknown: string[];
   readonly valid: string[];
   constructor(kind: 'toolset' | 'tool', unknown: string[], valid: string[]) {
-    super(`Unknown ${kind}${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.${unknown.map((u) => didYouMean(u, valid)).join('')}`);
+    // Named and guessed at for the first few only: a URL of 2,000 near-miss names once cost 8 s of edit distances
+    // (before authentication), and came back as a 260 KB error.
+    const distinct = [...new Set(unknown)];
+    const named = distinct.slice(0, SHOWN_UNKNOWN);
+    const more = distinct.length > named.length ? ` and ${distinct.length - named.length} more` : '';
+    super(`Unknown ${kind}${distinct.length > 1 ? 's' : ''}: ${named.map((u) => cutQuote(u, 60)).join(', ')}${more}.${named.map((u) => didYouMean(u, valid)).join('')}`);
     this.kind = kind;
-    this.unknown = unknown;
+    this.unknown = named.map((u) => cutQuote(u, 60));
     this.valid = valid;
   }
 }

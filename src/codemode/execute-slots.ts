@@ -21,6 +21,7 @@ export type Slot = { release(): void } | { refused: string; limit: 'per_key' | '
 
 /** Takes a slot for `key`, or says which cap refused it and when to retry. */
 export function takeSlot(key: string, limits: SlotLimits, now = Date.now()): Slot {
+  expire(key, limits, now);
   const mine = byKey.get(key) ?? [];
   if (mine.length >= limits.maxExecutesPerKey) {
     return {
@@ -63,6 +64,22 @@ function retryAfter(starts: number[], limits: SlotLimits, now: number): number {
   const oldest = starts[0] ?? now;
   return Math.max(1, Math.ceil((oldest + limits.timeoutMs + 1_000 - now) / 1000));
 }
+
+/**
+ * A slot is a lease: a request that workerd cancelled (a client gone, a request it judged hung) never runs the
+ * execute's `finally`, and a slot it held would refuse the key for good. None is held past its execute's wall limit
+ * plus the compile and the host's grace, so older ones are taken back.
+ */
+function expire(key: string, limits: SlotLimits, now: number): void {
+  const oldest = now - limits.timeoutMs - LEASE_GRACE_MS;
+  while (all.length && all[0]! < oldest) all.shift();
+  const mine = byKey.get(key);
+  while (mine?.length && mine[0]! < oldest) mine.shift();
+  if (mine && !mine.length) byKey.delete(key);
+}
+
+/** Beyond the wall limit: the compile (5 s of CPU at most) and the host's grace second. */
+const LEASE_GRACE_MS = 10_000;
 
 function remove(list: number[], value: number): void {
   const i = list.indexOf(value);

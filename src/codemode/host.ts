@@ -5,9 +5,9 @@ import { exports } from 'cloudflare:workers';
 import { countRequest } from '../auth/rate-limit.ts';
 import { assetShards } from '../catalogue/asset-shards.ts';
 import type { Env } from '../config.ts';
-import { sha256Hex } from '../lib/bytes.ts';
 import { log } from '../lib/log.ts';
 import { errorResult } from '../lib/tool-result.ts';
+import { callerSlotKey } from '../tools/call-slots.ts';
 import type { CodeModeHost, RequestScope } from '../tools/scope.ts';
 import type { UsageEvent } from '../usage/rows.ts';
 import { apiCaller, type ChargeCall } from './api-call.ts';
@@ -34,7 +34,7 @@ export function codeModeHost(env: Env, declarations: string): CodeModeHost | und
     async execute(program, scope) {
       // A slot before anything is compiled or loaded: one key cannot hold more sandboxes than its cap, nor all keys
       // together more than the isolate's, whatever a batch or a burst of requests asks for.
-      const key = await slotKey(scope);
+      const key = await callerSlotKey(scope);
       const slot = takeSlot(key, scope.config.code);
       if ('refused' in slot) {
         log('codemode_refused', { caller: scope.caller.id, limit: slot.limit });
@@ -64,15 +64,6 @@ export function codeModeHost(env: Env, declarations: string): CodeModeHost | und
   return host;
 }
 
-/**
- * Whose executes count together: the key (its public id). In passthrough mode every customer is the caller
- * "passthrough", so the credential they present tells them apart, by its digest (never kept or logged).
- */
-async function slotKey(scope: RequestScope): Promise<string> {
-  const { caller } = scope;
-  if (caller.id !== 'passthrough' || !caller.secrets?.[0]) return caller.id;
-  return `passthrough:${(await sha256Hex(caller.secrets[0])).slice(0, 32)}`;
-}
 
 /**
  * Every api call counts as one request against the key's rate limit, on top of the HTTP request that carried the

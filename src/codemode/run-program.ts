@@ -14,6 +14,7 @@ import type { ExecError, ExecErrorKind, ExecuteOutcome } from './outcome.ts';
 import { estimateTokens, fitTokens } from '../lib/tokens.ts';
 import { closeRun, openRun, type CodeModeApiProps } from './runs.ts';
 import { LOCKDOWN_MODULE, LOCKDOWN_SOURCE } from './sandbox-lockdown.ts';
+import { COSTS_MODULE, COSTS_SOURCE } from './sandbox-costs.ts';
 import { MEMORY_MODULE, MEMORY_SOURCE } from './sandbox-memory.ts';
 import { ENGINE_MODULE, engineSource, RE2_MODULE, REGEX_MODULE, REGEX_SOURCE } from './sandbox-regex.ts';
 
@@ -127,6 +128,7 @@ export function sandboxModules(program: string, regex: boolean, limits: CodeLimi
     [HARNESS_MODULE]: HARNESS_SOURCE,
     [LOCKDOWN_MODULE]: LOCKDOWN_SOURCE,
     [MEMORY_MODULE]: MEMORY_SOURCE,
+    [COSTS_MODULE]: COSTS_SOURCE,
     [JSON_MODULE]: JSON_SOURCE,
     [CALLS_MODULE]: CALLS_SOURCE,
     [REGEX_MODULE]: REGEX_SOURCE,

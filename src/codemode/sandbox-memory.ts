@@ -15,12 +15,12 @@
 export const MEMORY_MODULE = 'memory.js';
 
 export const MEMORY_SOURCE = String.raw`
+import { meterApplied, sortSteps } from './costs.js';
 const { apply, construct, defineProperty, getPrototypeOf, ownKeys } = Reflect;
 const isArray = Array.isArray;
 const toStr = String;
 const RangeErrorCtor = RangeError;
 const mathCeil = Math.ceil;
-const mathLog2 = Math.log2;
 const isView = ArrayBuffer.isView;
 const StringProto = String.prototype;
 const BIG = 4096;
@@ -113,12 +113,13 @@ export function meter(budget, writeJson) {
       const big = walks && n > BIG;
       // A sort without a comparator compares strings in one native call that nothing interrupts (a second for 1 M
       // numbers under load): charged 8 times a comparator's, whose calls the guards see.
-      if (big) steps(sorts ? mathCeil((n * mathLog2(n)) / (args[0] === undefined ? 4 : 32)) : mathCeil(n / 64));
+      if (sorts) steps(sortSteps(this, n, args[0], true));
+      else if (big) steps(mathCeil(n / 64));
       if (pre) charge(pre(this, args));
       if (grows) soft(args.length * 8);
       if (joins) charge(checkLength(joinedLength(this, n, args[0] === undefined ? 1 : toStr(args[0]).length, name === 'toLocaleString')));
       if (name === 'flatMap' && typeof args[0] === 'function') args[0] = flattened(args[0], args[1]);
-      const r = call(original, this, args, big ? n : 0);
+      const r = call(original, this, args, big || sorts ? BIG + 1 : 0);
       if (post && isArray(r)) charge(r.length * 8);
       if (typeof r === 'string') charge(checkString(r).length);
       return r;
@@ -242,8 +243,18 @@ export function meter(budget, writeJson) {
   // Typed arrays and buffers: copies charge their bytes; sorting and joining walk every element.
   const TypedProto = getPrototypeOf(Uint8Array.prototype);
   const bytes = (a) => (a && typeof a.byteLength === 'number' ? a.byteLength : 0);
-  for (const name of ['slice', 'map', 'filter', 'toSorted', 'toReversed', 'with']) wrap(TypedProto, name, { cost: bytes, size: selfLen });
-  for (const name of ['sort', 'indexOf', 'lastIndexOf', 'includes', 'fill', 'reverse', 'set', 'copyWithin']) wrap(TypedProto, name, { size: selfLen });
+  for (const name of ['slice', 'map', 'filter', 'toReversed', 'with']) wrap(TypedProto, name, { cost: bytes, size: selfLen });
+  for (const name of ['indexOf', 'lastIndexOf', 'includes', 'fill', 'reverse', 'set', 'copyWithin']) wrap(TypedProto, name, { size: selfLen });
+  for (const name of ['sort', 'toSorted']) {
+    const original = TypedProto[name];
+    if (typeof original !== 'function') continue;
+    define(TypedProto, name, function (...args) {
+      const n = len(this);
+      if (name === 'toSorted') charge(bytes(this));
+      if (n > BIG) steps(sortSteps(this, n, args[0], false));
+      return call(original, this, args, n);
+    });
+  }
   for (const name of ['join', 'toString', 'toLocaleString']) wrap(TypedProto, name, { cost: (a, args) => len(a) * (args[0] === undefined ? 24 : toStr(args[0]).length + 23), size: selfLen });
   const TypedArray = getPrototypeOf(Uint8Array);
   for (const name of ['from', 'of']) wrap(TypedArray, name, { after: bytes });
@@ -335,6 +346,8 @@ export function meter(budget, writeJson) {
       if (Original.prototype) define(Original.prototype, 'constructor', Wrapped);
     }
   }
+
+  meterApplied({ charge, checkElements, len, define, wrap });
 
   // Natives that copy their input into new strings, arrays or promises: charged after, by what they made.
   wrap(Function.prototype, 'toString', { after: (r) => strLen(r) });

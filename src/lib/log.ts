@@ -7,6 +7,8 @@ type LogEvent =
   | 'tool_call'
   /** A step of a confirmation before a call (src/tools/confirm.ts): asked, accepted, declined, refused, invalid_state. */
   | 'tool_confirm'
+  /** A call refused before the upstream for the key's concurrency (src/tools/call-slots.ts), or cancelled while it waited. */
+  | 'tool_refused'
   /** A known key was refused (expired, revoked, no upstream credential). Unknown keys are not logged. */
   | 'auth_refused'
   | 'rate_limited'
@@ -71,8 +73,12 @@ type LogEvent =
   /** One per scheduled check of the live spec against the catalogue's (src/spec-drift/check.ts); never a secret. */
   | 'spec_drift_check';
 
+/** The longest string field a log line keeps: an error text can quote what a client sent (a 200 KB header did). */
+const MAX_FIELD_CHARS = 2_000;
+
 export function log(event: LogEvent, fields: Record<string, unknown> = {}): void {
   try {
+    for (const [k, v] of Object.entries(fields)) if (typeof v === 'string' && v.length > MAX_FIELD_CHARS) fields = { ...fields, [k]: `${v.slice(0, MAX_FIELD_CHARS)}… (${v.length - MAX_FIELD_CHARS} characters cut)` };
     console.log(JSON.stringify({ event, ...fields }));
   } catch {
     /* a log line must never fail a request */

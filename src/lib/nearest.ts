@@ -1,6 +1,9 @@
 // "Did you mean …?" for names a caller mistyped: toolsets, tools, flags, variables.
 // Hand-written rather than a dependency: twenty lines, and it ships in the Worker bundle.
 
+/** Names longer than this get no guess. */
+const MAX_GUESSED_CHARS = 128;
+
 /** Levenshtein distance (insert, delete, substitute; each costs 1). */
 export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -18,6 +21,8 @@ export function editDistance(a: string, b: string): number {
  * was meant; failing that, valid names that contain the typed one (`repos` → `repos_core`).
  */
 export function nearestNames(name: string, valid: readonly string[], max = 3): string[] {
+  // Nobody mistypes a name this long; its edit distances to every valid name would cost quadratic time for nothing.
+  if (name.length > MAX_GUESSED_CHARS) return [];
   const typed = name.toLowerCase();
   const limit = Math.max(2, Math.floor(typed.length / 3));
   let best = limit + 1;

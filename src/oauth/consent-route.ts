@@ -25,6 +25,11 @@ import { grantUserId, scopeTokens, type GrantProps } from './grant.ts';
 import { connectSchemes, type ConnectScheme } from './upstream-connect.ts';
 import { dropPending, loadPending, newGrantSeal, tokensTtl, writeGrantTokens, type TokenSet } from './upstream-store.ts';
 
+/** The longest authorization parameter read (client ids, URLs, states and challenges are far shorter). */
+const MAX_PARAMETER_CHARS = 4_096;
+/** The longest client_id: the library keys its KV records by it, and a KV key is at most 512 bytes. */
+const MAX_CLIENT_ID_CHARS = 400;
+
 export type { ConsentDeps };
 
 /** A consent form is a handle, a step, a key or a few dozen toolset names; anything larger is not one. */
@@ -50,6 +55,10 @@ export async function handleAuthorize(request: Request, deps: ConsentDeps): Prom
   if (repeated.length) {
     return html(errorPage('This authorization cannot continue', `The authorization request gives ${repeated.join(', ')} more than once; each parameter may appear once.`), 400, await consentCsp(undefined));
   }
+  // A value no client sends: a client_id over 512 bytes reached the library's KV lookup (KV keys are at most 512
+  // bytes) and came back as a 500.
+  const long = [...new URL(request.url).searchParams].find(([k, v]) => v.length > (k === 'client_id' ? MAX_CLIENT_ID_CHARS : MAX_PARAMETER_CHARS));
+  if (long) return html(errorPage('This authorization cannot continue', `The authorization request's ${long[0].slice(0, 40)} is ${long[1].length} characters long, more than this server reads.`), 400, await consentCsp(undefined));
   let authRequest: AuthRequest;
   let client: ConsentDescription;
   try {

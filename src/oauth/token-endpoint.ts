@@ -18,6 +18,8 @@ import type { OriginServers } from './authorization-server.ts';
 import { oauthError } from './oauth-error.ts';
 import type { OAuthSettings } from './settings.ts';
 
+/** The longest client_id, code or refresh token read: each is part of a KV key, at most 512 bytes. */
+const MAX_KEYED_CHARS = 400;
 /** A token request is a few hundred bytes; a client assertion at most 16 KiB (the library's own bound). */
 const MAX_TOKEN_BODY = 64 * 1024;
 const SPENT_PREFIX = 'refresh-spent:';
@@ -61,6 +63,10 @@ export async function handleToken(request: Request, deps: TokenDeps): Promise<Re
   const forward = () => deps.servers.main.fetch(new Request(request.url, { method: 'POST', headers, body: read.text }), deps.env, deps.ctx);
   // The library takes form bodies only and refuses anything else itself.
   const form = /^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers.get('content-type') ?? '') ? new URLSearchParams(read.text) : undefined;
+  // The library keys KV records by these (a KV key is at most 512 bytes): longer ones came back as a 500.
+  const tooLong = form && ['client_id', 'code', 'refresh_token'].find((f) => form.getAll(f).some((v) => v.length > MAX_KEYED_CHARS));
+  if (tooLong) return oauthError(400, tooLong === 'client_id' ? 'invalid_client' : 'invalid_grant', `The ${tooLong} is longer than any this server issues.`);
+  if ((request.headers.get('authorization') ?? '').length > MAX_KEYED_CHARS * 2) return oauthError(401, 'invalid_client', 'The client credentials are longer than any this server issues.');
   const grantType = form && single(form, 'grant_type');
   if (form && grantType === 'refresh_token') return refresh(request, form, forward, deps);
   if (form && grantType === 'authorization_code') return exchangeCode(form, forward, deps);

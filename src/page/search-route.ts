@@ -4,6 +4,7 @@ import type { Handler } from 'hono';
 import type { LoadedCatalogue } from '../catalogue/loaded-catalogue.ts';
 import { sliceOf, type Slice } from '../catalogue/slices.ts';
 import { rankToolsLoaded } from '../discovery/search.ts';
+import { cutQuote } from '../lib/cut-quote.ts';
 import { didYouMean } from '../lib/nearest.ts';
 import type { PipelineEnv } from '../pipeline/vars.ts';
 
@@ -22,7 +23,7 @@ export function searchHandler(loaded: LoadedCatalogue): Handler<PipelineEnv> {
     if (!q) return bad('"q" must be a non-empty query, e.g. /catalogue/search?q=list+open+pull+requests.');
     if (q.length > MAX_QUERY) return bad(`"q" is at most ${MAX_QUERY} characters.`);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) return bad(`"limit" must be a whole number from 1 to ${MAX_LIMIT}.`);
-    if (toolset && !Object.hasOwn(loaded.catalogue.toolsets, toolset)) return bad(`Unknown toolset: ${toolset}.${didYouMean(toolset, Object.keys(loaded.catalogue.toolsets))}`);
+    if (toolset && !Object.hasOwn(loaded.catalogue.toolsets, toolset)) return bad(`Unknown toolset: ${cutQuote(toolset)}.${didYouMean(toolset, Object.keys(loaded.catalogue.toolsets))}`);
     all ??= sliceOf(loaded, {});
     const hits = await rankToolsLoaded(loaded, all, q, { toolset, limit });
     return new Response(JSON.stringify({ results: hits.map((h) => ({ name: h.name, title: h.title })) }), {

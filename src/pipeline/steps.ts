@@ -21,6 +21,7 @@ import { operatorCredentialProblems } from '../auth/upstream-schemes.ts';
 import type { ChargeMessages } from '../protocol/batch.ts';
 import { serveMcp } from '../protocol/dispatch.ts';
 import type { SchemaHealth } from '../schema-health/health.ts';
+import { callerSlotKey, takeCallSlot } from '../tools/call-slots.ts';
 import { durableLedger } from '../tools/confirm-ledger-object.ts';
 import { URL_MODES, type EndpointMode, type RequestScope } from '../tools/scope.ts';
 import { parseAllowedOrigins, preflightResponse, withCors } from './cors.ts';
@@ -189,7 +190,7 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, health: Schem
   };
 
   /** The request's scope, built once and passed explicitly to everything that serves it (the client's signal included). */
-  const serve: Step = (c) => {
+  const serve: Step = async (c) => {
     const config = c.get('config');
     const mode = c.get('mode');
     const request = c.req.raw;
@@ -198,7 +199,17 @@ export function mcpPipeline(loaded: LoadedCatalogue, config: Step, health: Schem
     if (meter) scope.meter = meter;
     if (mode === 'code') scope.code = codeModeHost(c.env, declarations);
     if (c.env?.CONFIRM_LEDGER) scope.confirmations = durableLedger(c.env.CONFIRM_LEDGER);
-    return serveMcp(scope, request, c.get('body'), batchCharge(c.env ?? {}, scope));
+    // A key's requests at once (src/tools/call-slots.ts): past MAX_CALLS_PER_KEY they wait their turn.
+    const slotKey = callerSlotKey(scope);
+    const taken = takeCallSlot(`request:${typeof slotKey === 'string' ? slotKey : await slotKey}`, { max: config.maxCallsPerKey, what: 'requests', leaseMs: REQUEST_LEASE_MS, signal: request.signal });
+    const slot = taken instanceof Promise ? await taken : taken;
+    if ('refused' in slot) return Response.json({ error: 'rate_limited', error_description: slot.refused, retry_after: 1 }, { status: 429, headers: { 'retry-after': '1' } });
+    if ('cancelled' in slot) return new Response(null, { status: 499 });
+    try {
+      return await serveMcp(scope, request, c.get('body'), batchCharge(c.env ?? {}, scope));
+    } finally {
+      slot.release();
+    }
   };
 
   return (select) => [config, hostGuard, cors, statelessMethods, urlRequest(select), authenticateCaller, servedCatalogue, sliceForCaller, readBody, clientProfile, listingMode, loadShards, serve];
@@ -287,6 +298,9 @@ const listingMode: Step = async (c, next) => {
   if (c.get('mode') === 'tools' && c.get('params').mode !== 'tools' && overToolBudget(c.get('slice'), c.get('profile'))) c.set('mode', 'hybrid');
   await next();
 };
+
+/** The longest a request holds its key's slot before it is taken back (a request workerd cancelled never gives it back). */
+const REQUEST_LEASE_MS = 120_000;
 
 function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });

@@ -21,6 +21,7 @@ import { fieldsAsText } from '../results/options.ts';
 import { structuredResultJson } from '../upstream/conversion.ts';
 import { executeTool, type CallRecord, type Executed, type UpstreamLimits } from '../upstream/upstream-call.ts';
 import { SERVER_NAME, VERSION } from '../version.ts';
+import { callerSlotKey, takeCallSlot } from './call-slots.ts';
 import { confirmGate, needsConfirmation } from './confirm.ts';
 import type { ToolHandle } from './handle.ts';
 import type { RequestScope } from './scope.ts';
@@ -43,6 +44,8 @@ export interface ToolAnswer {
 }
 
 const USER_AGENT = `${SERVER_NAME}/${VERSION}`;
+/** Beyond the upstream deadline, what reading and shaping an answer may take before a held call slot is taken back. */
+const SLOT_GRACE_MS = 30_000;
 
 /** Runs the tool of `handle` with `given` for this scope. Never throws for the call's own failures: they are isError results. */
 export async function callTool(scope: RequestScope, handle: ToolHandle, given: Record<string, unknown>): Promise<ToolAnswer> {
@@ -74,7 +77,22 @@ async function run(scope: RequestScope, handle: ToolHandle, given: Record<string
   // After the credential check: nobody is asked to confirm a call that would then be refused.
   const held = needsConfirmation(handle.tool, scope.config.confirm) ? await confirmGate(scope, handle, args) : undefined;
   if (held) return { held };
-  const executed = await executeTool(handle, args, limitsFor(scope, credentials.credentials));
+  // A slot of the key's upstream calls (call-slots.ts): its calls past the cap wait here, before anything is sent.
+  // Synchronous while the key has a slot free, like the credential above: the common call waits for nothing here.
+  const slotKey = callerSlotKey(scope);
+  const taken = takeCallSlot(typeof slotKey === 'string' ? slotKey : await slotKey, { max: scope.config.maxCallsPerKey, leaseMs: scope.config.timeoutMs + SLOT_GRACE_MS, signal: handle.signal ?? scope.signal });
+  const slot = taken instanceof Promise ? await taken : taken;
+  if (!('release' in slot)) {
+    // Nothing was sent: not a call to log or meter, like a refusal before the upstream.
+    log('tool_refused', { tool: tool.name, caller: scope.caller.id, reason: 'refused' in slot ? 'concurrency' : 'cancelled' });
+    return { held: { result: errorResult('refused' in slot ? slot.refused : `The call of ${tool.name} was cancelled before it was sent.`) } };
+  }
+  let executed: Executed;
+  try {
+    executed = await executeTool(handle, args, limitsFor(scope, credentials.credentials));
+  } finally {
+    slot.release();
+  }
   if (executed.record.outcome === 'ok') scope.health?.sample(tool, handle.outputSchema, executed.result);
   return credentials.secrets.length ? { ...executed, secrets: [...(scope.caller.secrets ?? []), ...credentials.secrets] } : executed;
 }

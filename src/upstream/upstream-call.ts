@@ -14,6 +14,7 @@ import type { ResultOptions } from '../results/options.ts';
 import { planResult, shapeResult, type ResultPlan } from '../results/shape.ts';
 import { SCHEMA_MISMATCH_MESSAGE, type ValidationOutcome } from './conversion.ts';
 import { httpErrorResult, MAX_ERROR_BODY_BYTES } from './errors.ts';
+import { JSON_SCAN_FROM_BYTES, jsonHeapEstimate, MAX_JSON_HEAP_BYTES, mayBeJsonContainer } from './json-cost.ts';
 import { BodyAbortedError, readBodyLimited, ResponseTooLargeError } from './limits.ts';
 import { fetchWithBody } from './raw-http.ts';
 import { encodeQueryKey, encodeStrict } from './encoding.ts';
@@ -176,6 +177,8 @@ async function execute(target: UpstreamTarget, given: Record<string, unknown>, l
   }
   const bytes = await readSuccess(call, res, maxResponseBytes);
   if (!(bytes instanceof Uint8Array)) return bytes;
+  const tooDense = denseJson(call, bytes);
+  if (tooDense) return tooDense;
   return converted(target, call, res, bytes, budget, limits, plan);
 }
 
@@ -269,6 +272,16 @@ async function readSuccess(call: InFlight, res: Response, maxResponseBytes: numb
     const msg = e instanceof Error ? e.message : String(e);
     return failed(call.record, errorResult(`The connection to the upstream failed while reading the response to ${call.where}: ${clause(msg)}. Retrying later may help.`), 'network_error');
   }
+}
+
+/** A large body that would cost more parsed than an isolate can spare (json-cost.ts): refused before it is parsed. */
+function denseJson(call: InFlight, bytes: Uint8Array): Executed | undefined {
+  if (bytes.length < JSON_SCAN_FROM_BYTES || !mayBeJsonContainer(bytes)) return undefined;
+  if (jsonHeapEstimate(bytes) <= MAX_JSON_HEAP_BYTES) return undefined;
+  const text =
+    `The upstream response to ${call.where} (${bytes.length} bytes) holds too many JSON values to read on this server: parsed, it would take more than ` +
+    `${MAX_JSON_HEAP_BYTES / 1024 / 1024} MB, so it was not returned. Ask for less: use filters, fewer fields, or a smaller page size.`;
+  return failed(call.record, errorResult(text), 'too_large');
 }
 
 class RedirectError extends Error {}

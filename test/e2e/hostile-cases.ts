@@ -5,10 +5,14 @@
 
 export interface HostileCase {
   name: string;
-  /** Where it is sent: the code-mode endpoint or bare /mcp. */
-  path: '/mcp/code' | '/mcp';
+  /** Where it is sent: the code-mode endpoint, bare /mcp, discovery, or any URL of them (query included). */
+  path: string;
   /** One request body per POST; the POSTs of a case are sent at once. */
   bodies: unknown[];
+  /** Headers besides the client's own (which they replace). */
+  headers?: Record<string, string>;
+  /** The client gives up on each POST after this long (a client that goes away while its calls wait). */
+  abortAfterMs?: number;
 }
 
 let id = 0;

@@ -27,4 +27,9 @@ describe('did-you-mean suggestions', () => {
     expect(didYouMean('gist', toolsets)).toBe(' Did you mean gists or git?');
     expect(didYouMean('zzzz', toolsets)).toBe('');
   });
+
+  it('guesses nothing for a name too long to be a typo, without its quadratic work', () => {
+    const long = 'repos_core'.repeat(20);
+    for (let i = 0; i < 1000; i++) expect(nearestNames(long, [...toolsets, long.slice(1)])).toEqual([]);
+  });
 });

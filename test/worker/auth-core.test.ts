@@ -28,6 +28,8 @@ describe('parseBearer', () => {
   it('tells the OAuth token shape from a key', () => {
     expect(hasOAuthTokenShape('user:grant:secret')).toBe(true);
     for (const t of ['mcp_live_abc', 'a:b', 'a:b:c:d', ':b:c', 'a::c']) expect(hasOAuthTokenShape(t), t).toBe(false);
+    // A part no KV key could hold (it made /mcp answer 500 before authentication): a malformed key instead.
+    for (const t of [`${'a'.repeat(600)}:b:c`, `a:${'b'.repeat(600)}:c`]) expect(hasOAuthTokenShape(t)).toBe(false);
   });
 });
 

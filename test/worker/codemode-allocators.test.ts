@@ -82,6 +82,18 @@ describe('built-ins that allocate from a small input are charged before they run
     expect(counted).toMatchObject({ ok: true, json: '10000' });
   });
 
+  it('an argument list applied costs what its spread costs, whatever the callee makes from it', async () => {
+    // Each crashed the runtime through a production-sized isolate: 60,000 arguments a call, nothing charged for the result.
+    const programs = [
+      'const a = new Array(60000).fill(0x5b57);\nconst k = [];\nfor (let i = 0; i < 3000; i++) k.push(String.fromCharCode.apply(null, a));\nreturn k.length',
+      'const a = new Array(60000).fill(0x1f600);\nconst k = [];\nfor (let i = 0; i < 3000; i++) k.push(Reflect.apply(String.fromCodePoint, null, a));\nreturn k.length',
+      'const a = new Array(60000).fill(1);\nconst k = [];\nfor (let i = 0; i < 3000; i++) k.push(Reflect.apply(Array.of, null, a), Array.of.apply(null, a));\nreturn k.length',
+    ];
+    for (const code of programs) expect(await limited(code, { cpuMs: 120_000, timeoutMs: 120_000 }), code).toMatch(/^Memory limit: /);
+    const out = await runCode('return Math.max.apply(null, [1, 5, 3]) + Reflect.apply(String.fromCharCode, null, [104, 105]).length + Reflect.construct(Array, [1, 2]).length;');
+    expect(out).toMatchObject({ ok: true, json: '9' });
+  });
+
   it('ordinary uses of the same built-ins stay well within the budget', async () => {
     const programs: Array<[string, unknown]> = [
       ['const rows = Array.from({ length: 10000 }, (_, i) => ({ id: i, tags: ["a", "b"] }));\nreturn Object.entries(rows[7]).length + Object.keys(rows).length;', 10002],

@@ -111,6 +111,17 @@ describe('executes running at once are capped per key and per isolate', () => {
     if ('release' in again) again.release();
   });
 
+  it('a slot is a lease: one its request never gave back (workerd cancelled it) is taken back after the wall limit and its grace', () => {
+    const t = 2_000_000;
+    takeSlot('key:gone', limits, t);
+    takeSlot('key:gone', limits, t);
+    expect('refused' in takeSlot('key:gone', limits, t + 30_000)).toBe(true);
+    const later = takeSlot('key:gone', limits, t + 41_000);
+    expect('release' in later).toBe(true);
+    if ('release' in later) later.release();
+    expect(runningExecutes()).toBe(0);
+  });
+
   const post = (key: string, body: unknown, env = codeEnv({ CODE_MAX_EXECUTES_PER_KEY: '1' })) =>
     fetcherFor(env)(`${ORIGIN}/mcp/code`, {
       method: 'POST',

@@ -213,3 +213,36 @@ describe('numbers JSON cannot carry', () => {
     }
   });
 });
+
+describe('what a client sends is never quoted back whole', () => {
+  const bounded = (a: Answer) => expect(JSON.stringify(a.body).length).toBeLessThan(12_000);
+
+  it('headers the SDK quotes in its refusals (protocol version, Mcp-Method, Mcp-Name) and an Origin come back cut', async () => {
+    const big = 'x'.repeat(200_000);
+    const modern = { ...HEADERS, 'mcp-protocol-version': MODERN };
+    const answers = [
+      await post('/mcp', rpc('tools/list'), { ...HEADERS, 'mcp-protocol-version': big }),
+      await post('/mcp', rpc('tools/call', { name: 'echo', arguments: {}, _meta: META }), { ...modern, 'mcp-method': 'tools/call', 'mcp-name': big }),
+      await post('/mcp', rpc('tools/list', { _meta: META }), { ...modern, 'mcp-method': big }),
+      await post('/mcp', rpc('tools/call', { name: big, arguments: {}, _meta: META }), { ...modern, 'mcp-method': 'tools/call', 'mcp-name': 'echo' }),
+      await post('/mcp', rpc('tools/list', { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': big } }), { ...modern, 'mcp-method': 'tools/list' }),
+      await post('/mcp', rpc('tools/list'), { ...HEADERS, origin: `http://${big}` }),
+    ];
+    for (const a of answers) {
+      expect(a.status).toBeGreaterThanOrEqual(400);
+      expect(a.status).toBeLessThan(500);
+      bounded(a);
+    }
+    expect(JSON.stringify(answers[0]!.body)).toMatch(/x… \(\d[\d,]* characters cut\)/);
+  });
+
+  it('a URL of 2,000 near-miss tool names is refused at once, naming ten of them', async () => {
+    const names = Array.from({ length: 2000 }, (_, i) => `echo_messagexx${i}`).join(',');
+    const a = await post(`/mcp?tools=${names}`, rpc('tools/list'));
+    expect(a.status).toBe(400);
+    expect(a.body).toMatchObject({ error: 'unknown_tool' });
+    expect((a.body.unknown as string[]).length).toBe(10);
+    expect(a.body.message).toMatch(/^Unknown tools: echo_messagexx0, .*echo_messagexx9 and 1990 more\./);
+    bounded(a);
+  });
+});

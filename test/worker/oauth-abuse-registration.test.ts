@@ -206,3 +206,17 @@ describe('authorization server metadata matches registration', () => {
     expect(md.code_challenge_methods_supported).toEqual(['S256']);
   });
 });
+
+describe('values longer than a KV key', () => {
+  it('a client_id, code or refresh token past 512 bytes is a 400, not the 500 of a KV lookup that cannot be made', async () => {
+    const long = 'c'.repeat(600);
+    const page = await h.fetch(`/authorize?client_id=${long}&redirect_uri=${encodeURIComponent(REDIRECT)}&response_type=code&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256`, { headers: { 'cf-connecting-ip': freshIp() } });
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain('client_id is 600 characters long');
+    for (const [field, error] of [['client_id', 'invalid_client'], ['code', 'invalid_grant'], ['refresh_token', 'invalid_grant']] as const) {
+      const form = new URLSearchParams({ grant_type: field === 'refresh_token' ? 'refresh_token' : 'authorization_code', code: 'a:b:c', client_id: 'x', redirect_uri: REDIRECT, code_verifier: 'v', [field]: long });
+      const res = await h.fetch('/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+      expect(await refusal(res), field).toMatchObject({ status: 400, error });
+    }
+  });
+});
