@@ -75,16 +75,28 @@ export function convertResponse(tool: CatalogueTool, outputSchema: JsonSchema | 
   try {
     data = JSON.parse(text);
   } catch (e) {
-    // Still a success: the request took effect, so the model gets a note on what was wrong, then the body as text
-    // (with the structured descriptor a declared outputSchema needs); the outcome says invalid_json. The note comes
-    // first so that no leading text block looks like JSON without being the structured result.
-    const asText = nonJsonResult('text', tool, outputSchema, bytes, () => text, ctx);
-    const note: ContentBlock = {
-      type: 'text',
-      text: `The upstream answered HTTP ${ctx.status} with content-type ${ctx.contentType ?? '(none)'} but the body is not valid JSON (${(e as Error).message}); it is shown as text. The request itself succeeded: do not retry it.`,
-      annotations: NOTE_ANNOTATIONS,
-    };
-    return { ...asText, outcome: asText.outcome === 'ok' ? 'invalid_json' : asText.outcome, result: { ...asText.result, content: [note, ...asText.result.content] } };
+    return jsonAsText(tool, outputSchema, bytes, text, ctx, `the body is not valid JSON (${(e as Error).message})`);
   }
-  return jsonResult(tool, outputSchema, data, ctx);
+  try {
+    return jsonResult(tool, outputSchema, data, ctx);
+  } catch (e) {
+    // JSON nested deeper than the stack allows (500,000 levels) parses, but shaping it overflows the stack.
+    if (!(e instanceof RangeError) || !/call stack/i.test(e.message)) throw e;
+    return jsonAsText(tool, outputSchema, bytes, text, ctx, 'the body is JSON nested too deeply to read as structured data');
+  }
+}
+
+/**
+ * A JSON answer that cannot be read as data is still a success: the request took effect, so the model gets a note on
+ * what was wrong, then the body as text (with the structured descriptor a declared outputSchema needs); the outcome
+ * says invalid_json. The note comes first so that no leading text block looks like JSON without being the result.
+ */
+function jsonAsText(tool: CatalogueTool, outputSchema: JsonSchema | undefined, bytes: Uint8Array, text: string, ctx: ConvertContext, why: string): Conversion {
+  const asText = nonJsonResult('text', tool, outputSchema, bytes, () => text, ctx);
+  const note: ContentBlock = {
+    type: 'text',
+    text: `The upstream answered HTTP ${ctx.status} with content-type ${ctx.contentType ?? '(none)'} but ${why}; it is shown as text. The request itself succeeded: do not retry it.`,
+    annotations: NOTE_ANNOTATIONS,
+  };
+  return { ...asText, outcome: asText.outcome === 'ok' ? 'invalid_json' : asText.outcome, result: { ...asText.result, content: [note, ...asText.result.content] } };
 }

@@ -201,6 +201,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, last: Map<strin
     }
     case '/json/invalid':
       return raw(res, 200, '{"id": 1, "name": "trunc', { 'content-type': 'application/json' });
+    case '/json/deep': {
+      // ?depth levels of {"a":…}: parses, but deeper than any recursive walk of it can go.
+      const depth = Number(params.get('depth') ?? 100_000);
+      return raw(res, 200, `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`, { 'content-type': 'application/json' });
+    }
     case '/json/mismatch':
       return json(res, 200, { id: 'not-a-number', name: 5 });
     case '/json/big': {

@@ -95,6 +95,18 @@ describe('JSON responses', () => {
     expect(lastRecord()).toMatchObject({ outcome: 'invalid_json', kind: 'text', status: 200 });
   });
 
+  it('JSON nested deeper than the stack (100,000 levels in 600 KB): a success shown as text with a note, never isError', async () => {
+    const schema: JsonSchema = { type: 'object', properties: { a: { type: 'object' } } };
+    for (const outputSchema of [schema, undefined]) {
+      const r = await call(tool('deep_json', { path: '/json/deep' }, outputSchema ? { outputSchema } : {}));
+      expect(r.isError).toBeUndefined();
+      expect(text(r, 0)).toMatch(/^The upstream answered HTTP 200 with content-type application\/json but the body is JSON nested too deeply to read as structured data; it is shown as text\. The request itself succeeded/);
+      expect(text(r, 1).startsWith('{"a":{"a":')).toBe(true);
+      if (outputSchema) expect(validate(outputSchema, r.structuredContent).valid).toBe(true);
+      expect(lastRecord()).toMatchObject({ outcome: 'invalid_json', status: 200 });
+    }
+  });
+
   it('invalid JSON for a tool without an outputSchema (or a wrapped one): text and the note, never isError', async () => {
     const bare = await call(tool('bad_json_bare', { path: '/json/invalid' }));
     expect(bare.isError).toBeUndefined();
