@@ -130,9 +130,8 @@ async function ensureDeclarations(dir: string): Promise<string> {
 }
 
 export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<RunningWorker> {
-  const port = opts.port ?? (await freePort());
-  if (!(await isPortFree(port))) {
-    throw new StartError(`port ${port} on 127.0.0.1 is already in use; stop whatever holds it or choose another (PORT=… / --port …)`);
+  if (opts.port !== undefined && !(await isPortFree(opts.port))) {
+    throw new StartError(`port ${opts.port} on 127.0.0.1 is already in use; stop whatever holds it or choose another (PORT=… / --port …)`);
   }
   const configDir = opts.catalogueDir ?? (opts.devVars ? await mkdtemp(join(tmpdir(), 'mcp-wrangler-config-')) : undefined);
   const configPath = configDir ? await writeCatalogueConfig(configDir, REPO_WRANGLER_CONFIG, opts.catalogueDir ?? join(repoRoot, 'catalog')) : REPO_WRANGLER_CONFIG;
@@ -160,7 +159,31 @@ export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<R
       }
     }
   }
-  const inspectorPort = await freePort();
+  // A port found free can be taken again before wrangler binds it (another server starting beside this one, on a
+  // machine running several suites): a start that lost its port that way is tried again on new ports.
+  for (let attempt = 1; ; attempt++) {
+    const port = opts.port ?? (await freePort());
+    const inspectorPort = await freePort();
+    try {
+      return await spawnWranglerDev(opts, { port, inspectorPort, configPath, persistTo, cleanup });
+    } catch (err) {
+      const taken = /Address already in use \(127\.0\.0\.1:(\d+)\)/.exec((err as Error).message)?.[1];
+      if (attempt < 3 && taken !== undefined && Number(taken) !== opts.port) continue;
+      await cleanup();
+      throw err;
+    }
+  }
+}
+
+interface Placement {
+  port: number;
+  inspectorPort: number;
+  configPath: string;
+  persistTo: string;
+  cleanup: () => Promise<void>;
+}
+
+async function spawnWranglerDev(opts: WranglerDevOptions, { port, inspectorPort, configPath, persistTo, cleanup }: Placement): Promise<RunningWorker> {
   const args = [
     'dev',
     '--config', configPath,
@@ -192,7 +215,6 @@ export async function startWranglerDev(opts: WranglerDevOptions = {}): Promise<R
     await waitForHttp(`${url}/healthz`, child, timeoutMs);
   } catch (err) {
     await child.stop();
-    await cleanup();
     throw err;
   }
   const stop = async () => {
