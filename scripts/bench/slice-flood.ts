@@ -3,18 +3,7 @@
 // (test/e2e/memory-soak.test.ts), so both flood the same way.
 import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-
-/** A seeded PRNG (mulberry32): the same seed gives the same slices in every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from '../lib/seeded.ts';
 
 /** `n` distinct names drawn from `names` (partial Fisher-Yates on a copy). */
 export function pick<T>(names: readonly T[], n: number, rand: () => number): T[] {

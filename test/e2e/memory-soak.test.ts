@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cdp } from '../../scripts/bench/cdp.ts';
-import { descendantsNamed, flood, LEGACY_HEADERS, pick, rssBytes, seeded, type FloodRequest } from '../../scripts/bench/slice-flood.ts';
+import { descendantsNamed, flood, LEGACY_HEADERS, pick, rssBytes, type FloodRequest } from '../../scripts/bench/slice-flood.ts';
+import { seeded } from '../../scripts/lib/seeded.ts';
 import { WORKERS_HEAP_V8_FLAGS } from '../../scripts/lib/wrangler.ts';
 import { loadCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import { PROFILE_IDS } from '../../src/profiles/profiles.ts';

@@ -2,7 +2,8 @@
 // and a seeded draw that leaves out the specs this repository names.
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../scripts/catalog/build.ts';
-import { directorySpecs, drawSpecs, seeded } from '../../scripts/corpus/draw.ts';
+import { directorySpecs, drawSpecs } from '../../scripts/corpus/draw.ts';
+import { seeded } from '../../scripts/lib/seeded.ts';
 import { inputSchemaProblems, listingProblems, type ListedTool } from '../../scripts/sweep/listing-rules.ts';
 import { encodeCatalogue } from '../support/encode-catalogue.ts';
 import { MINI } from './fixtures/mini-spec.ts';

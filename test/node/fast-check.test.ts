@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Validator } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../scripts/catalog/build.ts';
-import { seeded } from '../../scripts/bench/slice-flood.ts';
+import { seeded } from '../../scripts/lib/seeded.ts';
 import { compileCheck } from '../../src/catalogue/fast-check.ts';
 import { loadCatalogue, type LoadedCatalogue } from '../../src/catalogue/loaded-catalogue.ts';
 import type { JsonSchema } from '../../src/catalogue/types.ts';
